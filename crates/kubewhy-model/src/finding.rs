@@ -1,0 +1,281 @@
+//! A finding: one root cause, the objects it affects, the evidence that proves it and the steps
+//! that fix it. Findings are data, never errors.
+
+use crate::cause::Cause;
+use crate::objects::ObjectKey;
+use serde::Serialize;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Info,
+    Warning,
+    Error,
+    Critical,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Info => "info",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+            Severity::Critical => "critical",
+        }
+    }
+    pub fn parse(s: &str) -> Option<Severity> {
+        match s.to_ascii_lowercase().as_str() {
+            "info" => Some(Severity::Info),
+            "warning" | "warn" => Some(Severity::Warning),
+            "error" => Some(Severity::Error),
+            "critical" => Some(Severity::Critical),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Confidence {
+    Low,
+    Medium,
+    High,
+}
+
+/// What a piece of evidence is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EvidenceKind {
+    /// An object field (spec or status).
+    Field,
+    /// A status condition.
+    Condition,
+    /// A Kubernetes event.
+    Event,
+    /// A line of a container or component log.
+    Log,
+    /// Something the snapshot shows is absent (a missing ConfigMap, a vanished node).
+    Absence,
+}
+
+impl EvidenceKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EvidenceKind::Field => "field",
+            EvidenceKind::Condition => "condition",
+            EvidenceKind::Event => "event",
+            EvidenceKind::Log => "log",
+            EvidenceKind::Absence => "absence",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Evidence {
+    pub kind: EvidenceKind,
+    /// The object the evidence was read from (the first one, when several showed the same).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub object: Option<ObjectKey>,
+    /// Where on that object or in the input: a field path, an event's reason and source, a file.
+    pub source: String,
+    /// The exact text, quoted.
+    pub quote: String,
+    /// How many objects showed this same evidence.
+    pub occurrences: u32,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RiskLevel {
+    /// Read-only or trivially reversible.
+    None,
+    Low,
+    Medium,
+    High,
+}
+
+impl RiskLevel {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RiskLevel::None => "none",
+            RiskLevel::Low => "low",
+            RiskLevel::Medium => "medium",
+            RiskLevel::High => "high",
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Step {
+    pub action: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub command: Option<String>,
+    pub risk: RiskLevel,
+    /// What could go wrong, in a sentence.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub risk_note: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Finding {
+    pub code: &'static str,
+    pub cause: Cause,
+    pub severity: Severity,
+    pub summary: String,
+    pub objects: Vec<ObjectKey>,
+    pub evidence: Vec<Evidence>,
+    pub explanation: String,
+    pub remediation: Vec<Step>,
+    pub confidence: Confidence,
+    /// Findings with the same cause and group key are merged into one (see `merge_findings`).
+    #[serde(skip)]
+    pub group_key: String,
+}
+
+impl Finding {
+    pub fn new(cause: Cause, severity: Severity, summary: impl Into<String>) -> Self {
+        Finding {
+            code: cause.code(),
+            cause,
+            severity,
+            summary: summary.into(),
+            objects: Vec::new(),
+            evidence: Vec::new(),
+            explanation: String::new(),
+            remediation: Vec::new(),
+            confidence: Confidence::High,
+            group_key: String::new(),
+        }
+    }
+    pub fn object(mut self, o: ObjectKey) -> Self {
+        self.objects.push(o);
+        self
+    }
+    pub fn evidence(
+        mut self,
+        kind: EvidenceKind,
+        object: Option<&ObjectKey>,
+        source: impl Into<String>,
+        quote: impl Into<String>,
+    ) -> Self {
+        self.evidence.push(Evidence {
+            kind,
+            object: object.cloned(),
+            source: source.into(),
+            quote: quote.into(),
+            occurrences: 1,
+        });
+        self
+    }
+    pub fn explain(mut self, text: impl Into<String>) -> Self {
+        self.explanation = text.into();
+        self
+    }
+    pub fn step(
+        mut self,
+        action: impl Into<String>,
+        command: Option<String>,
+        risk: RiskLevel,
+        risk_note: impl Into<String>,
+    ) -> Self {
+        self.remediation.push(Step {
+            action: action.into(),
+            command,
+            risk,
+            risk_note: risk_note.into(),
+        });
+        self
+    }
+    pub fn confidence(mut self, c: Confidence) -> Self {
+        self.confidence = c;
+        self
+    }
+    pub fn group(mut self, key: impl Into<String>) -> Self {
+        self.group_key = key.into();
+        self
+    }
+}
+
+/// Merges findings that share cause and group key: one finding listing every affected object.
+/// Evidence that reads the same (kind, source, quote) is kept once with an occurrence count.
+/// The result is ordered most severe first, then by cause and first object.
+pub fn merge_findings(findings: Vec<Finding>) -> Vec<Finding> {
+    let mut out: Vec<Finding> = Vec::new();
+    let mut index: std::collections::HashMap<(Cause, String), usize> = Default::default();
+    for f in findings {
+        let key = (f.cause, f.group_key.clone());
+        match index.get(&key) {
+            None => {
+                index.insert(key, out.len());
+                out.push(f);
+            }
+            Some(&i) => {
+                let into = &mut out[i];
+                into.severity = into.severity.max(f.severity);
+                into.confidence = into.confidence.min(f.confidence);
+                for o in f.objects {
+                    if !into.objects.contains(&o) {
+                        into.objects.push(o);
+                    }
+                }
+                for e in f.evidence {
+                    match into
+                        .evidence
+                        .iter_mut()
+                        .find(|x| x.kind == e.kind && x.source == e.source && x.quote == e.quote)
+                    {
+                        Some(x) => x.occurrences += e.occurrences,
+                        None => into.evidence.push(e),
+                    }
+                }
+                for s in f.remediation {
+                    if !into.remediation.contains(&s) {
+                        into.remediation.push(s);
+                    }
+                }
+            }
+        }
+    }
+    out.sort_by(|a, b| {
+        b.severity
+            .cmp(&a.severity)
+            .then(a.cause.cmp(&b.cause))
+            .then_with(|| a.objects.first().cmp(&b.objects.first()))
+    });
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pending(name: &str) -> Finding {
+        let pod = ObjectKey::new("Pod", "shop", name, "");
+        Finding::new(Cause::InsufficientResources, Severity::Error, "no room")
+            .object(pod.clone())
+            .evidence(
+                EvidenceKind::Condition,
+                Some(&pod),
+                "status.conditions[PodScheduled]",
+                "0/3 nodes are available: 3 Insufficient cpu.",
+            )
+            .group("cpu")
+    }
+
+    #[test]
+    fn same_cause_and_key_merge_into_one_finding() {
+        let merged = merge_findings(vec![pending("a"), pending("b"), pending("c")]);
+        assert_eq!(merged.len(), 1);
+        assert_eq!(merged[0].objects.len(), 3);
+        assert_eq!(merged[0].evidence.len(), 1);
+        assert_eq!(merged[0].evidence[0].occurrences, 3);
+    }
+
+    #[test]
+    fn different_keys_stay_apart_and_sort_by_severity() {
+        let info = Finding::new(Cause::GracePeriodPending, Severity::Info, "wait");
+        let merged = merge_findings(vec![info, pending("a"), pending("b").group("memory")]);
+        assert_eq!(merged.len(), 3);
+        assert_eq!(merged[2].cause, Cause::GracePeriodPending);
+    }
+}

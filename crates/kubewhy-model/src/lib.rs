@@ -1,0 +1,14 @@
+//! kubewhy's IO-free model: the snapshot the checks read (slim views of Kubernetes objects and
+//! the indexes over them), findings, and the cause catalogue.
+
+pub mod cause;
+pub mod finding;
+pub mod objects;
+pub mod snapshot;
+
+pub use cause::{Cause, Family};
+pub use finding::{
+    Confidence, Evidence, EvidenceKind, Finding, RiskLevel, Severity, Step, merge_findings,
+};
+pub use objects::ObjectKey;
+pub use snapshot::Snapshot;

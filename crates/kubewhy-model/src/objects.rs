@@ -1,0 +1,774 @@
+//! Slim views of Kubernetes objects: only the fields the checks read. Deserializing straight
+//! into these (instead of full k8s-openapi types) is what keeps loading near the cost of parsing.
+//!
+//! Invariants:
+//! - Secret and ConfigMap values, and container env values, are never deserialized: only names
+//!   and key names exist in memory.
+//! - Every field is optional or defaulted; malformed timestamps become `None` instead of failing
+//!   the whole object.
+
+use jiff::Timestamp;
+use serde::de::{Deserializer, IgnoredAny, MapAccess, Visitor};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fmt;
+
+pub type Labels = BTreeMap<String, String>;
+
+/// Deserializes an RFC 3339 timestamp, yielding `None` for null, empty or malformed values.
+pub fn lenient_time<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Timestamp>, D::Error> {
+    let v: Option<LooseScalar> = Option::deserialize(d)?;
+    Ok(v.and_then(|v| match v {
+        LooseScalar::Str(s) => s.parse().ok(),
+        LooseScalar::Other(_) => None,
+    }))
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum LooseScalar {
+    Str(String),
+    Other(IgnoredAny),
+}
+
+/// Collects only the keys of a map, never its values (Secret / ConfigMap data).
+pub fn keys_only<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+    struct KeysVisitor;
+    impl<'de> Visitor<'de> for KeysVisitor {
+        type Value = Vec<String>;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("a map")
+        }
+        fn visit_unit<E>(self) -> Result<Self::Value, E> {
+            Ok(Vec::new())
+        }
+        fn visit_none<E>(self) -> Result<Self::Value, E> {
+            Ok(Vec::new())
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+            let mut keys = Vec::new();
+            while let Some(k) = map.next_key::<String>()? {
+                map.next_value::<IgnoredAny>()?;
+                keys.push(k);
+            }
+            Ok(keys)
+        }
+    }
+    d.deserialize_any(KeysVisitor)
+}
+
+#[derive(Debug, Clone, Default, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(default, rename_all = "camelCase")]
+pub struct OwnerRef {
+    pub api_version: String,
+    pub kind: String,
+    pub name: String,
+    pub uid: String,
+    pub controller: Option<bool>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct Meta {
+    pub name: String,
+    pub namespace: Option<String>,
+    pub uid: String,
+    pub resource_version: String,
+    #[serde(deserialize_with = "lenient_time")]
+    pub creation_timestamp: Option<Timestamp>,
+    #[serde(deserialize_with = "lenient_time")]
+    pub deletion_timestamp: Option<Timestamp>,
+    pub deletion_grace_period_seconds: Option<i64>,
+    pub labels: Labels,
+    pub finalizers: Vec<String>,
+    pub owner_references: Vec<OwnerRef>,
+}
+
+impl Meta {
+    pub fn ns(&self) -> &str {
+        self.namespace.as_deref().unwrap_or("")
+    }
+    pub fn controller(&self) -> Option<&OwnerRef> {
+        self.owner_references
+            .iter()
+            .find(|o| o.controller == Some(true))
+            .or(self.owner_references.first())
+    }
+}
+
+/// A condition of a Pod, Node, Namespace, workload or APIService (they share this shape).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct Condition {
+    #[serde(rename = "type")]
+    pub type_: String,
+    pub status: String,
+    pub reason: String,
+    pub message: String,
+    #[serde(deserialize_with = "lenient_time")]
+    pub last_transition_time: Option<Timestamp>,
+    #[serde(deserialize_with = "lenient_time")]
+    pub last_heartbeat_time: Option<Timestamp>,
+}
+
+pub fn condition<'a>(conds: &'a [Condition], type_: &str) -> Option<&'a Condition> {
+    conds.iter().find(|c| c.type_ == type_)
+}
+
+// ---------------------------------------------------------------------------------------- Pod
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct Pod {
+    pub metadata: Meta,
+    pub spec: PodSpec,
+    pub status: PodStatus,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct PodSpec {
+    pub node_name: Option<String>,
+    pub node_selector: Labels,
+    pub scheduler_name: Option<String>,
+    pub service_account_name: Option<String>,
+    pub priority_class_name: Option<String>,
+    pub termination_grace_period_seconds: Option<i64>,
+    pub containers: Vec<Container>,
+    pub init_containers: Vec<Container>,
+    pub volumes: Vec<Volume>,
+    pub tolerations: Vec<Toleration>,
+    pub image_pull_secrets: Vec<LocalRef>,
+    pub host_network: Option<bool>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct LocalRef {
+    pub name: String,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct Container {
+    pub name: String,
+    pub image: String,
+    pub image_pull_policy: Option<String>,
+    pub command: Vec<String>,
+    pub ports: Vec<ContainerPort>,
+    pub resources: Resources,
+    /// Only names and references: `value` is never read.
+    pub env: Vec<EnvVar>,
+    pub env_from: Vec<EnvFromSource>,
+    #[serde(deserialize_with = "present")]
+    pub liveness_probe: bool,
+    #[serde(deserialize_with = "present")]
+    pub readiness_probe: bool,
+    #[serde(deserialize_with = "present")]
+    pub startup_probe: bool,
+}
+
+/// `true` when the field is present and not null, without keeping its content.
+fn present<'de, D: Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
+    Ok(Option::<IgnoredAny>::deserialize(d)?.is_some())
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct ContainerPort {
+    pub container_port: Option<i64>,
+    pub host_port: Option<i64>,
+    pub protocol: Option<String>,
+    #[serde(rename = "hostIP")]
+    pub host_ip: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct Resources {
+    pub requests: BTreeMap<String, QuantityText>,
+    pub limits: BTreeMap<String, QuantityText>,
+}
+
+/// A quantity kept as text; YAML may give it as a number (`memory: 4`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct QuantityText(pub String);
+
+impl<'de> Deserialize<'de> for QuantityText {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Q {
+            S(String),
+            I(i64),
+            F(f64),
+        }
+        Ok(QuantityText(match Q::deserialize(d)? {
+            Q::S(s) => s,
+            Q::I(i) => i.to_string(),
+            Q::F(f) => f.to_string(),
+        }))
+    }
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct EnvVar {
+    pub name: String,
+    pub value_from: Option<EnvVarSource>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct EnvVarSource {
+    pub config_map_key_ref: Option<KeyRef>,
+    pub secret_key_ref: Option<KeyRef>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct KeyRef {
+    pub name: String,
+    pub key: String,
+    pub optional: Option<bool>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct EnvFromSource {
+    pub config_map_ref: Option<OptionalRef>,
+    pub secret_ref: Option<OptionalRef>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct OptionalRef {
+    pub name: String,
+    pub optional: Option<bool>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct Volume {
+    pub name: String,
+    pub config_map: Option<OptionalRef>,
+    pub secret: Option<SecretVolume>,
+    pub persistent_volume_claim: Option<ClaimRef>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct SecretVolume {
+    pub secret_name: String,
+    pub optional: Option<bool>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct ClaimRef {
+    pub claim_name: String,
+}
+
+#[derive(Debug, Clone, Default, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(default, rename_all = "camelCase")]
+pub struct Toleration {
+    pub key: Option<String>,
+    pub operator: Option<String>,
+    pub value: Option<String>,
+    pub effect: Option<String>,
+    pub toleration_seconds: Option<i64>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct PodStatus {
+    pub phase: String,
+    pub reason: Option<String>,
+    pub message: Option<String>,
+    pub conditions: Vec<Condition>,
+    pub container_statuses: Vec<ContainerStatus>,
+    pub init_container_statuses: Vec<ContainerStatus>,
+    #[serde(deserialize_with = "lenient_time")]
+    pub start_time: Option<Timestamp>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct ContainerStatus {
+    pub name: String,
+    pub image: String,
+    pub ready: bool,
+    pub restart_count: i64,
+    pub state: ContainerState,
+    pub last_state: ContainerState,
+    #[serde(rename = "containerID")]
+    pub container_id: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct ContainerState {
+    pub waiting: Option<StateWaiting>,
+    pub running: Option<StateRunning>,
+    pub terminated: Option<StateTerminated>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct StateWaiting {
+    pub reason: String,
+    pub message: String,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct StateRunning {
+    #[serde(deserialize_with = "lenient_time")]
+    pub started_at: Option<Timestamp>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct StateTerminated {
+    pub exit_code: i64,
+    pub signal: Option<i64>,
+    pub reason: String,
+    pub message: String,
+    #[serde(deserialize_with = "lenient_time")]
+    pub started_at: Option<Timestamp>,
+    #[serde(deserialize_with = "lenient_time")]
+    pub finished_at: Option<Timestamp>,
+}
+
+// --------------------------------------------------------------------------------------- Node
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct Node {
+    pub metadata: Meta,
+    pub spec: NodeSpec,
+    pub status: NodeStatus,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct NodeSpec {
+    pub unschedulable: bool,
+    pub taints: Vec<Taint>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(default, rename_all = "camelCase")]
+pub struct Taint {
+    pub key: String,
+    pub value: Option<String>,
+    pub effect: String,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct NodeStatus {
+    pub capacity: BTreeMap<String, QuantityText>,
+    pub allocatable: BTreeMap<String, QuantityText>,
+    pub conditions: Vec<Condition>,
+}
+
+impl Node {
+    /// `Some(true)` Ready, `Some(false)` NotReady or Unknown, `None` when the condition is absent.
+    pub fn ready(&self) -> Option<bool> {
+        condition(&self.status.conditions, "Ready").map(|c| c.status == "True")
+    }
+}
+
+// -------------------------------------------------------------------------------------- Event
+
+/// One event, from core/v1 or events.k8s.io/v1, normalised.
+#[derive(Debug, Clone, Default)]
+pub struct Event {
+    pub namespace: String,
+    pub name: String,
+    pub involved: ObjectKey,
+    pub reason: String,
+    pub message: String,
+    pub type_: String,
+    pub count: i64,
+    pub first_time: Option<Timestamp>,
+    pub last_time: Option<Timestamp>,
+    /// `source.component`, or `reportingController` for events.k8s.io/v1.
+    pub source: String,
+    pub host: String,
+}
+
+/// Identifies an object: kind, namespace, name, and uid when known.
+#[derive(Debug, Clone, Default, Deserialize, Serialize, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[serde(default, rename_all = "camelCase")]
+pub struct ObjectKey {
+    pub kind: String,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub namespace: String,
+    pub name: String,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub uid: String,
+}
+
+impl ObjectKey {
+    pub fn new(kind: &str, namespace: &str, name: &str, uid: &str) -> Self {
+        ObjectKey {
+            kind: kind.into(),
+            namespace: namespace.into(),
+            name: name.into(),
+            uid: uid.into(),
+        }
+    }
+    pub fn of(kind: &str, meta: &Meta) -> Self {
+        Self::new(kind, meta.ns(), &meta.name, &meta.uid)
+    }
+    /// `ns/name`, or `name` for cluster-scoped objects.
+    pub fn path(&self) -> String {
+        if self.namespace.is_empty() {
+            self.name.clone()
+        } else {
+            format!("{}/{}", self.namespace, self.name)
+        }
+    }
+}
+
+impl fmt::Display for ObjectKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}", self.kind, self.path())
+    }
+}
+
+// ----------------------------------------------------------------------------- other kinds
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct Namespace {
+    pub metadata: Meta,
+    pub spec: NamespaceSpec,
+    pub status: NamespaceStatus,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct NamespaceSpec {
+    pub finalizers: Vec<String>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct NamespaceStatus {
+    pub phase: String,
+    pub conditions: Vec<Condition>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct PersistentVolumeClaim {
+    pub metadata: Meta,
+    pub spec: PvcSpec,
+    pub status: PhaseStatus,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct PvcSpec {
+    pub storage_class_name: Option<String>,
+    pub volume_name: Option<String>,
+    pub access_modes: Vec<String>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct PhaseStatus {
+    pub phase: String,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct PersistentVolume {
+    pub metadata: Meta,
+    pub spec: PvSpec,
+    pub status: PhaseStatus,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct PvSpec {
+    pub storage_class_name: Option<String>,
+    pub claim_ref: Option<ObjectKey>,
+    pub access_modes: Vec<String>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct StorageClass {
+    pub metadata: Meta,
+    pub provisioner: String,
+    pub volume_binding_mode: Option<String>,
+}
+
+/// A ConfigMap or a Secret: names and key names only.
+#[derive(Debug, Clone, Default)]
+pub struct KeyedObject {
+    pub metadata: Meta,
+    pub type_: Option<String>,
+    pub keys: Vec<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+#[derive(Default)]
+pub struct RawKeyed {
+    pub metadata: Meta,
+    #[serde(rename = "type")]
+    pub type_: Option<String>,
+    #[serde(deserialize_with = "keys_only")]
+    pub data: Vec<String>,
+    #[serde(deserialize_with = "keys_only")]
+    pub binary_data: Vec<String>,
+    #[serde(deserialize_with = "keys_only")]
+    pub string_data: Vec<String>,
+}
+
+impl From<RawKeyed> for KeyedObject {
+    fn from(r: RawKeyed) -> Self {
+        let mut keys = r.data;
+        keys.extend(r.binary_data);
+        keys.extend(r.string_data);
+        keys.sort();
+        keys.dedup();
+        KeyedObject {
+            metadata: r.metadata,
+            type_: r.type_,
+            keys,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct ServiceAccount {
+    pub metadata: Meta,
+    pub image_pull_secrets: Vec<LocalRef>,
+}
+
+/// ReplicaSet, Deployment, StatefulSet, DaemonSet, Job or CronJob: the fields the checks share.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct Workload {
+    pub kind: String,
+    pub metadata: Meta,
+    pub spec: WorkloadSpec,
+    pub status: WorkloadStatus,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct WorkloadSpec {
+    pub replicas: Option<i64>,
+    pub ttl_seconds_after_finished: Option<i64>,
+    pub successful_jobs_history_limit: Option<i64>,
+    pub failed_jobs_history_limit: Option<i64>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct WorkloadStatus {
+    pub conditions: Vec<Condition>,
+    pub replicas: Option<i64>,
+    pub ready_replicas: Option<i64>,
+    pub desired_number_scheduled: Option<i64>,
+    pub current_number_scheduled: Option<i64>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct ApiService {
+    pub metadata: Meta,
+    pub spec: ApiServiceSpec,
+    pub status: ConditionsStatus,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct ApiServiceSpec {
+    pub group: String,
+    pub version: String,
+    pub service: Option<ServiceRef>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize, Serialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct ServiceRef {
+    pub namespace: String,
+    pub name: String,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct ConditionsStatus {
+    pub conditions: Vec<Condition>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct Lease {
+    pub metadata: Meta,
+    pub spec: LeaseSpec,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct LeaseSpec {
+    pub holder_identity: Option<String>,
+    pub lease_duration_seconds: Option<i64>,
+    #[serde(deserialize_with = "lenient_time")]
+    pub renew_time: Option<Timestamp>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct PriorityClass {
+    pub metadata: Meta,
+    pub value: i64,
+    pub preemption_policy: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct ResourceQuota {
+    pub metadata: Meta,
+    pub spec: QuotaSpec,
+    pub status: QuotaStatus,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct QuotaSpec {
+    pub hard: BTreeMap<String, QuantityText>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct QuotaStatus {
+    pub hard: BTreeMap<String, QuantityText>,
+    pub used: BTreeMap<String, QuantityText>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct LimitRange {
+    pub metadata: Meta,
+    pub spec: LimitRangeSpec,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct LimitRangeSpec {
+    pub limits: Vec<LimitRangeItem>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct LimitRangeItem {
+    #[serde(rename = "type")]
+    pub type_: String,
+    pub max: BTreeMap<String, QuantityText>,
+    pub min: BTreeMap<String, QuantityText>,
+    pub default: BTreeMap<String, QuantityText>,
+    pub default_request: BTreeMap<String, QuantityText>,
+}
+
+/// A Mutating- or ValidatingWebhookConfiguration.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct WebhookConfiguration {
+    pub kind: String,
+    pub metadata: Meta,
+    pub webhooks: Vec<Webhook>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct Webhook {
+    pub name: String,
+    pub client_config: WebhookClientConfig,
+    pub failure_policy: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct WebhookClientConfig {
+    pub service: Option<ServiceRef>,
+    pub url: Option<String>,
+}
+
+/// Any object kubewhy has no slim view for (custom resources included): namespace checks need
+/// to know what is left in a namespace and what blocks its deletion.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct GenericObject {
+    pub api_version: String,
+    pub kind: String,
+    pub metadata: Meta,
+}
+
+/// A container log captured in the input (e.g. a cluster-info dump's `logs.txt`).
+#[derive(Debug, Clone, Default)]
+pub struct ContainerLog {
+    pub namespace: String,
+    pub pod: String,
+    /// Empty when the dump does not say which container.
+    pub container: String,
+    /// Where it was read from, for evidence.
+    pub origin: String,
+    /// The last lines of the log (bounded when loaded).
+    pub tail: Vec<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn secret_values_are_never_held() {
+        let raw: RawKeyed = serde_json::from_str(
+            r#"{"metadata":{"name":"db"},"type":"Opaque","data":{"password":"c2VjcmV0"},"stringData":{"token":"plain"}}"#,
+        )
+        .unwrap();
+        let s = KeyedObject::from(raw);
+        assert_eq!(s.keys, vec!["password", "token"]);
+        let dbg = format!("{s:?}");
+        assert!(!dbg.contains("c2VjcmV0") && !dbg.contains("plain"), "{dbg}");
+    }
+
+    #[test]
+    fn env_values_are_never_held() {
+        let c: Container = serde_json::from_str(
+            r#"{"name":"a","env":[{"name":"PASSWORD","value":"hunter2"},{"name":"K","valueFrom":{"secretKeyRef":{"name":"s","key":"k"}}}]}"#,
+        )
+        .unwrap();
+        assert!(!format!("{c:?}").contains("hunter2"));
+        assert_eq!(c.env[1].value_from.as_ref().unwrap().secret_key_ref.as_ref().unwrap().key, "k");
+    }
+
+    #[test]
+    fn malformed_timestamps_become_none() {
+        let m: Meta = serde_json::from_str(
+            r#"{"name":"x","creationTimestamp":"yesterday","deletionTimestamp":null}"#,
+        )
+        .unwrap();
+        assert!(m.creation_timestamp.is_none() && m.deletion_timestamp.is_none());
+        let m: Meta = serde_json::from_str(r#"{"creationTimestamp":"2024-05-01T10:00:00Z"}"#).unwrap();
+        assert!(m.creation_timestamp.is_some());
+    }
+
+    #[test]
+    fn quantities_accept_numbers() {
+        let r: Resources =
+            serde_json::from_str(r#"{"requests":{"memory":4,"cpu":"1024m"}}"#).unwrap();
+        assert_eq!(r.requests["memory"].0, "4");
+        assert_eq!(r.requests["cpu"].0, "1024m");
+    }
+}

@@ -1,0 +1,302 @@
+//! The snapshot: everything known about a cluster at one moment, with the indexes the checks use.
+//! Build it with `Snapshot::default()`, push objects, then call `finish()` once: it drops
+//! duplicates, builds the indexes and settles `now`.
+
+use crate::objects::*;
+use jiff::Timestamp;
+use std::collections::{BTreeMap, HashMap};
+
+#[derive(Debug, Default)]
+pub struct Snapshot {
+    pub pods: Vec<Pod>,
+    pub nodes: Vec<Node>,
+    pub events: Vec<Event>,
+    pub namespaces: Vec<Namespace>,
+    pub pvcs: Vec<PersistentVolumeClaim>,
+    pub pvs: Vec<PersistentVolume>,
+    pub storage_classes: Vec<StorageClass>,
+    pub config_maps: Vec<KeyedObject>,
+    pub secrets: Vec<KeyedObject>,
+    pub service_accounts: Vec<ServiceAccount>,
+    pub workloads: Vec<Workload>,
+    pub api_services: Vec<ApiService>,
+    pub leases: Vec<Lease>,
+    pub priority_classes: Vec<PriorityClass>,
+    pub resource_quotas: Vec<ResourceQuota>,
+    pub limit_ranges: Vec<LimitRange>,
+    pub csi_drivers: Vec<GenericObject>,
+    pub webhook_configurations: Vec<WebhookConfiguration>,
+    /// Objects of kinds without a slim view (custom resources included).
+    pub others: Vec<GenericObject>,
+    pub logs: Vec<ContainerLog>,
+    /// The snapshot's "now": `--now`, else the newest timestamp in the data (see `finish`).
+    pub now: Option<Timestamp>,
+    /// Kinds seen in the input, with how many objects of each (0 for an empty list).
+    pub kinds_loaded: BTreeMap<String, usize>,
+    idx: Indexes,
+}
+
+#[derive(Debug, Default)]
+struct Indexes {
+    events_by_uid: HashMap<String, Vec<usize>>,
+    events_by_name: HashMap<(String, String, String), Vec<usize>>,
+    pods_by_node: HashMap<String, Vec<usize>>,
+    node_by_name: HashMap<String, usize>,
+    namespace_by_name: HashMap<String, usize>,
+    pvc_by_name: HashMap<(String, String), usize>,
+    cm_by_name: HashMap<(String, String), usize>,
+    secret_by_name: HashMap<(String, String), usize>,
+    workload_by_name: HashMap<(String, String, String), usize>,
+    cm_namespaces: std::collections::HashSet<String>,
+    secret_namespaces: std::collections::HashSet<String>,
+}
+
+fn ns_name(m: &Meta) -> (String, String) {
+    (m.ns().to_string(), m.name.clone())
+}
+
+/// Keeps the last of several copies of the same object (same kind, namespace and name).
+fn dedup_by<T>(v: &mut Vec<T>, key: impl Fn(&T) -> (String, String, String)) {
+    let mut seen: HashMap<(String, String, String), usize> = HashMap::new();
+    let mut keep = vec![true; v.len()];
+    for (i, item) in v.iter().enumerate() {
+        if let Some(prev) = seen.insert(key(item), i) {
+            keep[prev] = false;
+        }
+    }
+    let mut i = 0;
+    v.retain(|_| {
+        i += 1;
+        keep[i - 1]
+    });
+}
+
+impl Snapshot {
+    /// Deduplicates, indexes, and settles `now` (`now_override`, else the newest timestamp seen).
+    pub fn finish(&mut self, now_override: Option<Timestamp>) {
+        let k = |m: &Meta| (String::new(), m.ns().to_string(), m.name.clone());
+        dedup_by(&mut self.pods, |p| k(&p.metadata));
+        dedup_by(&mut self.nodes, |p| k(&p.metadata));
+        dedup_by(&mut self.namespaces, |p| k(&p.metadata));
+        dedup_by(&mut self.pvcs, |p| k(&p.metadata));
+        dedup_by(&mut self.pvs, |p| k(&p.metadata));
+        dedup_by(&mut self.config_maps, |p| k(&p.metadata));
+        dedup_by(&mut self.secrets, |p| k(&p.metadata));
+        dedup_by(&mut self.workloads, |w| {
+            (w.kind.clone(), w.metadata.ns().into(), w.metadata.name.clone())
+        });
+        dedup_by(&mut self.others, |o| {
+            (o.kind.clone(), o.metadata.ns().into(), o.metadata.name.clone())
+        });
+        dedup_by(&mut self.events, |e| {
+            (String::new(), e.namespace.clone(), e.name.clone())
+        });
+
+        let mut idx = Indexes::default();
+        for (i, e) in self.events.iter().enumerate() {
+            if !e.involved.uid.is_empty() {
+                idx.events_by_uid.entry(e.involved.uid.clone()).or_default().push(i);
+            }
+            idx.events_by_name
+                .entry((e.involved.kind.clone(), e.involved.namespace.clone(), e.involved.name.clone()))
+                .or_default()
+                .push(i);
+        }
+        for (i, p) in self.pods.iter().enumerate() {
+            if let Some(n) = p.spec.node_name.as_deref().filter(|n| !n.is_empty()) {
+                idx.pods_by_node.entry(n.to_string()).or_default().push(i);
+            }
+        }
+        for (i, n) in self.nodes.iter().enumerate() {
+            idx.node_by_name.insert(n.metadata.name.clone(), i);
+        }
+        for (i, n) in self.namespaces.iter().enumerate() {
+            idx.namespace_by_name.insert(n.metadata.name.clone(), i);
+        }
+        for (i, p) in self.pvcs.iter().enumerate() {
+            idx.pvc_by_name.insert(ns_name(&p.metadata), i);
+        }
+        for (i, c) in self.config_maps.iter().enumerate() {
+            idx.cm_by_name.insert(ns_name(&c.metadata), i);
+            idx.cm_namespaces.insert(c.metadata.ns().to_string());
+        }
+        for (i, s) in self.secrets.iter().enumerate() {
+            idx.secret_by_name.insert(ns_name(&s.metadata), i);
+            idx.secret_namespaces.insert(s.metadata.ns().to_string());
+        }
+        for (i, w) in self.workloads.iter().enumerate() {
+            idx.workload_by_name.insert(
+                (w.kind.clone(), w.metadata.ns().to_string(), w.metadata.name.clone()),
+                i,
+            );
+        }
+        self.idx = idx;
+        self.now = now_override.or_else(|| self.newest_timestamp());
+    }
+
+    /// The newest timestamp anywhere in the data: a dump analysed next week is judged as of the
+    /// moment it was taken.
+    pub fn newest_timestamp(&self) -> Option<Timestamp> {
+        let mut newest: Option<Timestamp> = None;
+        let mut see = |t: Option<Timestamp>| {
+            if let Some(t) = t {
+                newest = Some(newest.map_or(t, |n| n.max(t)));
+            }
+        };
+        let meta_times = |m: &Meta| [m.creation_timestamp, m.deletion_timestamp];
+        for p in &self.pods {
+            meta_times(&p.metadata).into_iter().for_each(&mut see);
+            see(p.status.start_time);
+            for c in &p.status.conditions {
+                see(c.last_transition_time);
+            }
+            for cs in p.status.container_statuses.iter().chain(&p.status.init_container_statuses) {
+                for st in [&cs.state, &cs.last_state] {
+                    if let Some(r) = &st.running {
+                        see(r.started_at);
+                    }
+                    if let Some(t) = &st.terminated {
+                        see(t.finished_at);
+                    }
+                }
+            }
+        }
+        for n in &self.nodes {
+            meta_times(&n.metadata).into_iter().for_each(&mut see);
+            for c in &n.status.conditions {
+                see(c.last_heartbeat_time);
+                see(c.last_transition_time);
+            }
+        }
+        for e in &self.events {
+            see(e.last_time);
+            see(e.first_time);
+        }
+        for n in &self.namespaces {
+            meta_times(&n.metadata).into_iter().for_each(&mut see);
+            for c in &n.status.conditions {
+                see(c.last_transition_time);
+            }
+        }
+        for l in &self.leases {
+            see(l.spec.renew_time);
+        }
+        for o in &self.others {
+            meta_times(&o.metadata).into_iter().for_each(&mut see);
+        }
+        newest
+    }
+
+    /// Events about an object, by uid when known and by kind/namespace/name, oldest first.
+    pub fn events_for(&self, kind: &str, meta: &Meta) -> Vec<&Event> {
+        let mut ids: Vec<usize> = Vec::new();
+        if !meta.uid.is_empty() {
+            if let Some(v) = self.idx.events_by_uid.get(&meta.uid) {
+                ids.extend(v);
+            }
+        }
+        let key = (kind.to_string(), meta.ns().to_string(), meta.name.clone());
+        if let Some(v) = self.idx.events_by_name.get(&key) {
+            for &i in v {
+                let e = &self.events[i];
+                // An event for an older object of the same name is not about this one.
+                let same = e.involved.uid.is_empty() || meta.uid.is_empty() || e.involved.uid == meta.uid;
+                if same && !ids.contains(&i) {
+                    ids.push(i);
+                }
+            }
+        }
+        let mut evs: Vec<&Event> = ids.into_iter().map(|i| &self.events[i]).collect();
+        evs.sort_by_key(|e| e.last_time.or(e.first_time));
+        evs
+    }
+
+    pub fn pods_on_node(&self, node: &str) -> impl Iterator<Item = &Pod> {
+        self.idx
+            .pods_by_node
+            .get(node)
+            .into_iter()
+            .flatten()
+            .map(|&i| &self.pods[i])
+    }
+    pub fn node(&self, name: &str) -> Option<&Node> {
+        self.idx.node_by_name.get(name).map(|&i| &self.nodes[i])
+    }
+    pub fn namespace(&self, name: &str) -> Option<&Namespace> {
+        self.idx.namespace_by_name.get(name).map(|&i| &self.namespaces[i])
+    }
+    pub fn pvc(&self, ns: &str, name: &str) -> Option<&PersistentVolumeClaim> {
+        self.idx.pvc_by_name.get(&(ns.into(), name.into())).map(|&i| &self.pvcs[i])
+    }
+    pub fn config_map(&self, ns: &str, name: &str) -> Option<&KeyedObject> {
+        self.idx.cm_by_name.get(&(ns.into(), name.into())).map(|&i| &self.config_maps[i])
+    }
+    pub fn secret(&self, ns: &str, name: &str) -> Option<&KeyedObject> {
+        self.idx.secret_by_name.get(&(ns.into(), name.into())).map(|&i| &self.secrets[i])
+    }
+    pub fn workload(&self, kind: &str, ns: &str, name: &str) -> Option<&Workload> {
+        self.idx
+            .workload_by_name
+            .get(&(kind.into(), ns.into(), name.into()))
+            .map(|&i| &self.workloads[i])
+    }
+    /// True when the input held ConfigMaps of this namespace, so absence means "does not exist".
+    /// (Every namespace has `kube-root-ca.crt` since 1.20, so a dump of them is never empty.)
+    pub fn config_maps_known(&self, ns: &str) -> bool {
+        self.idx.cm_namespaces.contains(ns)
+    }
+    /// True when the input held Secrets of this namespace.
+    pub fn secrets_known(&self, ns: &str) -> bool {
+        self.idx.secret_namespaces.contains(ns)
+    }
+    /// True when Node objects were loaded, so a missing node means "deleted".
+    pub fn nodes_known(&self) -> bool {
+        self.kinds_loaded.contains_key("Node")
+    }
+    pub fn logs_for(&self, ns: &str, pod: &str, container: &str) -> Option<&ContainerLog> {
+        self.logs
+            .iter()
+            .find(|l| l.namespace == ns && l.pod == pod && l.container == container)
+            .or_else(|| {
+                self.logs
+                    .iter()
+                    .find(|l| l.namespace == ns && l.pod == pod && l.container.is_empty())
+            })
+    }
+    /// Labels of an object, for `-l` filtering.
+    pub fn labels_of(&self, key: &ObjectKey) -> Option<&Labels> {
+        let m = match key.kind.as_str() {
+            "Pod" => self
+                .pods
+                .iter()
+                .find(|p| p.metadata.name == key.name && p.metadata.ns() == key.namespace)
+                .map(|p| &p.metadata),
+            "Node" => self.node(&key.name).map(|n| &n.metadata),
+            "Namespace" => self.namespace(&key.name).map(|n| &n.metadata),
+            _ => None,
+        };
+        m.map(|m| &m.labels)
+    }
+    /// Number of objects of all kinds (logs excluded).
+    pub fn object_count(&self) -> usize {
+        self.pods.len()
+            + self.nodes.len()
+            + self.events.len()
+            + self.namespaces.len()
+            + self.pvcs.len()
+            + self.pvs.len()
+            + self.storage_classes.len()
+            + self.config_maps.len()
+            + self.secrets.len()
+            + self.service_accounts.len()
+            + self.workloads.len()
+            + self.api_services.len()
+            + self.leases.len()
+            + self.priority_classes.len()
+            + self.resource_quotas.len()
+            + self.limit_ranges.len()
+            + self.csi_drivers.len()
+            + self.webhook_configurations.len()
+            + self.others.len()
+    }
+}

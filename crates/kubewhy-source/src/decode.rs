@@ -1,0 +1,294 @@
+//! Kind dispatch: one document's `kind` decides which slim view it is deserialized into.
+//! Works over any serde `Deserializer` (serde_json text, or values converted from YAML).
+
+use kubewhy_model::Snapshot;
+use kubewhy_model::objects::*;
+use serde::{Deserialize, Deserializer};
+
+/// One decoded object, before it joins the snapshot.
+pub(crate) enum Obj {
+    Pod(Box<Pod>),
+    Node(Box<Node>),
+    Event(Box<Event>),
+    Namespace(Box<Namespace>),
+    Pvc(Box<PersistentVolumeClaim>),
+    Pv(Box<PersistentVolume>),
+    StorageClass(Box<StorageClass>),
+    ConfigMap(Box<KeyedObject>),
+    Secret(Box<KeyedObject>),
+    ServiceAccount(Box<ServiceAccount>),
+    Workload(Box<Workload>),
+    ApiService(Box<ApiService>),
+    Lease(Box<Lease>),
+    PriorityClass(Box<PriorityClass>),
+    ResourceQuota(Box<ResourceQuota>),
+    LimitRange(Box<LimitRange>),
+    CsiDriver(Box<GenericObject>),
+    Webhook(Box<WebhookConfiguration>),
+    Other(Box<GenericObject>),
+}
+
+/// Kinds with a slim view of their own; anything else is kept as a generic object.
+pub(crate) const KNOWN_KINDS: &[&str] = &[
+    "Pod",
+    "Node",
+    "Event",
+    "Namespace",
+    "PersistentVolumeClaim",
+    "PersistentVolume",
+    "StorageClass",
+    "ConfigMap",
+    "Secret",
+    "ServiceAccount",
+    "ReplicaSet",
+    "Deployment",
+    "StatefulSet",
+    "DaemonSet",
+    "Job",
+    "CronJob",
+    "APIService",
+    "Lease",
+    "PriorityClass",
+    "ResourceQuota",
+    "LimitRange",
+    "CSIDriver",
+    "MutatingWebhookConfiguration",
+    "ValidatingWebhookConfiguration",
+];
+
+pub(crate) fn decode<'de, D: Deserializer<'de>>(
+    kind: &str,
+    api_version: &str,
+    d: D,
+) -> Result<Obj, D::Error> {
+    fn b<T>(t: T) -> Box<T> {
+        Box::new(t)
+    }
+    Ok(match kind {
+        "Pod" => Obj::Pod(b(Pod::deserialize(d)?)),
+        "Node" => Obj::Node(b(Node::deserialize(d)?)),
+        "Event" if api_version.starts_with("events.k8s.io/") => {
+            Obj::Event(b(NewEvent::deserialize(d)?.into()))
+        }
+        "Event" => Obj::Event(b(CoreEvent::deserialize(d)?.into())),
+        "Namespace" => Obj::Namespace(b(Namespace::deserialize(d)?)),
+        "PersistentVolumeClaim" => Obj::Pvc(b(PersistentVolumeClaim::deserialize(d)?)),
+        "PersistentVolume" => Obj::Pv(b(PersistentVolume::deserialize(d)?)),
+        "StorageClass" => Obj::StorageClass(b(StorageClass::deserialize(d)?)),
+        "ConfigMap" => Obj::ConfigMap(b(RawKeyed::deserialize(d)?.into())),
+        "Secret" => Obj::Secret(b(RawKeyed::deserialize(d)?.into())),
+        "ServiceAccount" => Obj::ServiceAccount(b(ServiceAccount::deserialize(d)?)),
+        "ReplicaSet" | "Deployment" | "StatefulSet" | "DaemonSet" | "Job" | "CronJob" => {
+            let mut w = Workload::deserialize(d)?;
+            w.kind = kind.to_string();
+            Obj::Workload(b(w))
+        }
+        "APIService" => Obj::ApiService(b(ApiService::deserialize(d)?)),
+        "Lease" => Obj::Lease(b(Lease::deserialize(d)?)),
+        "PriorityClass" => Obj::PriorityClass(b(PriorityClass::deserialize(d)?)),
+        "ResourceQuota" => Obj::ResourceQuota(b(ResourceQuota::deserialize(d)?)),
+        "LimitRange" => Obj::LimitRange(b(LimitRange::deserialize(d)?)),
+        "CSIDriver" => Obj::CsiDriver(b(generic(kind, api_version, d)?)),
+        "MutatingWebhookConfiguration" | "ValidatingWebhookConfiguration" => {
+            let mut w = WebhookConfiguration::deserialize(d)?;
+            w.kind = kind.to_string();
+            Obj::Webhook(b(w))
+        }
+        _ => Obj::Other(b(generic(kind, api_version, d)?)),
+    })
+}
+
+fn generic<'de, D: Deserializer<'de>>(
+    kind: &str,
+    api_version: &str,
+    d: D,
+) -> Result<GenericObject, D::Error> {
+    let mut g = GenericObject::deserialize(d)?;
+    g.kind = kind.to_string();
+    if g.api_version.is_empty() {
+        g.api_version = api_version.to_string();
+    }
+    Ok(g)
+}
+
+impl Obj {
+    pub(crate) fn kind(&self) -> &str {
+        match self {
+            Obj::Pod(_) => "Pod",
+            Obj::Node(_) => "Node",
+            Obj::Event(_) => "Event",
+            Obj::Namespace(_) => "Namespace",
+            Obj::Pvc(_) => "PersistentVolumeClaim",
+            Obj::Pv(_) => "PersistentVolume",
+            Obj::StorageClass(_) => "StorageClass",
+            Obj::ConfigMap(_) => "ConfigMap",
+            Obj::Secret(_) => "Secret",
+            Obj::ServiceAccount(_) => "ServiceAccount",
+            Obj::Workload(w) => &w.kind,
+            Obj::ApiService(_) => "APIService",
+            Obj::Lease(_) => "Lease",
+            Obj::PriorityClass(_) => "PriorityClass",
+            Obj::ResourceQuota(_) => "ResourceQuota",
+            Obj::LimitRange(_) => "LimitRange",
+            Obj::CsiDriver(_) => "CSIDriver",
+            Obj::Webhook(w) => &w.kind,
+            Obj::Other(g) => &g.kind,
+        }
+    }
+
+    pub(crate) fn add_to(self, s: &mut Snapshot) {
+        *s.kinds_loaded.entry(self.kind().to_string()).or_insert(0) += 1;
+        match self {
+            Obj::Pod(x) => s.pods.push(*x),
+            Obj::Node(x) => s.nodes.push(*x),
+            Obj::Event(x) => s.events.push(*x),
+            Obj::Namespace(x) => s.namespaces.push(*x),
+            Obj::Pvc(x) => s.pvcs.push(*x),
+            Obj::Pv(x) => s.pvs.push(*x),
+            Obj::StorageClass(x) => s.storage_classes.push(*x),
+            Obj::ConfigMap(x) => s.config_maps.push(*x),
+            Obj::Secret(x) => s.secrets.push(*x),
+            Obj::ServiceAccount(x) => s.service_accounts.push(*x),
+            Obj::Workload(x) => s.workloads.push(*x),
+            Obj::ApiService(x) => s.api_services.push(*x),
+            Obj::Lease(x) => s.leases.push(*x),
+            Obj::PriorityClass(x) => s.priority_classes.push(*x),
+            Obj::ResourceQuota(x) => s.resource_quotas.push(*x),
+            Obj::LimitRange(x) => s.limit_ranges.push(*x),
+            Obj::CsiDriver(x) => s.csi_drivers.push(*x),
+            Obj::Webhook(x) => s.webhook_configurations.push(*x),
+            Obj::Other(x) => s.others.push(*x),
+        }
+    }
+}
+
+// ------------------------------------------------------------------ events, two API versions
+
+#[derive(Deserialize, Default)]
+#[serde(default, rename_all = "camelCase")]
+struct EventSource {
+    component: String,
+    host: String,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default, rename_all = "camelCase")]
+struct EventSeries {
+    count: i64,
+    #[serde(deserialize_with = "lenient_time")]
+    last_observed_time: Option<jiff::Timestamp>,
+}
+
+/// core/v1 Event.
+#[derive(Deserialize, Default)]
+#[serde(default, rename_all = "camelCase")]
+struct CoreEvent {
+    metadata: Meta,
+    involved_object: ObjectKey,
+    reason: String,
+    message: String,
+    #[serde(rename = "type")]
+    type_: String,
+    count: Option<i64>,
+    #[serde(deserialize_with = "lenient_time")]
+    first_timestamp: Option<jiff::Timestamp>,
+    #[serde(deserialize_with = "lenient_time")]
+    last_timestamp: Option<jiff::Timestamp>,
+    #[serde(deserialize_with = "lenient_time")]
+    event_time: Option<jiff::Timestamp>,
+    source: EventSource,
+    reporting_component: String,
+    series: Option<EventSeries>,
+}
+
+impl From<CoreEvent> for Event {
+    fn from(e: CoreEvent) -> Event {
+        let series_last = e.series.as_ref().and_then(|s| s.last_observed_time);
+        let mut involved = e.involved_object;
+        if involved.namespace.is_empty() {
+            involved.namespace = e.metadata.ns().to_string();
+        }
+        Event {
+            namespace: e.metadata.ns().to_string(),
+            name: e.metadata.name,
+            involved,
+            reason: e.reason,
+            message: e.message,
+            type_: e.type_,
+            count: e
+                .series
+                .as_ref()
+                .map(|s| s.count)
+                .or(e.count)
+                .unwrap_or(1)
+                .max(1),
+            first_time: e.first_timestamp.or(e.event_time),
+            last_time: series_last.or(e.last_timestamp).or(e.event_time),
+            source: if e.source.component.is_empty() {
+                e.reporting_component
+            } else {
+                e.source.component
+            },
+            host: e.source.host,
+        }
+    }
+}
+
+/// events.k8s.io/v1 Event.
+#[derive(Deserialize, Default)]
+#[serde(default, rename_all = "camelCase")]
+struct NewEvent {
+    metadata: Meta,
+    regarding: ObjectKey,
+    reason: String,
+    note: String,
+    #[serde(rename = "type")]
+    type_: String,
+    deprecated_count: Option<i64>,
+    #[serde(deserialize_with = "lenient_time")]
+    deprecated_first_timestamp: Option<jiff::Timestamp>,
+    #[serde(deserialize_with = "lenient_time")]
+    deprecated_last_timestamp: Option<jiff::Timestamp>,
+    #[serde(deserialize_with = "lenient_time")]
+    event_time: Option<jiff::Timestamp>,
+    reporting_controller: String,
+    deprecated_source: EventSource,
+    series: Option<EventSeries>,
+}
+
+impl From<NewEvent> for Event {
+    fn from(e: NewEvent) -> Event {
+        let mut involved = e.regarding;
+        if involved.namespace.is_empty() {
+            involved.namespace = e.metadata.ns().to_string();
+        }
+        Event {
+            namespace: e.metadata.ns().to_string(),
+            name: e.metadata.name,
+            involved,
+            reason: e.reason,
+            message: e.note,
+            type_: e.type_,
+            count: e
+                .series
+                .as_ref()
+                .map(|s| s.count)
+                .or(e.deprecated_count)
+                .unwrap_or(1)
+                .max(1),
+            first_time: e.deprecated_first_timestamp.or(e.event_time),
+            last_time: e
+                .series
+                .as_ref()
+                .and_then(|s| s.last_observed_time)
+                .or(e.deprecated_last_timestamp)
+                .or(e.event_time),
+            source: if e.reporting_controller.is_empty() {
+                e.deprecated_source.component
+            } else {
+                e.reporting_controller
+            },
+            host: e.deprecated_source.host,
+        }
+    }
+}

@@ -1,0 +1,332 @@
+//! JSON input: one document (`kubectl get -o json`: a List, a typed list or one object), a
+//! top-level array, or a stream of documents interleaved with log blocks (the stdout of
+//! `kubectl cluster-info dump`).
+//!
+//! A list is read in two steps: its items are first taken as raw slices (no allocation per
+//! field), then each item is decoded into its slim view, in parallel when there are many.
+//! Errors carry the file position of the item, even though the item is parsed on its own.
+
+use crate::decode::{Obj, decode};
+use crate::{FileOut, LoadWarning, line_col, logs};
+use serde::Deserialize;
+use serde_json::value::RawValue;
+
+/// Items per list above which decoding is spread over threads.
+const PARALLEL_ITEMS: usize = 2048;
+/// At most this many errors are listed per file; the rest are counted.
+pub(crate) const MAX_ERRORS_PER_FILE: usize = 20;
+
+pub(crate) fn parse_stream(file: &str, text: &str, out: &mut FileOut) {
+    let bytes = text.as_bytes();
+    let mut pos = 0;
+    let mut stray_text_reported = false;
+    while pos < bytes.len() {
+        while pos < bytes.len() && bytes[pos].is_ascii_whitespace() {
+            pos += 1;
+        }
+        if pos >= bytes.len() {
+            break;
+        }
+        let rest = &text[pos..];
+        if rest.starts_with(logs::START_MARKER) {
+            pos += logs::parse_block(file, text, pos, out);
+            continue;
+        }
+        if bytes[pos] == b'{' || bytes[pos] == b'[' {
+            let mut stream = serde_json::Deserializer::from_str(rest).into_iter::<&RawValue>();
+            match stream.next() {
+                Some(Ok(raw)) => {
+                    let end = pos + stream.byte_offset();
+                    parse_document(file, text, raw.get(), out);
+                    pos = end;
+                }
+                Some(Err(e)) => {
+                    let (l0, c0) = line_col(text, pos);
+                    let (line, col) = shift(l0, c0, e.line() as u64, e.column() as u64);
+                    out.warn(LoadWarning::at(file, line, col, json_message(&e)));
+                    // Resynchronise on the next document or log block starting a line.
+                    match next_resync_point(text, pos + 1) {
+                        Some(p) => pos = p,
+                        None => break,
+                    }
+                }
+                None => break,
+            }
+            continue;
+        }
+        // Text that is neither JSON nor a log block.
+        if !stray_text_reported {
+            let (line, col) = line_col(text, pos);
+            out.warn(LoadWarning::at(
+                file,
+                line,
+                col,
+                "text that is neither JSON nor a kubectl log block; skipped".to_string(),
+            ));
+            stray_text_reported = true;
+        }
+        pos = match text[pos..].find('\n') {
+            Some(n) => pos + n + 1,
+            None => bytes.len(),
+        };
+    }
+}
+
+fn next_resync_point(text: &str, from: usize) -> Option<usize> {
+    let hay = text.get(from..)?;
+    let doc = hay.find("\n{").map(|i| i + 1);
+    let log = hay.find(&format!("\n{}", logs::START_MARKER)).map(|i| i + 1);
+    match (doc, log) {
+        (Some(a), Some(b)) => Some(from + a.min(b)),
+        (Some(a), None) | (None, Some(a)) => Some(from + a),
+        (None, None) => None,
+    }
+}
+
+/// serde_json's message without its own " at line L column C" (we add the file position).
+pub(crate) fn json_message(e: &serde_json::Error) -> String {
+    let s = e.to_string();
+    match s.rfind(" at line ") {
+        Some(i) => s[..i].to_string(),
+        None => s,
+    }
+}
+
+/// Position of an error found at (line, col) inside a slice that starts at (l0, c0) in the file.
+fn shift(l0: u64, c0: u64, line: u64, col: u64) -> (u64, u64) {
+    if line <= 1 {
+        (l0, c0 + col.saturating_sub(1))
+    } else {
+        (l0 + line - 1, col)
+    }
+}
+
+#[derive(Deserialize)]
+struct Top<'a> {
+    #[serde(default)]
+    kind: Option<String>,
+    #[serde(default, rename = "apiVersion")]
+    api_version: Option<String>,
+    #[serde(borrow, default)]
+    items: Option<&'a RawValue>,
+}
+
+/// `doc` is a sub-slice of `text` (needed to report positions in the file).
+fn parse_document(file: &str, text: &str, doc: &str, out: &mut FileOut) {
+    if doc.starts_with('[') {
+        match serde_json::from_str::<Vec<&RawValue>>(doc) {
+            Ok(items) => decode_items(file, text, &items, "", "", out),
+            Err(e) => warn_in(file, text, doc, &e, out),
+        }
+        return;
+    }
+    let top: Top = match serde_json::from_str(doc) {
+        Ok(t) => t,
+        Err(e) => return warn_in(file, text, doc, &e, out),
+    };
+    let kind = top.kind.unwrap_or_default();
+    let api = top.api_version.unwrap_or_default();
+    if let (Some(items), true) = (top.items, kind.ends_with("List") || kind.is_empty()) {
+        let items: Vec<&RawValue> = match serde_json::from_str(items.get()) {
+            Ok(v) => v,
+            Err(e) => return warn_in(file, text, items.get(), &e, out),
+        };
+        // A typed list (`PodList`) names the kind of items that do not carry their own.
+        let item_kind = kind.strip_suffix("List").unwrap_or("");
+        if items.is_empty() && !item_kind.is_empty() {
+            out.empty_kinds.push(item_kind.to_string());
+        }
+        decode_items(file, text, &items, item_kind, &api, out);
+        return;
+    }
+    if kind.is_empty() {
+        let (line, col) = line_col(text, offset_in(text, doc));
+        out.warn(LoadWarning::at(
+            file,
+            line,
+            col,
+            "JSON object without \"kind\": not a Kubernetes object; skipped".into(),
+        ));
+        return;
+    }
+    let mut de = serde_json::Deserializer::from_str(doc);
+    match decode(&kind, &api, &mut de) {
+        Ok(o) => out.objects.push(o),
+        Err(e) => warn_in(file, text, doc, &e, out),
+    }
+}
+
+fn offset_in(text: &str, sub: &str) -> usize {
+    (sub.as_ptr() as usize).saturating_sub(text.as_ptr() as usize)
+}
+
+fn warn_in(file: &str, text: &str, sub: &str, e: &serde_json::Error, out: &mut FileOut) {
+    let (l0, c0) = line_col(text, offset_in(text, sub));
+    let (line, col) = shift(l0, c0, e.line() as u64, e.column() as u64);
+    out.warn(LoadWarning::at(file, line, col, json_message(e)));
+}
+
+type ItemResult = Result<Obj, (usize, String, serde_json::Error)>;
+
+fn decode_items(
+    file: &str,
+    text: &str,
+    items: &[&RawValue],
+    item_kind: &str,
+    api: &str,
+    out: &mut FileOut,
+) {
+    let work = |chunk: &[&RawValue]| -> Vec<ItemResult> {
+        chunk
+            .iter()
+            .map(|raw| {
+                let s = raw.get();
+                let (k, a) = peek_kind(s);
+                let kind = k.unwrap_or_else(|| item_kind.to_string());
+                let api = a.unwrap_or_else(|| api.to_string());
+                if kind.is_empty() {
+                    let e = serde_json::Error::io(std::io::Error::other("x"));
+                    return Err((offset_in(text, s), "list item without \"kind\"".into(), e));
+                }
+                let mut de = serde_json::Deserializer::from_str(s);
+                decode(&kind, &api, &mut de).map_err(|e| (offset_in(text, s), kind, e))
+            })
+            .collect()
+    };
+    let results: Vec<ItemResult> = if items.len() >= PARALLEL_ITEMS {
+        let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
+        let chunk = items.len().div_ceil(threads);
+        std::thread::scope(|s| {
+            let handles: Vec<_> = items.chunks(chunk).map(|c| s.spawn(move || work(c))).collect();
+            handles
+                .into_iter()
+                .flat_map(|h| h.join().unwrap_or_default())
+                .collect()
+        })
+    } else {
+        work(items)
+    };
+    for r in results {
+        match r {
+            Ok(o) => out.objects.push(o),
+            Err((off, what, e)) => {
+                let (l0, c0) = line_col(text, off);
+                if what.starts_with("list item") {
+                    out.warn(LoadWarning::at(file, l0, c0, format!("{what}; skipped")));
+                } else {
+                    let (line, col) = shift(l0, c0, e.line() as u64, e.column() as u64);
+                    out.warn(LoadWarning::at(
+                        file,
+                        line,
+                        col,
+                        format!("{what}: {}; object skipped", json_message(&e)),
+                    ));
+                }
+            }
+        }
+    }
+}
+
+/// Finds the top-level `"kind"` and `"apiVersion"` string values of a JSON object without
+/// parsing the rest: kubectl writes them first, so this usually reads a few dozen bytes.
+pub(crate) fn peek_kind(s: &str) -> (Option<String>, Option<String>) {
+    let b = s.as_bytes();
+    let mut i = 0;
+    let mut depth = 0usize;
+    let mut expecting_key = false;
+    let (mut kind, mut api) = (None, None);
+    while i < b.len() {
+        match b[i] {
+            b'"' => {
+                let end = match string_end(b, i) {
+                    Some(e) => e,
+                    None => break,
+                };
+                if depth == 1 && expecting_key {
+                    let key = &s[i + 1..end];
+                    let mut j = end + 1;
+                    while j < b.len() && (b[j].is_ascii_whitespace() || b[j] == b':') {
+                        j += 1;
+                    }
+                    if (key == "kind" || key == "apiVersion") && b.get(j) == Some(&b'"') {
+                        let vend = match string_end(b, j) {
+                            Some(e) => e,
+                            None => break,
+                        };
+                        let value: Option<String> = serde_json::from_str(&s[j..=vend]).ok();
+                        if key == "kind" {
+                            kind = value;
+                        } else {
+                            api = value;
+                        }
+                        if kind.is_some() && api.is_some() {
+                            break;
+                        }
+                        i = vend + 1;
+                        expecting_key = false;
+                        continue;
+                    }
+                    expecting_key = false;
+                    i = j;
+                    continue;
+                }
+                i = end + 1;
+                continue;
+            }
+            b'{' | b'[' => {
+                depth += 1;
+                expecting_key = depth == 1 && b[i] == b'{';
+            }
+            b'}' | b']' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    break;
+                }
+            }
+            b',' if depth == 1 => expecting_key = true,
+            _ => {}
+        }
+        i += 1;
+    }
+    (kind, api)
+}
+
+/// Index of the closing quote of the string that opens at `start`.
+fn string_end(b: &[u8], start: usize) -> Option<usize> {
+    let mut i = start + 1;
+    while i < b.len() {
+        match b[i] {
+            b'\\' => i += 2,
+            b'"' => return Some(i),
+            _ => i += 1,
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn peek_finds_kind_first_or_late() {
+        assert_eq!(
+            peek_kind(r#"{"apiVersion":"v1","kind":"Pod","metadata":{"kind":"x"}}"#),
+            (Some("Pod".into()), Some("v1".into()))
+        );
+        assert_eq!(
+            peek_kind(r#"{"metadata":{"kind":"x","a":[1,{"kind":"y"}]},"spec":"}\"","kind":"Node"}"#),
+            (Some("Node".into()), None)
+        );
+        assert_eq!(peek_kind(r#"{"metadata":{}}"#), (None, None));
+        assert_eq!(peek_kind(r#"{"kind":"#), (None, None));
+        assert_eq!(peek_kind(""), (None, None));
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn peek_never_panics(s in ".{0,200}") {
+            let _ = peek_kind(&s);
+        }
+    }
+}

@@ -1,0 +1,318 @@
+//! Where a snapshot comes from. Loaders return the snapshot plus warnings and never panic: a
+//! malformed file is reported with its path and position, and everything else still loads.
+//!
+//! Offline inputs understood: `kubectl get -o json|yaml` (List, typed lists, single objects,
+//! multi-document YAML, any mix of kinds), `kubectl cluster-info dump` directories and its
+//! stdout stream, and directories of any of these (walked recursively).
+
+mod decode;
+mod json;
+mod logs;
+mod yaml;
+
+use kubewhy_model::Snapshot;
+use kubewhy_model::objects::ContainerLog;
+use std::collections::BTreeMap;
+use std::fmt;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+/// A problem with the input that did not stop the run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoadWarning {
+    pub file: String,
+    pub line: Option<u64>,
+    pub column: Option<u64>,
+    pub message: String,
+}
+
+impl LoadWarning {
+    pub(crate) fn at(file: &str, line: u64, column: u64, message: String) -> Self {
+        LoadWarning {
+            file: file.to_string(),
+            line: Some(line),
+            column: Some(column),
+            message,
+        }
+    }
+    pub(crate) fn file(file: &str, message: String) -> Self {
+        LoadWarning {
+            file: file.to_string(),
+            line: None,
+            column: None,
+            message,
+        }
+    }
+}
+
+impl fmt::Display for LoadWarning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.line, self.column) {
+            (Some(l), Some(c)) => write!(f, "{}:{}:{}: {}", self.file, l, c, self.message),
+            (Some(l), None) => write!(f, "{}:{}: {}", self.file, l, self.message),
+            _ => write!(f, "{}: {}", self.file, self.message),
+        }
+    }
+}
+
+/// An input to load.
+#[derive(Debug, Clone)]
+pub enum Input {
+    /// A file or a directory (walked recursively). `-` means standard input.
+    Path(PathBuf),
+    /// In-memory text, e.g. the embedded demo; the name is used in messages.
+    Text { name: String, text: String },
+}
+
+#[derive(Debug, Default)]
+pub struct Loaded {
+    /// The finished snapshot (indexes built, `now` settled).
+    pub snapshot: Snapshot,
+    pub warnings: Vec<LoadWarning>,
+    pub files_read: usize,
+    /// Kinds kubewhy has no specific view for, kept as generic objects, with their counts.
+    pub other_kinds: BTreeMap<String, usize>,
+}
+
+/// What one file produced.
+#[derive(Default)]
+pub(crate) struct FileOut {
+    objects: Vec<decode::Obj>,
+    logs: Vec<ContainerLog>,
+    warnings: Vec<LoadWarning>,
+    suppressed: usize,
+    empty_kinds: Vec<String>,
+}
+
+impl FileOut {
+    pub(crate) fn warn(&mut self, w: LoadWarning) {
+        if self.warnings.len() < json::MAX_ERRORS_PER_FILE {
+            self.warnings.push(w);
+        } else {
+            self.suppressed += 1;
+        }
+    }
+}
+
+/// 1-based line and byte column of a byte offset.
+pub(crate) fn line_col(text: &str, offset: usize) -> (u64, u64) {
+    let offset = offset.min(text.len());
+    let before = &text.as_bytes()[..offset];
+    let line = before.iter().filter(|&&b| b == b'\n').count() as u64 + 1;
+    let col = match before.iter().rposition(|&b| b == b'\n') {
+        Some(nl) => offset - nl,
+        None => offset + 1,
+    } as u64;
+    (line, col)
+}
+
+/// Deepest directory nesting followed; deeper trees are reported, not walked.
+const MAX_DEPTH: usize = 32;
+
+/// Loads every input (files in parallel), then finishes the snapshot with `now` (or the newest
+/// timestamp in the data when `now` is `None`).
+pub fn load(inputs: &[Input], now: Option<jiff::Timestamp>) -> Loaded {
+    let mut warnings = Vec::new();
+    let mut jobs: Vec<Job> = Vec::new();
+    for input in inputs {
+        match input {
+            Input::Text { name, text } => jobs.push(Job::Text(name.clone(), text.clone())),
+            Input::Path(p) if p.as_os_str() == "-" => {
+                let mut buf = Vec::new();
+                match std::io::stdin().read_to_end(&mut buf) {
+                    Ok(_) => jobs.push(Job::Bytes("<stdin>".into(), buf)),
+                    Err(e) => warnings.push(LoadWarning::file("<stdin>", format!("cannot read: {e}"))),
+                }
+            }
+            Input::Path(p) => collect_files(p, 0, &mut jobs, &mut warnings),
+        }
+    }
+
+    let outs = run_parallel(&jobs);
+    let mut loaded = Loaded {
+        files_read: jobs.len(),
+        ..Default::default()
+    };
+    let snap = &mut loaded.snapshot;
+    for out in outs {
+        for k in out.empty_kinds {
+            snap.kinds_loaded.entry(k).or_insert(0);
+        }
+        for o in out.objects {
+            o.add_to(snap);
+        }
+        snap.logs.extend(out.logs);
+        if let Some(first) = out.warnings.first().cloned() {
+            warnings.extend(out.warnings);
+            if out.suppressed > 0 {
+                warnings.push(LoadWarning::file(
+                    &first.file,
+                    format!("{} more problems in this file not shown", out.suppressed),
+                ));
+            }
+        }
+    }
+    for (kind, n) in &snap.kinds_loaded {
+        if !decode::KNOWN_KINDS.contains(&kind.as_str()) {
+            loaded.other_kinds.insert(kind.clone(), *n);
+        }
+    }
+    snap.finish(now);
+    loaded.warnings = warnings;
+    loaded
+}
+
+enum Job {
+    File(PathBuf),
+    Bytes(String, Vec<u8>),
+    Text(String, String),
+}
+
+fn collect_files(p: &Path, depth: usize, jobs: &mut Vec<Job>, warnings: &mut Vec<LoadWarning>) {
+    let name = p.display().to_string();
+    let meta = match std::fs::symlink_metadata(p) {
+        Ok(m) => m,
+        Err(e) => return warnings.push(LoadWarning::file(&name, format!("cannot read: {e}"))),
+    };
+    let is_dir = if meta.file_type().is_symlink() {
+        match std::fs::metadata(p) {
+            // A link to a directory is not followed below the top level (loops, escapes).
+            Ok(m) if m.is_dir() && depth > 0 => {
+                return warnings.push(LoadWarning::file(
+                    &name,
+                    "symbolic link to a directory; not followed".into(),
+                ));
+            }
+            Ok(m) => m.is_dir(),
+            Err(e) => return warnings.push(LoadWarning::file(&name, format!("broken link: {e}"))),
+        }
+    } else {
+        meta.is_dir()
+    };
+    if !is_dir {
+        jobs.push(Job::File(p.to_path_buf()));
+        return;
+    }
+    if depth >= MAX_DEPTH {
+        return warnings.push(LoadWarning::file(&name, "directory nested too deep; skipped".into()));
+    }
+    let mut entries: Vec<PathBuf> = match std::fs::read_dir(p) {
+        Ok(rd) => rd.filter_map(|e| e.ok().map(|e| e.path())).collect(),
+        Err(e) => return warnings.push(LoadWarning::file(&name, format!("cannot read: {e}"))),
+    };
+    entries.sort();
+    for e in entries {
+        collect_files(&e, depth + 1, jobs, warnings);
+    }
+}
+
+fn run_parallel(jobs: &[Job]) -> Vec<FileOut> {
+    use std::sync::Mutex;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let threads = std::thread::available_parallelism()
+        .map_or(2, |n| n.get())
+        .min(jobs.len())
+        .max(1);
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<(usize, FileOut)>> = Mutex::new(Vec::with_capacity(jobs.len()));
+    std::thread::scope(|s| {
+        for _ in 0..threads {
+            s.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(job) = jobs.get(i) else { break };
+                    let out = load_job(job);
+                    results.lock().unwrap_or_else(|e| e.into_inner()).push((i, out));
+                }
+            });
+        }
+    });
+    let mut r = results.into_inner().unwrap_or_else(|e| e.into_inner());
+    r.sort_by_key(|(i, _)| *i);
+    r.into_iter().map(|(_, o)| o).collect()
+}
+
+fn load_job(job: &Job) -> FileOut {
+    let mut out = FileOut::default();
+    match job {
+        Job::Text(name, text) => parse_text(name, text, None, &mut out),
+        Job::Bytes(name, bytes) => parse_bytes(name, bytes, None, &mut out),
+        Job::File(path) => {
+            let name = path.display().to_string();
+            match std::fs::read(path) {
+                Ok(bytes) => parse_bytes(&name, &bytes, Some(path), &mut out),
+                Err(e) => out.warn(LoadWarning::file(&name, format!("cannot read: {e}"))),
+            }
+        }
+    }
+    out
+}
+
+fn parse_bytes(name: &str, bytes: &[u8], path: Option<&Path>, out: &mut FileOut) {
+    if bytes.starts_with(&[0x1f, 0x8b]) {
+        return out.warn(LoadWarning::file(
+            name,
+            "gzip-compressed; decompress it first (gunzip -k FILE) and pass the result".into(),
+        ));
+    }
+    let probe = &bytes[..bytes.len().min(8192)];
+    if probe.contains(&0) {
+        return out.warn(LoadWarning::file(name, "binary file; skipped".into()));
+    }
+    match std::str::from_utf8(bytes) {
+        Ok(text) => parse_text(name, text, path, out),
+        Err(e) => {
+            let lossy = String::from_utf8_lossy(bytes);
+            let (line, col) = line_col(&lossy, e.valid_up_to());
+            out.warn(LoadWarning::at(
+                name,
+                line,
+                col,
+                "invalid UTF-8; read with the bad bytes replaced".into(),
+            ));
+            parse_text(name, &lossy, path, out)
+        }
+    }
+}
+
+fn parse_text(name: &str, text: &str, path: Option<&Path>, out: &mut FileOut) {
+    let trimmed = text.trim_start_matches('\u{feff}');
+    let first = trimmed.trim_start().chars().next();
+    match first {
+        None => {}
+        Some('{') | Some('[') => json::parse_stream(name, trimmed, out),
+        Some('=') if trimmed.trim_start().starts_with(logs::START_MARKER) => {
+            json::parse_stream(name, trimmed, out)
+        }
+        _ => {
+            // A cluster-info dump's NS/POD/logs.txt without markers is a plain log.
+            if let Some((ns, pod)) = path.and_then(dump_log_owner) {
+                out.logs.push(ContainerLog {
+                    namespace: ns,
+                    pod,
+                    container: String::new(),
+                    origin: name.to_string(),
+                    tail: logs::tail_lines(trimmed),
+                });
+            } else {
+                yaml::parse(name, trimmed, out)
+            }
+        }
+    }
+}
+
+/// `…/NS/POD/logs.txt` → (NS, POD).
+fn dump_log_owner(path: &Path) -> Option<(String, String)> {
+    if path.file_name()? != "logs.txt" {
+        return None;
+    }
+    let pod_dir = path.parent()?;
+    let ns_dir = pod_dir.parent()?;
+    Some((
+        ns_dir.file_name()?.to_str()?.to_string(),
+        pod_dir.file_name()?.to_str()?.to_string(),
+    ))
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,99 @@
+//! Container logs as `kubectl cluster-info dump` writes them: blocks between
+//! `==== START logs for container C of pod NS/NAME ====` and the matching END line, inside
+//! `NS/POD/logs.txt` files or interleaved with the JSON documents on stdout.
+
+use crate::{FileOut, LoadWarning, line_col};
+use kubewhy_model::objects::ContainerLog;
+
+pub(crate) const START_MARKER: &str = "==== START logs for container ";
+const END_MARKER: &str = "==== END logs for container ";
+/// Lines of each container log kept (the last ones: that is where a crash explains itself).
+pub(crate) const TAIL_LINES: usize = 40;
+/// Longest line kept, in bytes; the rest is cut.
+const MAX_LINE: usize = 2000;
+
+/// Parses the block starting at `pos` (on a START line); returns the bytes consumed.
+pub(crate) fn parse_block(file: &str, text: &str, pos: usize, out: &mut FileOut) -> usize {
+    let rest = &text[pos..];
+    let header_end = rest.find('\n').unwrap_or(rest.len());
+    let header = &rest[..header_end];
+    let parsed = parse_header(header);
+    let body_start = (header_end + 1).min(rest.len());
+    let body = &rest[body_start..];
+    let (body_len, consumed) = match body.find(END_MARKER) {
+        Some(e) => {
+            let after = body[e..].find('\n').map_or(body.len(), |n| e + n + 1);
+            (e, body_start + after)
+        }
+        None => {
+            let (line, col) = line_col(text, pos);
+            out.warn(LoadWarning::at(
+                file,
+                line,
+                col,
+                "log block without its END line (truncated?); kept what is there".into(),
+            ));
+            (body.len(), rest.len())
+        }
+    };
+    match parsed {
+        Some((container, ns, pod)) => out.logs.push(ContainerLog {
+            namespace: ns,
+            pod,
+            container,
+            origin: file.to_string(),
+            tail: tail_lines(&body[..body_len]),
+        }),
+        None => {
+            let (line, col) = line_col(text, pos);
+            out.warn(LoadWarning::at(
+                file,
+                line,
+                col,
+                "log block header not understood; block skipped".into(),
+            ));
+        }
+    }
+    consumed
+}
+
+/// `==== START logs for container C of pod NS/NAME ====` → (C, NS, NAME).
+fn parse_header(h: &str) -> Option<(String, String, String)> {
+    let h = h.strip_prefix(START_MARKER)?.trim_end().strip_suffix("====")?.trim_end();
+    let (container, pod) = h.split_once(" of pod ")?;
+    let (ns, name) = pod.split_once('/')?;
+    Some((container.to_string(), ns.to_string(), name.to_string()))
+}
+
+pub(crate) fn tail_lines(body: &str) -> Vec<String> {
+    let lines: Vec<&str> = body.lines().collect();
+    let start = lines.len().saturating_sub(TAIL_LINES);
+    lines[start..]
+        .iter()
+        .map(|l| {
+            if l.len() > MAX_LINE {
+                let mut cut = MAX_LINE;
+                while !l.is_char_boundary(cut) {
+                    cut -= 1;
+                }
+                format!("{}…", &l[..cut])
+            } else {
+                l.to_string()
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn header() {
+        assert_eq!(
+            parse_header("==== START logs for container app of pod shop/web-1 ===="),
+            Some(("app".into(), "shop".into(), "web-1".into()))
+        );
+        assert_eq!(parse_header("==== START logs for container x ===="), None);
+    }
+}

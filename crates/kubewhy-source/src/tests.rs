@@ -1,0 +1,203 @@
+use super::*;
+
+fn text(name: &str, t: &str) -> Input {
+    Input::Text {
+        name: name.into(),
+        text: t.into(),
+    }
+}
+
+const LIST: &str = r#"{
+    "apiVersion": "v1",
+    "items": [
+        {
+            "apiVersion": "v1",
+            "kind": "Pod",
+            "metadata": {"name": "web-1", "namespace": "shop", "uid": "u1",
+                         "creationTimestamp": "2026-11-20T10:00:00Z"},
+            "spec": {"containers": [{"name": "app", "image": "nginx",
+                      "env": [{"name": "PASSWORD", "value": "hunter2"}]}]},
+            "status": {"phase": "Pending"}
+        },
+        {
+            "apiVersion": "v1",
+            "kind": "Secret",
+            "metadata": {"name": "db", "namespace": "shop"},
+            "data": {"password": "aHVudGVyMg=="}
+        },
+        {
+            "apiVersion": "events.k8s.io/v1",
+            "kind": "Event",
+            "metadata": {"name": "e1", "namespace": "shop"},
+            "regarding": {"kind": "Pod", "name": "web-1", "namespace": "shop", "uid": "u1"},
+            "reason": "FailedScheduling",
+            "note": "0/3 nodes are available: 3 Insufficient cpu.",
+            "type": "Warning",
+            "eventTime": "2026-11-20T10:05:00.000000Z",
+            "reportingController": "default-scheduler"
+        },
+        {
+            "apiVersion": "example.com/v1",
+            "kind": "Widget",
+            "metadata": {"name": "w", "namespace": "shop", "finalizers": ["example.com/cleanup"]}
+        }
+    ],
+    "kind": "List",
+    "metadata": {"resourceVersion": ""}
+}"#;
+
+#[test]
+fn kubectl_list_with_mixed_kinds() {
+    let l = load(&[text("list.json", LIST)], None);
+    assert!(l.warnings.is_empty(), "{:?}", l.warnings);
+    let s = &l.snapshot;
+    assert_eq!(s.pods.len(), 1);
+    assert_eq!(s.secrets[0].keys, vec!["password"]);
+    assert_eq!(s.events[0].message, "0/3 nodes are available: 3 Insufficient cpu.");
+    assert_eq!(s.events[0].source, "default-scheduler");
+    assert_eq!(s.others[0].kind, "Widget");
+    assert_eq!(s.others[0].metadata.finalizers, vec!["example.com/cleanup"]);
+    assert_eq!(l.other_kinds.get("Widget"), Some(&1));
+    // "now" is the newest timestamp in the data.
+    assert_eq!(s.now.unwrap().to_string(), "2026-11-20T10:05:00Z");
+    let dbg = format!("{s:?}");
+    assert!(!dbg.contains("hunter2") && !dbg.contains("aHVudGVyMg"), "secret value held");
+}
+
+#[test]
+fn typed_list_items_inherit_the_kind() {
+    let t = r#"{"kind":"NodeList","apiVersion":"v1","items":[{"metadata":{"name":"n1"},
+        "status":{"conditions":[{"type":"Ready","status":"False"}]}}]}"#;
+    let l = load(&[text("nodes.json", t)], None);
+    assert!(l.warnings.is_empty(), "{:?}", l.warnings);
+    assert_eq!(l.snapshot.nodes[0].ready(), Some(false));
+    assert!(l.snapshot.nodes_known());
+}
+
+#[test]
+fn empty_typed_list_still_counts_as_loaded() {
+    let l = load(&[text("n.json", r#"{"kind":"NodeList","items":[]}"#)], None);
+    assert!(l.snapshot.nodes_known());
+}
+
+#[test]
+fn yaml_multi_document_and_list() {
+    let t = "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Namespace\n  metadata:\n    name: old\n  status:\n    phase: Terminating\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cfg\n  namespace: old\ndata:\n  a: '1'\n";
+    let l = load(&[text("x.yaml", t)], None);
+    assert!(l.warnings.is_empty(), "{:?}", l.warnings);
+    assert_eq!(l.snapshot.namespaces[0].status.phase, "Terminating");
+    assert_eq!(l.snapshot.config_maps[0].keys, vec!["a"]);
+}
+
+#[test]
+fn cluster_info_dump_stdout_stream() {
+    let t = format!(
+        "{}\n{}\n==== START logs for container app of pod shop/web-1 ====\nline one\npanic: boom\n==== END logs for container app of pod shop/web-1 ====\n{}\n",
+        r#"{"kind":"NodeList","apiVersion":"v1","items":[{"metadata":{"name":"n1"}}]}"#,
+        r#"{"kind":"PodList","apiVersion":"v1","items":[{"metadata":{"name":"web-1","namespace":"shop"}}]}"#,
+        r#"{"kind":"EventList","apiVersion":"v1","items":[]}"#,
+    );
+    let l = load(&[text("dump.txt", &t)], None);
+    assert!(l.warnings.is_empty(), "{:?}", l.warnings);
+    assert_eq!(l.snapshot.nodes.len(), 1);
+    assert_eq!(l.snapshot.pods.len(), 1);
+    let log = l.snapshot.logs_for("shop", "web-1", "app").unwrap();
+    assert_eq!(log.tail, vec!["line one", "panic: boom"]);
+}
+
+#[test]
+fn truncated_json_names_file_line_and_column() {
+    let t = "{\n  \"kind\": \"PodList\",\n  \"items\": [\n    {\"metadata\": {\"name\": \"a\"";
+    let l = load(&[text("cut.json", t)], None);
+    assert_eq!(l.warnings.len(), 1);
+    let w = &l.warnings[0];
+    assert_eq!(w.file, "cut.json");
+    assert_eq!(w.line, Some(4));
+    assert!(w.message.contains("EOF"), "{w}");
+}
+
+#[test]
+fn a_bad_item_is_reported_at_its_position_and_the_rest_loads() {
+    let t = "{\"kind\":\"List\",\"items\":[\n{\"kind\":\"Pod\",\"metadata\":{\"name\":\"ok\"}},\n{\"kind\":\"Pod\",\"metadata\":{\"name\":\"bad\"},\"status\":{\"phase\":42}}\n]}";
+    let l = load(&[text("items.json", t)], None);
+    assert_eq!(l.snapshot.pods.len(), 1);
+    assert_eq!(l.snapshot.pods[0].metadata.name, "ok");
+    assert_eq!(l.warnings.len(), 1, "{:?}", l.warnings);
+    let w = &l.warnings[0];
+    assert_eq!(w.line, Some(3));
+    assert!(w.message.starts_with("Pod: invalid type: integer `42`"), "{w}");
+    // The column points into line 3, at the bad value.
+    assert_eq!(w.column, Some(60), "{w}");
+}
+
+#[test]
+fn bad_yaml_document_does_not_hide_the_next() {
+    let t = "kind: Pod\nmetadata: {name: [unclosed\n---\nkind: Node\nmetadata:\n  name: n1\n";
+    let l = load(&[text("x.yaml", t)], None);
+    assert_eq!(l.snapshot.nodes.len(), 1);
+    assert_eq!(l.warnings.len(), 1);
+    assert_eq!(l.warnings[0].file, "x.yaml");
+    assert!(l.warnings[0].line.is_some());
+}
+
+#[test]
+fn directory_with_dump_layout_and_a_corrupt_file() {
+    let dir = std::env::temp_dir().join(format!("kubewhy-src-test-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("shop/web-1")).unwrap();
+    std::fs::write(dir.join("nodes.json"), r#"{"kind":"NodeList","items":[{"metadata":{"name":"n1"}}]}"#).unwrap();
+    std::fs::write(dir.join("shop/pods.json"), r#"{"kind":"PodList","items":[{"metadata":{"name":"web-1","namespace":"shop"}}]}"#).unwrap();
+    std::fs::write(dir.join("shop/events.json"), "{\"kind\":\"EventList\",\n\"items\":[{\"metadata\":").unwrap();
+    std::fs::write(dir.join("shop/web-1/logs.txt"), "starting\nexit 1\n").unwrap();
+    std::fs::write(dir.join("binary.bin"), [0u8, 1, 2, 3]).unwrap();
+    let l = load(&[Input::Path(dir.clone())], None);
+    assert_eq!(l.snapshot.nodes.len(), 1);
+    assert_eq!(l.snapshot.pods.len(), 1);
+    assert_eq!(l.snapshot.logs_for("shop", "web-1", "app").unwrap().tail, vec!["starting", "exit 1"]);
+    let files: Vec<_> = l.warnings.iter().map(|w| w.to_string()).collect();
+    assert_eq!(files.len(), 2, "{files:?}");
+    assert!(files.iter().any(|w| w.contains("binary.bin: binary file")), "{files:?}");
+    assert!(files.iter().any(|w| w.contains("shop/events.json:2:21: EOF")), "{files:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn gzip_and_missing_files_are_reported() {
+    let l = load(
+        &[
+            text("x.gz", "\u{1f}\u{8b}rest"),
+            Input::Path("/nonexistent/kubewhy".into()),
+        ],
+        None,
+    );
+    assert_eq!(l.warnings.len(), 2);
+}
+
+#[test]
+fn stray_text_and_kindless_objects_are_reported_not_fatal() {
+    let l = load(&[text("x.json", "{\"a\":1}\nhello\n{\"kind\":\"Node\",\"metadata\":{\"name\":\"n\"}}")], None);
+    assert_eq!(l.snapshot.nodes.len(), 1);
+    assert_eq!(l.warnings.len(), 2, "{:?}", l.warnings);
+}
+
+#[test]
+fn explicit_now_wins() {
+    let now: jiff::Timestamp = "2030-01-01T00:00:00Z".parse().unwrap();
+    let l = load(&[text("list.json", LIST)], Some(now));
+    assert_eq!(l.snapshot.now, Some(now));
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+    #[test]
+    fn never_panics_on_arbitrary_text(s in "\\PC{0,300}") {
+        let _ = load(&[text("fuzz", &s)], None);
+    }
+
+    #[test]
+    fn never_panics_on_mangled_lists(cut in 0usize..LIST.len(), junk in "[{}\\[\\]\",:a-z0-9 ]{0,20}") {
+        let mut t = LIST[..cut].to_string();
+        t.push_str(&junk);
+        let _ = load(&[text("fuzz.json", &t)], None);
+    }
+}

@@ -1,0 +1,152 @@
+//! YAML input: `kubectl get -o yaml` (a List or one object) and multi-document files. Each
+//! document is parsed on its own, so one broken document does not hide the others.
+
+use crate::decode::decode;
+use crate::{FileOut, LoadWarning};
+use serde_json::Value;
+
+pub(crate) fn parse(file: &str, text: &str, out: &mut FileOut) {
+    for (start_line, doc) in split_documents(text) {
+        if doc.trim().is_empty() {
+            continue;
+        }
+        let value: Value = match serde_saphyr::from_str(doc) {
+            Ok(v) => v,
+            Err(e) => {
+                let (line, col) = e
+                    .location()
+                    .map(|l| (l.line() + start_line - 1, l.column()))
+                    .unwrap_or((start_line, 1));
+                out.warn(LoadWarning::at(file, line, col, yaml_message(&e)));
+                continue;
+            }
+        };
+        parse_value(file, start_line, value, out);
+    }
+}
+
+/// The error text without the location suffix that serde-saphyr may add (we print our own).
+fn yaml_message(e: &serde_saphyr::Error) -> String {
+    let s = e.to_string();
+    let s = s.lines().next().unwrap_or("").to_string();
+    match s.find(" at line ") {
+        Some(i) => s[..i].to_string(),
+        None => s,
+    }
+}
+
+fn parse_value(file: &str, line: u64, value: Value, out: &mut FileOut) {
+    let Value::Object(mut map) = value else {
+        if !value.is_null() {
+            out.warn(LoadWarning::at(
+                file,
+                line,
+                1,
+                "YAML document is not a mapping: not a Kubernetes object; skipped".into(),
+            ));
+        }
+        return;
+    };
+    let kind = map.get("kind").and_then(Value::as_str).unwrap_or("").to_string();
+    let api = map.get("apiVersion").and_then(Value::as_str).unwrap_or("").to_string();
+    if kind.ends_with("List") || (kind.is_empty() && map.contains_key("items")) {
+        let item_kind = kind.strip_suffix("List").unwrap_or("").to_string();
+        let items = match map.remove("items") {
+            Some(Value::Array(a)) => a,
+            Some(Value::Null) | None => Vec::new(),
+            Some(_) => {
+                out.warn(LoadWarning::at(file, line, 1, "\"items\" is not a list; skipped".into()));
+                return;
+            }
+        };
+        if items.is_empty() && !item_kind.is_empty() {
+            out.empty_kinds.push(item_kind.clone());
+        }
+        for (i, item) in items.into_iter().enumerate() {
+            let k = item.get("kind").and_then(Value::as_str).map(str::to_string);
+            let a = item.get("apiVersion").and_then(Value::as_str).map(str::to_string);
+            let k = k.unwrap_or_else(|| item_kind.clone());
+            let a = a.unwrap_or_else(|| api.clone());
+            if k.is_empty() {
+                out.warn(LoadWarning::at(
+                    file,
+                    line,
+                    1,
+                    format!("list item {i} without \"kind\"; skipped"),
+                ));
+                continue;
+            }
+            push(file, line, &k, &a, item, &format!("list item {i}"), out);
+        }
+        return;
+    }
+    if kind.is_empty() {
+        out.warn(LoadWarning::at(
+            file,
+            line,
+            1,
+            "YAML mapping without \"kind\": not a Kubernetes object; skipped".into(),
+        ));
+        return;
+    }
+    push(file, line, &kind, &api, Value::Object(map), "document", out);
+}
+
+fn push(file: &str, line: u64, kind: &str, api: &str, v: Value, what: &str, out: &mut FileOut) {
+    let name = v
+        .pointer("/metadata/name")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_string();
+    match decode(kind, api, v) {
+        Ok(o) => out.objects.push(o),
+        Err(e) => out.warn(LoadWarning::at(
+            file,
+            line,
+            1,
+            format!("{what} ({kind} {name}): {}; object skipped", crate::json::json_message(&e)),
+        )),
+    }
+}
+
+/// Splits a YAML stream on `---` document markers; yields (first line number, document).
+fn split_documents(text: &str) -> Vec<(u64, &str)> {
+    let mut docs = Vec::new();
+    let mut start = 0usize;
+    let mut start_line = 1u64;
+    let mut line_no = 1u64;
+    let mut pos = 0usize;
+    for line in text.split_inclusive('\n') {
+        let is_marker = line.starts_with("---")
+            && line[3..].chars().next().is_none_or(|c| c.is_whitespace());
+        if is_marker {
+            docs.push((start_line, &text[start..pos]));
+            // Content may follow the marker on the same line (`--- !tag` or `--- {a: 1}`).
+            start = pos + 3;
+            start_line = line_no;
+        } else if line.starts_with("...") && line.trim_end() == "..." {
+            docs.push((start_line, &text[start..pos]));
+            start = pos + line.len();
+            start_line = line_no + 1;
+        }
+        pos += line.len();
+        line_no += 1;
+    }
+    docs.push((start_line, &text[start..]));
+    docs
+}
+
+
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splits_documents_with_line_numbers() {
+        let d = split_documents("a: 1\n---\nb: 2\n--- \nc: 3\n");
+        assert_eq!(d.len(), 3);
+        assert_eq!(d[1].0, 2);
+        assert!(d[2].1.contains("c: 3"));
+    }
+}
