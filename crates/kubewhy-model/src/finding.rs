@@ -279,3 +279,34 @@ mod tests {
         assert_eq!(merged[2].cause, Cause::GracePeriodPending);
     }
 }
+
+/// A pod that is not healthy and that no check could explain: reported, never hidden.
+#[derive(Debug, Clone, Serialize)]
+pub struct Unexplained {
+    pub object: ObjectKey,
+    /// What `kubectl get pods` would show in its STATUS column.
+    pub status: String,
+    /// The one command that would show more.
+    pub next: String,
+}
+
+/// A problem with the input that did not stop the run (a malformed file, an unreadable path).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct InputWarning {
+    pub file: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub column: Option<u64>,
+    pub message: String,
+}
+
+impl std::fmt::Display for InputWarning {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match (self.line, self.column) {
+            (Some(l), Some(c)) => write!(f, "{}:{}:{}: {}", self.file, l, c, self.message),
+            (Some(l), None) => write!(f, "{}:{}: {}", self.file, l, self.message),
+            _ => write!(f, "{}: {}", self.file, self.message),
+        }
+    }
+}

@@ -4,11 +4,13 @@
 pub mod cause;
 pub mod finding;
 pub mod objects;
+pub mod selector;
 pub mod snapshot;
 
 pub use cause::{Cause, Family};
 pub use finding::{
-    Confidence, Evidence, EvidenceKind, Finding, RiskLevel, Severity, Step, merge_findings,
+    Confidence, Evidence, EvidenceKind, Finding, InputWarning, RiskLevel, Severity, Step, Unexplained,
+    merge_findings,
 };
 pub use objects::ObjectKey;
 pub use snapshot::Snapshot;

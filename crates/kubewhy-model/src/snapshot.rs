@@ -277,6 +277,23 @@ impl Snapshot {
         };
         m.map(|m| &m.labels)
     }
+    /// Every object left in a namespace (events excluded), as (kind, metadata).
+    pub fn objects_in_namespace(&self, ns: &str) -> Vec<(&str, &Meta)> {
+        let mut out: Vec<(&str, &Meta)> = Vec::new();
+        out.extend(self.pods.iter().map(|o| ("Pod", &o.metadata)));
+        out.extend(self.pvcs.iter().map(|o| ("PersistentVolumeClaim", &o.metadata)));
+        out.extend(self.config_maps.iter().map(|o| ("ConfigMap", &o.metadata)));
+        out.extend(self.secrets.iter().map(|o| ("Secret", &o.metadata)));
+        out.extend(self.service_accounts.iter().map(|o| ("ServiceAccount", &o.metadata)));
+        out.extend(self.workloads.iter().map(|o| (o.kind.as_str(), &o.metadata)));
+        out.extend(self.leases.iter().map(|o| ("Lease", &o.metadata)));
+        out.extend(self.resource_quotas.iter().map(|o| ("ResourceQuota", &o.metadata)));
+        out.extend(self.limit_ranges.iter().map(|o| ("LimitRange", &o.metadata)));
+        out.extend(self.others.iter().map(|o| (o.kind.as_str(), &o.metadata)));
+        out.retain(|(_, m)| m.namespace.as_deref() == Some(ns));
+        out
+    }
+
     /// Number of objects of all kinds (logs excluded).
     pub fn object_count(&self) -> usize {
         self.pods.len()

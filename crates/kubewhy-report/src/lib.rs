@@ -1,0 +1,168 @@
+//! Renders a diagnosis as text, JSON or Markdown: the only place that knows output formats.
+//!
+//! Every string that came from the cluster or from logs passes through [`sanitize`] before it
+//! is written, in every format: terminal escape sequences and control characters never reach
+//! the user's terminal.
+
+mod markdown;
+mod sanitize;
+mod text;
+
+use kubewhy_model::{Finding, InputWarning, Severity, Unexplained};
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+pub use sanitize::sanitize;
+
+/// The version of the JSON document's layout (docs/json-schema.md). Bumped on any breaking change.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// Everything a report shows.
+pub struct Report<'a> {
+    pub findings: &'a [Finding],
+    pub unexplained: &'a [Unexplained],
+    pub warnings: &'a [InputWarning],
+    pub snapshot: SnapshotInfo,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SnapshotInfo {
+    /// The moment the diagnosis is made for (RFC 3339).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub now: Option<String>,
+    pub files: usize,
+    pub objects: usize,
+    /// Objects read per kind.
+    pub kinds: BTreeMap<String, usize>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    Text,
+    Json,
+    Markdown,
+}
+
+pub fn render(report: &Report, format: Format) -> String {
+    match format {
+        Format::Text => text::render(report),
+        Format::Json => json(report),
+        Format::Markdown => markdown::render(report),
+    }
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsonDoc<'a> {
+    schema_version: u32,
+    tool: Tool,
+    snapshot: &'a SnapshotInfo,
+    input_problems: Vec<InputWarning>,
+    summary: Summary,
+    findings: Vec<Finding>,
+    unexplained: Vec<Unexplained>,
+}
+
+#[derive(Serialize)]
+struct Tool {
+    name: &'static str,
+    version: &'static str,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Summary {
+    findings: usize,
+    affected_objects: usize,
+    by_severity: BTreeMap<&'static str, usize>,
+    by_cause: BTreeMap<&'static str, usize>,
+    unexplained: usize,
+}
+
+fn summary(r: &Report) -> Summary {
+    let mut by_severity = BTreeMap::new();
+    let mut by_cause = BTreeMap::new();
+    for f in r.findings {
+        *by_severity.entry(f.severity.as_str()).or_insert(0) += 1;
+        *by_cause.entry(f.cause.slug()).or_insert(0) += 1;
+    }
+    Summary {
+        findings: r.findings.len(),
+        affected_objects: r.findings.iter().map(|f| f.objects.len()).sum(),
+        by_severity,
+        by_cause,
+        unexplained: r.unexplained.len(),
+    }
+}
+
+/// A deep copy with every cluster-sourced string sanitized.
+pub(crate) fn clean_finding(f: &Finding) -> Finding {
+    let mut f = f.clone();
+    f.summary = sanitize(&f.summary);
+    f.explanation = sanitize(&f.explanation);
+    for o in &mut f.objects {
+        clean_key(o);
+    }
+    for e in &mut f.evidence {
+        e.source = sanitize(&e.source);
+        e.quote = sanitize(&e.quote);
+        if let Some(o) = &mut e.object {
+            clean_key(o);
+        }
+    }
+    for s in &mut f.remediation {
+        s.action = sanitize(&s.action);
+        s.command = s.command.as_deref().map(sanitize);
+        s.risk_note = sanitize(&s.risk_note);
+    }
+    f
+}
+
+pub(crate) fn clean_key(o: &mut kubewhy_model::ObjectKey) {
+    o.kind = sanitize(&o.kind);
+    o.namespace = sanitize(&o.namespace);
+    o.name = sanitize(&o.name);
+    o.uid = sanitize(&o.uid);
+}
+
+pub(crate) fn clean_unexplained(u: &Unexplained) -> Unexplained {
+    let mut u = u.clone();
+    clean_key(&mut u.object);
+    u.status = sanitize(&u.status);
+    u.next = sanitize(&u.next);
+    u
+}
+
+pub(crate) fn clean_warning(w: &InputWarning) -> InputWarning {
+    let mut w = w.clone();
+    w.file = sanitize(&w.file);
+    w.message = sanitize(&w.message);
+    w
+}
+
+fn json(r: &Report) -> String {
+    let doc = JsonDoc {
+        schema_version: SCHEMA_VERSION,
+        tool: Tool {
+            name: "kubewhy",
+            version: env!("CARGO_PKG_VERSION"),
+        },
+        snapshot: &r.snapshot,
+        input_problems: r.warnings.iter().map(clean_warning).collect(),
+        summary: summary(r),
+        findings: r.findings.iter().map(clean_finding).collect(),
+        unexplained: r.unexplained.iter().map(clean_unexplained).collect(),
+    };
+    let mut s = serde_json::to_string_pretty(&doc).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"));
+    s.push('\n');
+    s
+}
+
+/// The most severe finding, for exit codes.
+pub fn worst(findings: &[Finding]) -> Option<Severity> {
+    findings.iter().map(|f| f.severity).max()
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,124 @@
+//! The checks. Each check family lives in one file and reads the snapshot; the registry below
+//! lists every check. Adding a check: one file here (or a function in the family's file), one
+//! page under `docs/causes/`, one fixture (the page's example is the first).
+
+pub mod catalogue;
+mod crash;
+mod image;
+mod mounts;
+mod namespace;
+mod pending;
+mod podinfo;
+mod terminating;
+
+use jiff::Timestamp;
+use kubewhy_model::{Cause, Finding, Snapshot, Unexplained, merge_findings};
+use podinfo::PodInfo;
+
+/// What a check sees.
+pub struct Ctx<'a> {
+    pub snap: &'a Snapshot,
+    /// The snapshot's "now" (never the wall clock: old dumps must not look older than they are).
+    pub now: Timestamp,
+}
+
+/// A check: reads the snapshot, pushes findings.
+pub trait Check: Sync {
+    /// Short stable name, e.g. `pending`.
+    fn name(&self) -> &'static str;
+    /// Every cause this check can emit (the docs test holds each to a page).
+    fn causes(&self) -> &'static [Cause];
+    fn run(&self, ctx: &Ctx, out: &mut Vec<Finding>);
+}
+
+/// Every check kubewhy runs, in order.
+pub static REGISTRY: &[&dyn Check] = &[
+    &pending::Pending,
+    &image::ImagePull,
+    &mounts::ConfigAndMounts,
+    &crash::Crash,
+    &terminating::Terminating,
+    &namespace::NamespaceTerminating,
+];
+
+#[derive(Debug, Default)]
+pub struct Diagnosis {
+    pub findings: Vec<Finding>,
+    pub unexplained: Vec<Unexplained>,
+}
+
+/// Causes some check can emit.
+pub fn emitted_causes() -> Vec<Cause> {
+    let mut v: Vec<Cause> = REGISTRY.iter().flat_map(|c| c.causes().iter().copied()).collect();
+    v.sort();
+    v.dedup();
+    v
+}
+
+/// Runs every check and groups the findings.
+pub fn diagnose(snap: &Snapshot) -> Diagnosis {
+    let now = snap.now.unwrap_or_else(Timestamp::now);
+    let ctx = Ctx { snap, now };
+    let mut raw = Vec::new();
+    for check in REGISTRY {
+        check.run(&ctx, &mut raw);
+    }
+    let findings = merge_findings(raw);
+    let explained: std::collections::HashSet<(&str, &str)> = findings
+        .iter()
+        .flat_map(|f| f.objects.iter())
+        .filter(|o| o.kind == "Pod")
+        .map(|o| (o.namespace.as_str(), o.name.as_str()))
+        .collect();
+    let mut unexplained = Vec::new();
+    for pod in &snap.pods {
+        let info = PodInfo::new(pod);
+        if !info.unhealthy(now) {
+            continue;
+        }
+        if explained.contains(&(pod.metadata.ns(), pod.metadata.name.as_str())) {
+            continue;
+        }
+        unexplained.push(Unexplained {
+            object: info.key.clone(),
+            status: info.status_column(),
+            next: format!("kubectl describe pod {} -n {}", pod.metadata.name, pod.metadata.ns()),
+        });
+    }
+    Diagnosis {
+        findings,
+        unexplained,
+    }
+}
+
+#[cfg(test)]
+mod tests;
+
+/// What the user asked to see: `-n` namespaces (empty = all) and a `-l` label selector.
+#[derive(Debug, Default, Clone)]
+pub struct Scope {
+    pub namespaces: Vec<String>,
+    pub selector: Option<kubewhy_model::selector::Selector>,
+}
+
+impl Diagnosis {
+    /// Keeps only the objects in scope; a finding left with no object is dropped.
+    pub fn retain_scope(&mut self, snap: &Snapshot, scope: &Scope) {
+        let keep = |o: &kubewhy_model::ObjectKey| -> bool {
+            let ns_ok = scope.namespaces.is_empty()
+                || scope.namespaces.iter().any(|n| {
+                    *n == o.namespace || (o.kind == "Namespace" && *n == o.name)
+                });
+            let sel_ok = match &scope.selector {
+                None => true,
+                Some(sel) => snap.labels_of(o).is_some_and(|l| sel.matches(l)),
+            };
+            ns_ok && sel_ok
+        };
+        for f in &mut self.findings {
+            f.objects.retain(keep);
+        }
+        self.findings.retain(|f| !f.objects.is_empty());
+        self.unexplained.retain(|u| keep(&u.object));
+    }
+}

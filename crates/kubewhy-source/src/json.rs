@@ -7,7 +7,7 @@
 //! Errors carry the file position of the item, even though the item is parsed on its own.
 
 use crate::decode::{Obj, decode};
-use crate::{FileOut, LoadWarning, line_col, logs};
+use crate::{FileOut, line_col, logs};
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
@@ -43,7 +43,7 @@ pub(crate) fn parse_stream(file: &str, text: &str, out: &mut FileOut) {
                 Some(Err(e)) => {
                     let (l0, c0) = line_col(text, pos);
                     let (line, col) = shift(l0, c0, e.line() as u64, e.column() as u64);
-                    out.warn(LoadWarning::at(file, line, col, json_message(&e)));
+                    out.warn(crate::warn_at(file, line, col, json_message(&e)));
                     // Resynchronise on the next document or log block starting a line.
                     match next_resync_point(text, pos + 1) {
                         Some(p) => pos = p,
@@ -57,7 +57,7 @@ pub(crate) fn parse_stream(file: &str, text: &str, out: &mut FileOut) {
         // Text that is neither JSON nor a log block.
         if !stray_text_reported {
             let (line, col) = line_col(text, pos);
-            out.warn(LoadWarning::at(
+            out.warn(crate::warn_at(
                 file,
                 line,
                 col,
@@ -141,7 +141,7 @@ fn parse_document(file: &str, text: &str, doc: &str, out: &mut FileOut) {
     }
     if kind.is_empty() {
         let (line, col) = line_col(text, offset_in(text, doc));
-        out.warn(LoadWarning::at(
+        out.warn(crate::warn_at(
             file,
             line,
             col,
@@ -163,7 +163,7 @@ fn offset_in(text: &str, sub: &str) -> usize {
 fn warn_in(file: &str, text: &str, sub: &str, e: &serde_json::Error, out: &mut FileOut) {
     let (l0, c0) = line_col(text, offset_in(text, sub));
     let (line, col) = shift(l0, c0, e.line() as u64, e.column() as u64);
-    out.warn(LoadWarning::at(file, line, col, json_message(e)));
+    out.warn(crate::warn_at(file, line, col, json_message(e)));
 }
 
 type ItemResult = Result<Obj, (usize, String, serde_json::Error)>;
@@ -212,10 +212,10 @@ fn decode_items(
             Err((off, what, e)) => {
                 let (l0, c0) = line_col(text, off);
                 if what.starts_with("list item") {
-                    out.warn(LoadWarning::at(file, l0, c0, format!("{what}; skipped")));
+                    out.warn(crate::warn_at(file, l0, c0, format!("{what}; skipped")));
                 } else {
                     let (line, col) = shift(l0, c0, e.line() as u64, e.column() as u64);
-                    out.warn(LoadWarning::at(
+                    out.warn(crate::warn_at(
                         file,
                         line,
                         col,

@@ -13,45 +13,26 @@ mod yaml;
 use kubewhy_model::Snapshot;
 use kubewhy_model::objects::ContainerLog;
 use std::collections::BTreeMap;
-use std::fmt;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-/// A problem with the input that did not stop the run.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LoadWarning {
-    pub file: String,
-    pub line: Option<u64>,
-    pub column: Option<u64>,
-    pub message: String,
-}
+pub use kubewhy_model::InputWarning as LoadWarning;
 
-impl LoadWarning {
-    pub(crate) fn at(file: &str, line: u64, column: u64, message: String) -> Self {
-        LoadWarning {
-            file: file.to_string(),
-            line: Some(line),
-            column: Some(column),
-            message,
-        }
-    }
-    pub(crate) fn file(file: &str, message: String) -> Self {
-        LoadWarning {
-            file: file.to_string(),
-            line: None,
-            column: None,
-            message,
-        }
+pub(crate) fn warn_at(file: &str, line: u64, column: u64, message: String) -> LoadWarning {
+    LoadWarning {
+        file: file.to_string(),
+        line: Some(line),
+        column: Some(column),
+        message,
     }
 }
 
-impl fmt::Display for LoadWarning {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match (self.line, self.column) {
-            (Some(l), Some(c)) => write!(f, "{}:{}:{}: {}", self.file, l, c, self.message),
-            (Some(l), None) => write!(f, "{}:{}: {}", self.file, l, self.message),
-            _ => write!(f, "{}: {}", self.file, self.message),
-        }
+pub(crate) fn warn_file(file: &str, message: String) -> LoadWarning {
+    LoadWarning {
+        file: file.to_string(),
+        line: None,
+        column: None,
+        message,
     }
 }
 
@@ -121,7 +102,7 @@ pub fn load(inputs: &[Input], now: Option<jiff::Timestamp>) -> Loaded {
                 let mut buf = Vec::new();
                 match std::io::stdin().read_to_end(&mut buf) {
                     Ok(_) => jobs.push(Job::Bytes("<stdin>".into(), buf)),
-                    Err(e) => warnings.push(LoadWarning::file("<stdin>", format!("cannot read: {e}"))),
+                    Err(e) => warnings.push(warn_file("<stdin>", format!("cannot read: {e}"))),
                 }
             }
             Input::Path(p) => collect_files(p, 0, &mut jobs, &mut warnings),
@@ -145,7 +126,7 @@ pub fn load(inputs: &[Input], now: Option<jiff::Timestamp>) -> Loaded {
         if let Some(first) = out.warnings.first().cloned() {
             warnings.extend(out.warnings);
             if out.suppressed > 0 {
-                warnings.push(LoadWarning::file(
+                warnings.push(warn_file(
                     &first.file,
                     format!("{} more problems in this file not shown", out.suppressed),
                 ));
@@ -172,19 +153,19 @@ fn collect_files(p: &Path, depth: usize, jobs: &mut Vec<Job>, warnings: &mut Vec
     let name = p.display().to_string();
     let meta = match std::fs::symlink_metadata(p) {
         Ok(m) => m,
-        Err(e) => return warnings.push(LoadWarning::file(&name, format!("cannot read: {e}"))),
+        Err(e) => return warnings.push(warn_file(&name, format!("cannot read: {e}"))),
     };
     let is_dir = if meta.file_type().is_symlink() {
         match std::fs::metadata(p) {
             // A link to a directory is not followed below the top level (loops, escapes).
             Ok(m) if m.is_dir() && depth > 0 => {
-                return warnings.push(LoadWarning::file(
+                return warnings.push(warn_file(
                     &name,
                     "symbolic link to a directory; not followed".into(),
                 ));
             }
             Ok(m) => m.is_dir(),
-            Err(e) => return warnings.push(LoadWarning::file(&name, format!("broken link: {e}"))),
+            Err(e) => return warnings.push(warn_file(&name, format!("broken link: {e}"))),
         }
     } else {
         meta.is_dir()
@@ -194,11 +175,11 @@ fn collect_files(p: &Path, depth: usize, jobs: &mut Vec<Job>, warnings: &mut Vec
         return;
     }
     if depth >= MAX_DEPTH {
-        return warnings.push(LoadWarning::file(&name, "directory nested too deep; skipped".into()));
+        return warnings.push(warn_file(&name, "directory nested too deep; skipped".into()));
     }
     let mut entries: Vec<PathBuf> = match std::fs::read_dir(p) {
         Ok(rd) => rd.filter_map(|e| e.ok().map(|e| e.path())).collect(),
-        Err(e) => return warnings.push(LoadWarning::file(&name, format!("cannot read: {e}"))),
+        Err(e) => return warnings.push(warn_file(&name, format!("cannot read: {e}"))),
     };
     entries.sort();
     for e in entries {
@@ -241,7 +222,7 @@ fn load_job(job: &Job) -> FileOut {
             let name = path.display().to_string();
             match std::fs::read(path) {
                 Ok(bytes) => parse_bytes(&name, &bytes, Some(path), &mut out),
-                Err(e) => out.warn(LoadWarning::file(&name, format!("cannot read: {e}"))),
+                Err(e) => out.warn(warn_file(&name, format!("cannot read: {e}"))),
             }
         }
     }
@@ -250,21 +231,21 @@ fn load_job(job: &Job) -> FileOut {
 
 fn parse_bytes(name: &str, bytes: &[u8], path: Option<&Path>, out: &mut FileOut) {
     if bytes.starts_with(&[0x1f, 0x8b]) {
-        return out.warn(LoadWarning::file(
+        return out.warn(warn_file(
             name,
             "gzip-compressed; decompress it first (gunzip -k FILE) and pass the result".into(),
         ));
     }
     let probe = &bytes[..bytes.len().min(8192)];
     if probe.contains(&0) {
-        return out.warn(LoadWarning::file(name, "binary file; skipped".into()));
+        return out.warn(warn_file(name, "binary file; skipped".into()));
     }
     match std::str::from_utf8(bytes) {
         Ok(text) => parse_text(name, text, path, out),
         Err(e) => {
             let lossy = String::from_utf8_lossy(bytes);
             let (line, col) = line_col(&lossy, e.valid_up_to());
-            out.warn(LoadWarning::at(
+            out.warn(warn_at(
                 name,
                 line,
                 col,

@@ -2,7 +2,7 @@
 //! `==== START logs for container C of pod NS/NAME ====` and the matching END line, inside
 //! `NS/POD/logs.txt` files or interleaved with the JSON documents on stdout.
 
-use crate::{FileOut, LoadWarning, line_col};
+use crate::{FileOut, line_col};
 use kubewhy_model::objects::ContainerLog;
 
 pub(crate) const START_MARKER: &str = "==== START logs for container ";
@@ -27,7 +27,7 @@ pub(crate) fn parse_block(file: &str, text: &str, pos: usize, out: &mut FileOut)
         }
         None => {
             let (line, col) = line_col(text, pos);
-            out.warn(LoadWarning::at(
+            out.warn(crate::warn_at(
                 file,
                 line,
                 col,
@@ -46,7 +46,7 @@ pub(crate) fn parse_block(file: &str, text: &str, pos: usize, out: &mut FileOut)
         }),
         None => {
             let (line, col) = line_col(text, pos);
-            out.warn(LoadWarning::at(
+            out.warn(crate::warn_at(
                 file,
                 line,
                 col,

@@ -2,7 +2,7 @@
 //! document is parsed on its own, so one broken document does not hide the others.
 
 use crate::decode::decode;
-use crate::{FileOut, LoadWarning};
+use crate::FileOut;
 use serde_json::Value;
 
 pub(crate) fn parse(file: &str, text: &str, out: &mut FileOut) {
@@ -17,7 +17,7 @@ pub(crate) fn parse(file: &str, text: &str, out: &mut FileOut) {
                     .location()
                     .map(|l| (l.line() + start_line - 1, l.column()))
                     .unwrap_or((start_line, 1));
-                out.warn(LoadWarning::at(file, line, col, yaml_message(&e)));
+                out.warn(crate::warn_at(file, line, col, yaml_message(&e)));
                 continue;
             }
         };
@@ -38,7 +38,7 @@ fn yaml_message(e: &serde_saphyr::Error) -> String {
 fn parse_value(file: &str, line: u64, value: Value, out: &mut FileOut) {
     let Value::Object(mut map) = value else {
         if !value.is_null() {
-            out.warn(LoadWarning::at(
+            out.warn(crate::warn_at(
                 file,
                 line,
                 1,
@@ -55,7 +55,7 @@ fn parse_value(file: &str, line: u64, value: Value, out: &mut FileOut) {
             Some(Value::Array(a)) => a,
             Some(Value::Null) | None => Vec::new(),
             Some(_) => {
-                out.warn(LoadWarning::at(file, line, 1, "\"items\" is not a list; skipped".into()));
+                out.warn(crate::warn_at(file, line, 1, "\"items\" is not a list; skipped".into()));
                 return;
             }
         };
@@ -68,7 +68,7 @@ fn parse_value(file: &str, line: u64, value: Value, out: &mut FileOut) {
             let k = k.unwrap_or_else(|| item_kind.clone());
             let a = a.unwrap_or_else(|| api.clone());
             if k.is_empty() {
-                out.warn(LoadWarning::at(
+                out.warn(crate::warn_at(
                     file,
                     line,
                     1,
@@ -81,7 +81,7 @@ fn parse_value(file: &str, line: u64, value: Value, out: &mut FileOut) {
         return;
     }
     if kind.is_empty() {
-        out.warn(LoadWarning::at(
+        out.warn(crate::warn_at(
             file,
             line,
             1,
@@ -100,7 +100,7 @@ fn push(file: &str, line: u64, kind: &str, api: &str, v: Value, what: &str, out:
         .to_string();
     match decode(kind, api, v) {
         Ok(o) => out.objects.push(o),
-        Err(e) => out.warn(LoadWarning::at(
+        Err(e) => out.warn(crate::warn_at(
             file,
             line,
             1,

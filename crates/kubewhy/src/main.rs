@@ -1,1 +1,281 @@
-fn main() {}
+//! The kubewhy binary: argument parsing, exit codes and glue. Everything else lives in the
+//! library crates (model, source, rules, report).
+
+use anyhow::{Context, Result, bail};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use kubewhy_model::{Cause, Severity};
+use kubewhy_report::{Format, Report, SnapshotInfo};
+use kubewhy_source::Input;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// The demo snapshot: a cluster-info dump of a real Kubernetes 1.20 cluster with broken
+/// workloads beside healthy ones (see demo/README.md).
+const DEMO: &str = include_str!("../../../demo/cluster-dump.json");
+
+#[derive(Parser)]
+#[command(
+    name = "kubewhy",
+    version,
+    about = "Why is this pod (or namespace) stuck, and what is the safe fix?",
+    long_about = "kubewhy reads the state of a Kubernetes cluster and explains every pod or namespace that is \
+stuck: one root cause per finding (a stable slug, see `kubewhy causes`), the evidence that proves it, \
+every object it affects, and the next steps with their risk. It only reads: it never changes the cluster.",
+    after_help = "Examples:\n  kubewhy scan --demo                              diagnose the bundled demo cluster\n  kubectl get pods,events,nodes -A -o json | kubewhy scan --from -\n  kubectl cluster-info dump -A --output-directory=dump && kubewhy scan --from dump\n  kubewhy scan --from dump -n shop -o markdown     a report to paste into a ticket\n  kubewhy explain oom-killed                       what a cause means and how to fix it"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Diagnose a cluster snapshot and report every stuck pod and namespace.
+    Scan(ScanArgs),
+    /// Print the page of a cause: what it means, how it is detected, how to fix it safely.
+    Explain {
+        /// A cause slug (e.g. `image-pull-auth`) or code (e.g. `KW207`).
+        cause: String,
+    },
+    /// List every cause kubewhy knows, with its code.
+    Causes {
+        #[arg(short, long, value_enum, default_value_t = CausesFormat::Text)]
+        output: CausesFormat,
+    },
+}
+
+#[derive(Args)]
+struct ScanArgs {
+    /// Read the snapshot from PATH: `kubectl get … -o json|yaml` output, a `kubectl cluster-info
+    /// dump` directory or its stdout, or any directory of those (read recursively). Repeatable;
+    /// `-` reads standard input.
+    #[arg(long = "from", value_name = "PATH")]
+    from: Vec<PathBuf>,
+
+    /// Diagnose the bundled demo snapshot (a real 1.20 cluster with broken workloads).
+    #[arg(long, conflicts_with = "from")]
+    demo: bool,
+
+    /// Judge the snapshot as of this time (RFC 3339). Default: the newest timestamp in the data,
+    /// so a dump read next week is not called a week older than it is.
+    #[arg(long, value_name = "RFC3339")]
+    now: Option<String>,
+
+    /// Output format.
+    #[arg(short, long, value_enum, default_value_t = OutputFormat::Text)]
+    output: OutputFormat,
+
+    /// Exit with 1 when a finding is at or above this severity.
+    #[arg(long, value_enum, default_value_t = FailOn::Warning, value_name = "LEVEL")]
+    fail_on: FailOn,
+
+    /// Only report objects in this namespace (repeatable). Offline, the default is all namespaces.
+    #[arg(short, long, value_name = "NAMESPACE", conflicts_with = "all_namespaces")]
+    namespace: Vec<String>,
+
+    /// Report objects in all namespaces (the default for offline snapshots).
+    #[arg(short = 'A', long)]
+    all_namespaces: bool,
+
+    /// Only report objects whose labels match this selector (`app=web,tier!=db`, `env in (a,b)`).
+    #[arg(short = 'l', long, value_name = "SELECTOR")]
+    selector: Option<String>,
+
+    /// Treat any input problem (malformed file, unreadable path) as fatal (exit 2).
+    #[arg(long)]
+    strict: bool,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum OutputFormat {
+    Text,
+    Json,
+    Markdown,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum CausesFormat {
+    Text,
+    Json,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum FailOn {
+    Info,
+    Warning,
+    Error,
+    Critical,
+    /// Never exit 1 because of findings.
+    Never,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(code) => ExitCode::from(code),
+        Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
+        Err(e) => {
+            let _ = writeln!(anstream::stderr(), "kubewhy: error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}
+
+fn run(cli: Cli) -> Result<u8> {
+    match cli.command {
+        Command::Scan(args) => scan(args),
+        Command::Explain { cause } => explain(&cause),
+        Command::Causes { output } => causes(output),
+    }
+}
+
+fn scan(args: ScanArgs) -> Result<u8> {
+    let now = match &args.now {
+        Some(s) => Some(s.parse::<jiff::Timestamp>().with_context(|| format!("--now {s:?} is not an RFC 3339 time (e.g. 2026-11-22T10:00:00Z)"))?),
+        None => None,
+    };
+    let selector = match &args.selector {
+        Some(s) => Some(kubewhy_model::selector::Selector::parse(s).map_err(|e| anyhow::anyhow!("-l: {e}"))?),
+        None => None,
+    };
+    let inputs: Vec<Input> = if args.demo {
+        vec![Input::Text { name: "demo/cluster-dump.json".into(), text: DEMO.into() }]
+    } else if args.from.is_empty() {
+        bail!(
+            "no input. Pass --from PATH (kubectl get -o json|yaml output, a cluster-info dump directory, \
+or - for standard input), or --demo to see kubewhy on a bundled broken cluster. \
+Reading a live cluster directly is not part of this build yet."
+        );
+    } else {
+        args.from.iter().cloned().map(Input::Path).collect()
+    };
+
+    let loaded = kubewhy_source::load(&inputs, now);
+    let mut err = anstream::stderr();
+    for w in &loaded.warnings {
+        writeln!(err, "kubewhy: warning: {}", kubewhy_report::sanitize(&w.to_string()))?;
+    }
+    if !loaded.other_kinds.is_empty() {
+        let total: usize = loaded.other_kinds.values().sum();
+        let kinds: Vec<String> = loaded.other_kinds.iter().map(|(k, n)| format!("{} ({n})", kubewhy_report::sanitize(k))).collect();
+        writeln!(err, "kubewhy: note: {total} object(s) of kinds without checks of their own were kept for the namespace checks: {}", kinds.join(", "))?;
+    }
+    if args.strict && !loaded.warnings.is_empty() {
+        bail!("{} input problem(s) and --strict was given", loaded.warnings.len());
+    }
+    let snap = &loaded.snapshot;
+    if snap.object_count() == 0 && !loaded.warnings.is_empty() {
+        bail!("nothing could be read from the input");
+    }
+
+    let mut diagnosis = kubewhy_rules::diagnose(snap);
+    let scope = kubewhy_rules::Scope { namespaces: args.namespace.clone(), selector };
+    diagnosis.retain_scope(snap, &scope);
+
+    let report = Report {
+        findings: &diagnosis.findings,
+        unexplained: &diagnosis.unexplained,
+        warnings: &loaded.warnings,
+        snapshot: SnapshotInfo {
+            now: snap.now.map(|t| t.to_string()),
+            files: loaded.files_read,
+            objects: snap.object_count(),
+            kinds: snap.kinds_loaded.clone(),
+        },
+    };
+    let format = match args.output {
+        OutputFormat::Text => Format::Text,
+        OutputFormat::Json => Format::Json,
+        OutputFormat::Markdown => Format::Markdown,
+    };
+    let rendered = kubewhy_report::render(&report, format);
+    if matches!(format, Format::Text) {
+        let mut out = anstream::stdout();
+        out.write_all(rendered.as_bytes())?;
+        out.flush()?;
+    } else {
+        let mut out = std::io::stdout().lock();
+        out.write_all(rendered.as_bytes())?;
+        out.flush()?;
+    }
+
+    let threshold = match args.fail_on {
+        FailOn::Info => Some(Severity::Info),
+        FailOn::Warning => Some(Severity::Warning),
+        FailOn::Error => Some(Severity::Error),
+        FailOn::Critical => Some(Severity::Critical),
+        FailOn::Never => None,
+    };
+    let failed = match (threshold, kubewhy_report::worst(&diagnosis.findings)) {
+        (Some(t), Some(w)) => w >= t,
+        _ => false,
+    };
+    Ok(if failed { 1 } else { 0 })
+}
+
+fn explain(key: &str) -> Result<u8> {
+    let Some(cause) = Cause::lookup(key) else {
+        let close: Vec<&str> = Cause::ALL
+            .iter()
+            .map(|c| c.slug())
+            .filter(|s| s.contains(&key.to_ascii_lowercase()) || key.to_ascii_lowercase().contains(s))
+            .collect();
+        let hint = if close.is_empty() { "run `kubewhy causes` for the list".to_string() } else { format!("did you mean: {}?", close.join(", ")) };
+        bail!("unknown cause {key:?}; {hint}");
+    };
+    let mut out = anstream::stdout();
+    match kubewhy_rules::catalogue::page(cause) {
+        Some(page) => out.write_all(page.as_bytes())?,
+        None => writeln!(
+            out,
+            "# {} ({})\n\n{}.\n\nFamily: {}.\n\nkubewhy does not detect this cause yet; it is part of the catalogue so that reports and scripts share one vocabulary.",
+            cause.slug(),
+            cause.code(),
+            cause.meaning(),
+            cause.family().title()
+        )?,
+    }
+    out.flush()?;
+    Ok(0)
+}
+
+fn causes(format: CausesFormat) -> Result<u8> {
+    let detected = kubewhy_rules::emitted_causes();
+    let mut out = std::io::stdout().lock();
+    match format {
+        CausesFormat::Json => {
+            let v: Vec<serde_json::Value> = Cause::ALL
+                .iter()
+                .map(|c| {
+                    serde_json::json!({
+                        "slug": c.slug(), "code": c.code(), "family": c.family(),
+                        "meaning": c.meaning(), "detected": detected.contains(c),
+                    })
+                })
+                .collect();
+            writeln!(out, "{}", serde_json::to_string_pretty(&v)?)?;
+        }
+        CausesFormat::Text => {
+            let mut family = None;
+            for c in Cause::ALL {
+                if family != Some(c.family()) {
+                    family = Some(c.family());
+                    writeln!(out, "\n{}", c.family().title())?;
+                }
+                let mark = if detected.contains(c) { "●" } else { "○" };
+                writeln!(out, "  {mark} {:<6} {:<32} {}", c.code(), c.slug(), c.meaning())?;
+            }
+            writeln!(out, "\n● detected by this version   ○ in the catalogue, not detected yet\nMore on one: kubewhy explain <slug|code>")?;
+        }
+    }
+    out.flush()?;
+    Ok(0)
+}

@@ -1,0 +1,204 @@
+//! Containers that start and die: the last termination record (reason, exit code, signal),
+//! liveness/startup probe kills from events, and the last log lines when the input has them.
+
+use crate::podinfo::PodInfo;
+use crate::{Check, Ctx};
+use kubewhy_model::objects::{ContainerStatus, StateTerminated};
+use kubewhy_model::{Cause, Confidence, EvidenceKind, Finding, RiskLevel, Severity};
+
+pub(crate) struct Crash;
+
+const CAUSES: &[Cause] = &[
+    Cause::OomKilled,
+    Cause::LivenessProbeFailing,
+    Cause::CommandNotFound,
+    Cause::AppExitError,
+    Cause::KilledBySignal,
+    Cause::ContainerStartFailed,
+];
+
+/// Restarts from which a container that is running again still counts as crash-looping.
+const FLAPPING_RESTARTS: i64 = 3;
+/// Log lines quoted as evidence.
+const LOG_LINES: usize = 5;
+
+fn signal_name(sig: i64) -> &'static str {
+    match sig {
+        1 => "SIGHUP",
+        2 => "SIGINT",
+        3 => "SIGQUIT",
+        4 => "SIGILL",
+        6 => "SIGABRT",
+        7 => "SIGBUS",
+        8 => "SIGFPE",
+        9 => "SIGKILL",
+        11 => "SIGSEGV",
+        13 => "SIGPIPE",
+        15 => "SIGTERM",
+        _ => "signal",
+    }
+}
+
+impl Check for Crash {
+    fn name(&self) -> &'static str {
+        "crash"
+    }
+    fn causes(&self) -> &'static [Cause] {
+        CAUSES
+    }
+    fn run(&self, ctx: &Ctx, out: &mut Vec<Finding>) {
+        for pod in &ctx.snap.pods {
+            let info = PodInfo::new(pod);
+            if info.is_terminating() {
+                continue;
+            }
+            for (cs, init) in info.statuses() {
+                let waiting = cs.state.waiting.as_ref().map(|w| w.reason.as_str());
+                let crash_looping = matches!(waiting, Some("CrashLoopBackOff" | "RunContainerError" | "CreateContainerError"));
+                let flapping = cs.restart_count >= FLAPPING_RESTARTS && cs.last_state.terminated.as_ref().is_some_and(|t| t.exit_code != 0);
+                if crash_looping || flapping {
+                    check_container(ctx, &info, cs, init, out);
+                }
+            }
+        }
+    }
+}
+
+fn check_container(ctx: &Ctx, info: &PodInfo, cs: &ContainerStatus, init: bool, out: &mut Vec<Finding>) {
+    let snap = ctx.snap;
+    let list = if init { "initContainerStatuses" } else { "containerStatuses" };
+    // The previous run explains the crash; the current one does when it already ended.
+    let (term, field) = match (&cs.last_state.terminated, &cs.state.terminated) {
+        (Some(t), _) => (Some(t), format!("status.{list}[{}].lastState.terminated", cs.name)),
+        (None, Some(t)) => (Some(t), format!("status.{list}[{}].state.terminated", cs.name)),
+        _ => (None, String::new()),
+    };
+    let waiting = cs.state.waiting.as_ref();
+    let events = snap.events_for("Pod", &info.pod.metadata);
+    let probe_kill = events.iter().rev().find(|e| {
+        (e.reason == "Killing" && (e.message.contains("failed liveness probe") || e.message.contains("failed startup probe")) && e.message.contains(&format!("Container {}", cs.name)))
+            || (e.reason == "Unhealthy" && (e.message.starts_with("Liveness probe") || e.message.starts_with("Startup probe")))
+    });
+    let start_error = waiting
+        .filter(|w| w.reason == "RunContainerError" || w.reason == "CreateContainerError")
+        .map(|w| w.message.clone())
+        .or_else(|| term.filter(|t| t.reason == "StartError" || t.reason == "ContainerCannotRun").map(|t| t.message.clone()));
+
+    let cause = match (term, &start_error) {
+        (Some(t), _) if t.reason == "OOMKilled" => Cause::OomKilled,
+        (_, Some(m)) if m.contains("executable file not found") || m.contains("no such file or directory") && m.contains("exec") => Cause::CommandNotFound,
+        (Some(t), _) if t.exit_code == 127 => Cause::CommandNotFound,
+        (_, Some(_)) => Cause::ContainerStartFailed,
+        (Some(t), _) if probe_kill.is_some() && (t.exit_code == 137 || t.exit_code == 143 || t.exit_code == 0 || t.exit_code == 2) => Cause::LivenessProbeFailing,
+        (Some(t), _) if t.exit_code > 128 || t.signal.is_some_and(|s| s > 0) => Cause::KilledBySignal,
+        (Some(_), _) => Cause::AppExitError,
+        (None, None) if probe_kill.is_some() => Cause::LivenessProbeFailing,
+        (None, None) => return, // nothing to decode: reported as unexplained
+    };
+
+    let container = spec_container(info, &cs.name);
+    let limit = container.and_then(|c| c.resources.limits.get("memory")).map(|q| q.0.clone());
+    let mut f = Finding::new(cause, Severity::Error, summary(cause, &cs.name, term, limit.as_deref()))
+        .object(info.key.clone())
+        .group(format!("{}|{}|{}", info.owner_key(snap), cs.name, term.map(|t| t.exit_code).unwrap_or(-1)));
+    if let Some(w) = waiting {
+        let quote = if w.message.is_empty() { w.reason.clone() } else { format!("{}: {}", w.reason, w.message) };
+        f = f.evidence(EvidenceKind::Field, Some(&info.key), format!("status.{list}[{}].state.waiting", cs.name), quote);
+    }
+    if let Some(t) = term {
+        let mut quote = format!("reason={} exitCode={}", if t.reason.is_empty() { "(none)" } else { &t.reason }, t.exit_code);
+        if let Some(s) = t.signal.filter(|s| *s > 0) {
+            quote.push_str(&format!(" signal={s}"));
+        }
+        if !t.message.is_empty() && t.reason != "OOMKilled" {
+            quote.push_str(&format!(" message={:?}", t.message.trim()));
+        }
+        f = f.evidence(EvidenceKind::Field, Some(&info.key), field.clone(), quote);
+    }
+    f = f.evidence(EvidenceKind::Field, Some(&info.key), format!("status.{list}[{}].restartCount", cs.name), cs.restart_count.to_string());
+    if cause == Cause::OomKilled {
+        if let Some(l) = &limit {
+            f = f.evidence(EvidenceKind::Field, Some(&info.key), format!("spec.containers[{}].resources.limits.memory", cs.name), l.clone());
+        }
+    }
+    if let Some(e) = probe_kill {
+        f = f.evidence(EvidenceKind::Event, Some(&info.key), format!("event {} from {} (x{})", e.reason, e.source, e.count), e.message.clone());
+    }
+    if let Some(log) = snap.logs_for(info.ns(), info.name(), &cs.name) {
+        let lines: Vec<&String> = log.tail.iter().filter(|l| !l.trim().is_empty()).collect();
+        let last = &lines[lines.len().saturating_sub(LOG_LINES)..];
+        if !last.is_empty() {
+            let quote = last.iter().map(|s| s.as_str()).collect::<Vec<_>>().join("\n");
+            f = f.evidence(EvidenceKind::Log, Some(&info.key), format!("last log lines of container {} ({})", cs.name, log.origin), quote);
+        }
+    }
+    if term.is_none() && cause != Cause::LivenessProbeFailing {
+        f = f.confidence(Confidence::Medium);
+    }
+    f = f.explain(explain(cause, &cs.name, term, limit.as_deref(), cs.restart_count));
+    out.push(remediation(f, ctx, info, cause, &cs.name));
+}
+
+fn spec_container<'a>(info: &'a PodInfo, name: &str) -> Option<&'a kubewhy_model::objects::Container> {
+    info.pod.spec.containers.iter().chain(&info.pod.spec.init_containers).find(|c| c.name == name)
+}
+
+fn summary(cause: Cause, c: &str, t: Option<&StateTerminated>, limit: Option<&str>) -> String {
+    let code = t.map(|t| t.exit_code).unwrap_or(0);
+    match cause {
+        Cause::OomKilled => match limit {
+            Some(l) => format!("Container \"{c}\" is killed for exceeding its {l} memory limit"),
+            None => format!("Container \"{c}\" is killed for running out of memory"),
+        },
+        Cause::LivenessProbeFailing => format!("Container \"{c}\" is restarted because its liveness probe fails"),
+        Cause::CommandNotFound => format!("Container \"{c}\"'s command does not exist in the image"),
+        Cause::KilledBySignal => {
+            let sig = t.and_then(|t| t.signal).filter(|s| *s > 0).unwrap_or(code - 128);
+            format!("Container \"{c}\" is killed by {} (exit code {code})", signal_name(sig))
+        }
+        Cause::ContainerStartFailed => format!("The runtime cannot start container \"{c}\""),
+        _ if code == 0 => format!("Container \"{c}\" exits (code 0) and is restarted over and over"),
+        _ => format!("Container \"{c}\" exits with code {code} and is restarted over and over"),
+    }
+}
+
+fn explain(cause: Cause, c: &str, t: Option<&StateTerminated>, limit: Option<&str>, restarts: i64) -> String {
+    let code = t.map(|t| t.exit_code).unwrap_or(0);
+    let base = match cause {
+        Cause::OomKilled => format!(
+            "The kernel's OOM killer ended the container because its memory use reached {} (exit code 137, reason OOMKilled). It will keep happening at the same point until the limit fits the real use or the application uses less.",
+            limit.map(|l| format!("its limit of {l}")).unwrap_or_else(|| "what the node could give".into())
+        ),
+        Cause::LivenessProbeFailing => "The kubelet restarts a container whose liveness (or startup) probe fails failureThreshold times in a row. Often the application is slow to start or overloaded, and the probe is stricter than the application can meet.".into(),
+        Cause::CommandNotFound => "Exit code 127 (or the runtime's \"executable file not found\") means the command in the pod spec or the image's entrypoint is not in the image.".into(),
+        Cause::KilledBySignal => format!("The process ended on signal {} (exit code {code} = 128 + signal) without an OOM kill or a probe failure on record: a crash in the program (SIGSEGV, SIGABRT) or a kill from outside the container.", code - 128),
+        Cause::ContainerStartFailed => "The container was created but the runtime could not start its process: see the message for the reason (permission denied, exec format error, read-only file system, mount target missing).".into(),
+        _ if code == 0 => "The process finishes successfully, but the pod's restartPolicy (Always, as for every Deployment) restarts it: a long-running command is expected.".into(),
+        _ => format!("The application itself exits with code {code}; the kubelet restarts it with an increasing back-off (up to 5 minutes). The reason is in its own output: read the last log lines."),
+    };
+    format!("{base} Container \"{c}\" has restarted {restarts} time(s).")
+}
+
+fn remediation(mut f: Finding, ctx: &Ctx, info: &PodInfo, cause: Cause, c: &str) -> Finding {
+    let (ns, name, wl) = (info.ns(), info.name(), info.workload_ref(ctx.snap));
+    let logs = format!("kubectl logs {name} -n {ns} -c {c} --previous");
+    f = match cause {
+        Cause::OomKilled => f
+            .step("See how much memory it uses before dying", Some(logs), RiskLevel::None, "")
+            .step(format!("Raise the memory limit (and request) of \"{c}\" in {wl}"), Some(format!("kubectl -n {ns} set resources {wl} -c {c} --limits=memory=<larger>")), RiskLevel::Low, "Rolls the workload; a larger request needs room on the nodes.")
+            .step("Or make the application use less (heap flags such as -Xmx well below the limit)", None, RiskLevel::Low, ""),
+        Cause::LivenessProbeFailing => f
+            .step("Read the probe failures", Some(info.describe_cmd()), RiskLevel::None, "")
+            .step(format!("Give the probe more slack in {wl} (initialDelaySeconds, timeoutSeconds, failureThreshold) or add a startupProbe"), None, RiskLevel::Low, "A lax probe detects a real hang later."),
+        Cause::CommandNotFound => f
+            .step("Check the command and the image's entrypoint", Some(format!("kubectl get pod {name} -n {ns} -o jsonpath='{{.spec.containers[?(@.name==\"{c}\")].command}}'"))
+                , RiskLevel::None, "")
+            .step(format!("Fix the command in {wl} or use an image that contains it"), None, RiskLevel::Low, "Rolls the workload."),
+        Cause::ContainerStartFailed => f
+            .step("Read the runtime's message", Some(info.describe_cmd()), RiskLevel::None, ""),
+        _ => f
+            .step("Read why it exits", Some(logs), RiskLevel::None, "")
+            .step(format!("Fix the application or its configuration, then roll {wl}"), Some(format!("kubectl -n {ns} rollout restart {wl}")), RiskLevel::Low, "Restarts every pod of the workload."),
+    };
+    f
+}

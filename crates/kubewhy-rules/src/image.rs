@@ -1,0 +1,323 @@
+//! Image pull failures, classified by the runtime's own error text (containerd, dockershim and
+//! CRI-O wordings; with or without the `rpc error: code = … desc =` envelope of kubelets < 1.28).
+
+use crate::podinfo::{PodInfo, strip_rpc};
+use crate::{Check, Ctx};
+use kubewhy_model::objects::ContainerStatus;
+use kubewhy_model::{Cause, Confidence, EvidenceKind, Finding, RiskLevel, Severity};
+
+pub(crate) struct ImagePull;
+
+const CAUSES: &[Cause] = &[
+    Cause::ImageNotFound,
+    Cause::ImagePullAuth,
+    Cause::ImageRegistryTls,
+    Cause::ImageRegistryHttp,
+    Cause::ImageRegistryUnreachable,
+    Cause::ImagePullRateLimited,
+    Cause::ImagePullQps,
+    Cause::ImagePullTimeout,
+    Cause::ImageCorrupt,
+    Cause::ImageStoreCorrupt,
+    Cause::ImagePlatformMismatch,
+    Cause::ImageNameInvalid,
+    Cause::ImageNeverPull,
+];
+
+const PULL_REASONS: &[&str] = &[
+    "ErrImagePull",
+    "ImagePullBackOff",
+    "InvalidImageName",
+    "ErrImageNeverPull",
+    "ImageInspectError",
+    "RegistryUnavailable",
+];
+
+/// Classifies a pull error. Order matters: the more specific patterns come first (a missing
+/// blob also says "not found"; a TLS error may mention a timeout).
+pub(crate) fn classify_pull_error(text: &str) -> Option<(Cause, Confidence)> {
+    let t = strip_rpc(text);
+    let l = t.to_ascii_lowercase();
+    let has = |needles: &[&str]| needles.iter().any(|n| l.contains(n));
+    use Confidence::*;
+    let c = if has(&["invalid reference format", "couldn't parse image reference", "failed to apply default image tag"]) {
+        (Cause::ImageNameInvalid, High)
+    } else if has(&["with pull policy of never"]) {
+        (Cause::ImageNeverPull, High)
+    } else if has(&["pull qps exceeded"]) {
+        (Cause::ImagePullQps, High)
+    } else if has(&["toomanyrequests", "429 too many requests", "pull rate limit"]) {
+        (Cause::ImagePullRateLimited, High)
+    } else if has(&["x509:", "tls: failed to verify", "certificate signed by unknown authority", "certificate is not valid", "tls: bad certificate"]) {
+        (Cause::ImageRegistryTls, High)
+    } else if has(&["server gave http response to https client"]) {
+        (Cause::ImageRegistryHttp, High)
+    } else if has(&["no match for platform in manifest", "no matching manifest for", "no image found in manifest list for architecture", "exec format error"]) {
+        (Cause::ImagePlatformMismatch, High)
+    } else if has(&["file integrity checksum failed", "failed to inspect image", "readlink", "layer does not exist"]) {
+        (Cause::ImageStoreCorrupt, Medium)
+    } else if has(&["unknown blob", "blob unknown", "digest mismatch", "unexpected eof", "failed commit on ref", "content at", "short read"]) {
+        (Cause::ImageCorrupt, Medium)
+    } else if has(&["pull access denied", "repository does not exist or may require"]) {
+        // Docker Hub answers the same for a missing repository and a private one.
+        (Cause::ImagePullAuth, Medium)
+    } else if has(&["401 unauthorized", "403 forbidden", "unauthorized:", "authentication required", "insufficient_scope", "failed to authorize", "requested access to the resource is denied", "no basic auth credentials"]) {
+        (Cause::ImagePullAuth, High)
+    } else if has(&[": not found", "manifest unknown", "not found: manifest", "manifest for ", "name unknown", "404 not found"]) {
+        (Cause::ImageNotFound, High)
+    } else if has(&["no such host", "connection refused", "network is unreachable", "no route to host", "i/o timeout", "tls handshake timeout", "502 bad gateway", "503 service unavailable", "504 gateway timeout", "registry is unavailable", "connection reset by peer"]) {
+        (Cause::ImageRegistryUnreachable, High)
+    } else if has(&["context deadline exceeded", "deadlineexceeded", "context canceled", "download failed after attempts", "timeout"]) {
+        (Cause::ImagePullTimeout, Medium)
+    } else {
+        return None;
+    };
+    Some(c)
+}
+
+impl Check for ImagePull {
+    fn name(&self) -> &'static str {
+        "image"
+    }
+    fn causes(&self) -> &'static [Cause] {
+        CAUSES
+    }
+    fn run(&self, ctx: &Ctx, out: &mut Vec<Finding>) {
+        for pod in &ctx.snap.pods {
+            let info = PodInfo::new(pod);
+            for (cs, init) in info.statuses() {
+                let Some(w) = &cs.state.waiting else { continue };
+                if PULL_REASONS.contains(&w.reason.as_str()) {
+                    check_container(ctx, &info, cs, init, out);
+                }
+            }
+        }
+    }
+}
+
+fn spec_image<'a>(info: &'a PodInfo, name: &str) -> Option<&'a str> {
+    let spec = &info.pod.spec;
+    spec.containers
+        .iter()
+        .chain(&spec.init_containers)
+        .find(|c| c.name == name)
+        .map(|c| c.image.as_str())
+}
+
+fn check_container(ctx: &Ctx, info: &PodInfo, cs: &ContainerStatus, init: bool, out: &mut Vec<Finding>) {
+    let snap = ctx.snap;
+    let w = cs.state.waiting.as_ref().expect("caller checked");
+    let image = spec_image(info, &cs.name).unwrap_or(&cs.image).to_string();
+    let field = format!(
+        "status.{}[{}].state.waiting",
+        if init { "initContainerStatuses" } else { "containerStatuses" },
+        cs.name
+    );
+    // Candidate texts, most informative first: the waiting message (ErrImagePull carries the
+    // runtime's error), then the kubelet's events about this image.
+    let mut texts: Vec<(EvidenceKind, String, String)> = Vec::new();
+    if !w.message.is_empty() {
+        texts.push((EvidenceKind::Field, format!("{field} reason={}", w.reason), w.message.clone()));
+    }
+    let quoted = format!("\"{image}\"");
+    for e in snap.events_for("Pod", &info.pod.metadata).iter().rev() {
+        let about_image = e.message.contains(&quoted) || e.message.contains(&image);
+        let relevant = matches!(e.reason.as_str(), "Failed" | "ErrImageNeverPull" | "InspectFailed" | "InvalidImageName")
+            && about_image;
+        if relevant && !texts.iter().any(|(_, _, m)| *m == e.message) {
+            texts.push((EvidenceKind::Event, format!("event {} from {} (x{})", e.reason, e.source, e.count), e.message.clone()));
+        }
+    }
+    let mut classified = None;
+    for (i, (_, _, t)) in texts.iter().enumerate() {
+        if let Some(c) = classify_pull_error(t) {
+            classified = Some((i, c));
+            break;
+        }
+    }
+    // The waiting reason alone settles a few causes.
+    let (idx, (cause, confidence)) = match (classified, w.reason.as_str()) {
+        (Some(c), _) => c,
+        (None, "InvalidImageName") => (usize::MAX, (Cause::ImageNameInvalid, Confidence::High)),
+        (None, "ErrImageNeverPull") => (usize::MAX, (Cause::ImageNeverPull, Confidence::High)),
+        (None, "ImageInspectError") => (usize::MAX, (Cause::ImageStoreCorrupt, Confidence::Medium)),
+        _ => return, // Only "Back-off pulling image": reported as unexplained, with the next command.
+    };
+    let mut f = Finding::new(cause, Severity::Error, summary(cause, &image))
+        .object(info.key.clone())
+        .confidence(confidence)
+        .group(format!("{image}|{}", info.owner_key(snap)));
+    f = f.evidence(
+        EvidenceKind::Field,
+        Some(&info.key),
+        format!("{field}.reason"),
+        w.reason.clone(),
+    );
+    if let Some((kind, src, quote)) = texts.get(idx) {
+        f = f.evidence(*kind, Some(&info.key), src.clone(), quote.clone());
+    }
+    if cause == Cause::ImagePullAuth {
+        f = auth_evidence(f, ctx, info);
+    }
+    let node = info.pod.spec.node_name.clone().unwrap_or_default();
+    f = f.explain(format!("{} Container \"{}\" cannot start until its image \"{image}\" is on node {}.", why(cause), cs.name, if node.is_empty() { "(unknown)" } else { &node }));
+    out.push(remediation(f, ctx, info, cause, &image));
+}
+
+/// For a refused pull: which pull secrets the pod has (its own and its service account's),
+/// and whether they exist. Only names are shown, never credentials.
+fn auth_evidence(mut f: Finding, ctx: &Ctx, info: &PodInfo) -> Finding {
+    let snap = ctx.snap;
+    let mut names: Vec<String> = info.pod.spec.image_pull_secrets.iter().map(|s| s.name.clone()).collect();
+    let sa = info.pod.spec.service_account_name.clone().unwrap_or_else(|| "default".into());
+    if let Some(acct) = snap.service_accounts.iter().find(|s| s.metadata.ns() == info.ns() && s.metadata.name == sa) {
+        names.extend(acct.image_pull_secrets.iter().map(|s| s.name.clone()));
+    }
+    if names.is_empty() {
+        f = f.evidence(
+            EvidenceKind::Field,
+            Some(&info.key),
+            "spec.imagePullSecrets",
+            format!("none (and none on service account \"{sa}\" in the data)"),
+        );
+    }
+    for n in names {
+        if snap.secrets_known(info.ns()) && snap.secret(info.ns(), &n).is_none() {
+            f = f.evidence(
+                EvidenceKind::Absence,
+                Some(&info.key),
+                "spec.imagePullSecrets",
+                format!("Secret {}/{n} is named as a pull secret but does not exist", info.ns()),
+            );
+        }
+    }
+    f
+}
+
+fn registry_of(image: &str) -> String {
+    match image.split_once('/') {
+        Some((host, _)) if host.contains('.') || host.contains(':') || host == "localhost" => host.to_string(),
+        _ => "docker.io".to_string(),
+    }
+}
+
+fn summary(cause: Cause, image: &str) -> String {
+    let reg = registry_of(image);
+    match cause {
+        Cause::ImageNotFound => format!("Image \"{image}\" does not exist in its registry"),
+        Cause::ImagePullAuth => format!("Registry {reg} refuses to serve \"{image}\" without valid credentials"),
+        Cause::ImageRegistryTls => format!("TLS verification fails for registry {reg}"),
+        Cause::ImageRegistryHttp => format!("Registry {reg} speaks plain HTTP but the runtime expects HTTPS"),
+        Cause::ImageRegistryUnreachable => format!("Registry {reg} cannot be reached from the node"),
+        Cause::ImagePullRateLimited => format!("Registry {reg} rate-limits the pulls"),
+        Cause::ImagePullQps => "The kubelet's own image pull rate limit was hit".into(),
+        Cause::ImagePullTimeout => format!("Pulling \"{image}\" does not finish in time"),
+        Cause::ImageCorrupt => format!("Image \"{image}\" is incomplete or corrupt in the registry"),
+        Cause::ImageStoreCorrupt => format!("The node's local copy of \"{image}\" is corrupt"),
+        Cause::ImagePlatformMismatch => format!("\"{image}\" has no variant for the node's OS/architecture"),
+        Cause::ImageNameInvalid => format!("\"{image}\" is not a valid image reference"),
+        Cause::ImageNeverPull => format!("imagePullPolicy is Never and \"{image}\" is not on the node"),
+        _ => cause.meaning().into(),
+    }
+}
+
+fn why(cause: Cause) -> &'static str {
+    match cause {
+        Cause::ImageNotFound => "The registry answered that the repository or tag does not exist: a typo, a tag never pushed, or an image deleted.",
+        Cause::ImagePullAuth => "The registry requires credentials the kubelet did not have: no imagePullSecret, a secret for another registry host, or expired credentials.",
+        Cause::ImageRegistryTls => "The container runtime does not trust the registry's certificate (self-signed or private CA).",
+        Cause::ImageRegistryHttp => "The runtime tried HTTPS and the registry answered in plain HTTP; the runtime must be told the registry is insecure (HTTP).",
+        Cause::ImageRegistryUnreachable => "The node cannot resolve or connect to the registry: DNS, firewall, proxy or the registry being down.",
+        Cause::ImagePullRateLimited => "The registry refuses further pulls for now (HTTP 429): anonymous Docker Hub pulls are limited per IP.",
+        Cause::ImagePullQps => "The kubelet limits pulls per second (registryPullQPS, default 5, burst 10); many pods starting at once exceed it. Retries usually succeed.",
+        Cause::ImagePullTimeout => "The pull started but did not complete before the runtime's deadline: a very large image or a slow link.",
+        Cause::ImageCorrupt => "A layer or config blob the manifest names is missing or does not match its digest: the push was incomplete.",
+        Cause::ImageStoreCorrupt => "The runtime's local image store on this node is damaged, so the image cannot be inspected or used.",
+        Cause::ImagePlatformMismatch => "The image was built for another OS/architecture than the node's.",
+        Cause::ImageNameInvalid => "The kubelet cannot parse the image reference (upper case letters, stray characters, a bad tag).",
+        Cause::ImageNeverPull => "With imagePullPolicy: Never the kubelet only uses images already on the node.",
+        _ => "",
+    }
+}
+
+fn remediation(mut f: Finding, ctx: &Ctx, info: &PodInfo, cause: Cause, image: &str) -> Finding {
+    let (ns, wl) = (info.ns(), info.workload_ref(ctx.snap));
+    let reg = registry_of(image);
+    let node = info.pod.spec.node_name.clone().unwrap_or_else(|| "<node>".into());
+    f = match cause {
+        Cause::ImageNotFound => f
+            .step("Check the tag exists in the registry", Some(format!("skopeo inspect docker://{image}")), RiskLevel::None, "")
+            .step(format!("Fix the image reference in {wl}"), Some(format!("kubectl -n {ns} set image {wl} <container>=<image:tag>")), RiskLevel::Low, "Rolls the workload."),
+        Cause::ImagePullAuth => f
+            .step("Create a pull secret for the registry", Some(format!("kubectl -n {ns} create secret docker-registry regcred --docker-server={reg} --docker-username=<user> --docker-password=<password>")), RiskLevel::Low, "The secret holds credentials: restrict who can read Secrets in the namespace.")
+            .step("Reference it from the pod spec or the service account", Some(format!("kubectl -n {ns} patch serviceaccount {} -p '{{\"imagePullSecrets\":[{{\"name\":\"regcred\"}}]}}'", info.pod.spec.service_account_name.as_deref().unwrap_or("default"))), RiskLevel::Low, "Every pod of that service account will use the secret."),
+        Cause::ImageRegistryTls => f
+            .step(format!("Install the registry's CA on the node's runtime, e.g. /etc/containerd/certs.d/{reg}/ca.crt (containerd) or /etc/docker/certs.d/{reg}/ca.crt (docker)"), None, RiskLevel::Low, "Needed on every node that pulls from it.")
+            .step("Do not switch to skipping verification unless the registry is on a trusted network", None, RiskLevel::High, "Skipping TLS verification lets anyone on the path serve you images."),
+        Cause::ImageRegistryHttp => f
+            .step(format!("Declare {reg} as an HTTP registry in the runtime (containerd certs.d hosts.toml with server = \"http://{reg}\", or docker insecure-registries), on every node"), None, RiskLevel::Medium, "Plain HTTP pulls can be tampered with; prefer giving the registry TLS."),
+        Cause::ImageRegistryUnreachable => f
+            .step(format!("From node {node}, test name resolution and the connection"), Some(format!("crictl pull {image}")), RiskLevel::None, "")
+            .step("Fix DNS, proxy or firewall settings of the nodes, or mirror the image to a reachable registry", None, RiskLevel::Low, ""),
+        Cause::ImagePullRateLimited => f
+            .step("Authenticate pulls (a pull secret for the registry) or mirror the image to your own registry", None, RiskLevel::Low, ""),
+        Cause::ImagePullQps => f
+            .step("Wait: the kubelet retries with back-off and the pulls go through", None, RiskLevel::None, "")
+            .step("Raise registryPullQPS / registryBurst in the kubelet configuration if it recurs", None, RiskLevel::Low, "Needs a kubelet restart; more parallel pulls load the registry and the node's disk."),
+        Cause::ImagePullTimeout => f
+            .step("Pre-pull the image or shrink it; check the link to the registry", Some(format!("crictl pull {image}")), RiskLevel::None, "")
+            .step("Raise the kubelet's runtimeRequestTimeout (and image-pull-progress-deadline on dockershim) for very large images", None, RiskLevel::Low, "Needs a kubelet restart."),
+        Cause::ImageCorrupt => f
+            .step("Push the image again and pin it by digest", None, RiskLevel::Low, ""),
+        Cause::ImageStoreCorrupt => f
+            .step(format!("On node {node}, remove the damaged image (and the containers using it), then pull again"), Some(format!("crictl rmi {image}; crictl pull {image}")), RiskLevel::Medium, "Containers using the image must be removed first; check the node's filesystem (fsck) if it recurs."),
+        Cause::ImagePlatformMismatch => f
+            .step("Check which platforms the image provides", Some(format!("skopeo inspect --raw docker://{image}")), RiskLevel::None, "")
+            .step("Build a multi-arch image, or schedule the pod onto matching nodes with a kubernetes.io/arch nodeSelector", None, RiskLevel::Low, ""),
+        Cause::ImageNameInvalid => f
+            .step(format!("Correct the image reference in {wl} (lower-case repository, one tag or digest)"), None, RiskLevel::Low, "Rolls the workload."),
+        Cause::ImageNeverPull => f
+            .step(format!("Load the image onto node {node}, or set imagePullPolicy to IfNotPresent in {wl}"), None, RiskLevel::Low, ""),
+        _ => f,
+    };
+    f.step("Confirm with the pod's events", Some(info.describe_cmd()), RiskLevel::None, "")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn c(t: &str) -> Option<Cause> {
+        classify_pull_error(t).map(|x| x.0)
+    }
+
+    #[test]
+    fn runtime_wordings() {
+        // containerd, the real 1.20 cluster's local registry.
+        assert_eq!(c("rpc error: code = NotFound desc = failed to pull and unpack image \"localhost:5000/tools/doesnotexist:1\": failed to resolve reference \"localhost:5000/tools/doesnotexist:1\": localhost:5000/tools/doesnotexist:1: not found"), Some(Cause::ImageNotFound));
+        assert_eq!(c("Error response from daemon: manifest for nginx:l4t3st not found: manifest unknown: manifest unknown"), Some(Cause::ImageNotFound));
+        assert_eq!(c("initializing source docker://quay.io/x/y:z: reading manifest z in quay.io/x/y: manifest unknown"), Some(Cause::ImageNotFound));
+        assert_eq!(c("failed to pull and unpack image \"localhost:5443/private/busybox:1\": failed to resolve reference \"localhost:5443/private/busybox:1\": failed to do request: Head \"https://localhost:5443/v2/private/busybox/manifests/1\": x509: certificate signed by unknown authority"), Some(Cause::ImageRegistryTls));
+        assert_eq!(c("rpc error: code = Unknown desc = failed to pull and unpack image \"127.0.0.1:5443/private/busybox:1\": failed to resolve reference \"127.0.0.1:5443/private/busybox:1\": unexpected status from HEAD request to https://127.0.0.1:5443/v2/private/busybox/manifests/1: 401 Unauthorized"), Some(Cause::ImagePullAuth));
+        assert_eq!(c("Error response from daemon: pull access denied for foo, repository does not exist or may require 'docker login': denied: requested access to the resource is denied"), Some(Cause::ImagePullAuth));
+        assert_eq!(c("failed to copy: httpReadSeeker: failed open: unexpected status code https://registry-1.docker.io/v2/library/nginx/manifests/sha256:abc: 429 Too Many Requests - Server message: toomanyrequests: You have reached your pull rate limit."), Some(Cause::ImagePullRateLimited));
+        assert_eq!(c("pull QPS exceeded."), Some(Cause::ImagePullQps));
+        assert_eq!(c("Error response from daemon: Get \"https://10.0.0.5:5000/v2/\": http: server gave HTTP response to HTTPS client"), Some(Cause::ImageRegistryHttp));
+        assert_eq!(c("rpc error: code = NotFound desc = failed to pull and unpack image \"x\": no match for platform in manifest: not found"), Some(Cause::ImagePlatformMismatch));
+        assert_eq!(c("error pulling image configuration: unknown blob"), Some(Cause::ImageCorrupt));
+        assert_eq!(c("failed to do request: Head \"https://reg.example/v2/a/manifests/1\": dial tcp: lookup reg.example on 10.96.0.10:53: no such host"), Some(Cause::ImageRegistryUnreachable));
+        assert_eq!(c("rpc error: code = DeadlineExceeded desc = context deadline exceeded"), Some(Cause::ImagePullTimeout));
+        assert_eq!(c("Failed to inspect image \"x\": rpc error: code = Unknown desc = Error response from daemon: readlink /mnt/disk0/docker/data/overlay2: invalid argument"), Some(Cause::ImageStoreCorrupt));
+        assert_eq!(c("Container image \"x:1\" is not present with pull policy of Never"), Some(Cause::ImageNeverPull));
+        assert_eq!(c("couldn't parse image reference \"Foo:bar\": invalid reference format: repository name must be lowercase"), Some(Cause::ImageNameInvalid));
+        assert_eq!(c("Back-off pulling image \"x\""), None);
+    }
+
+    #[test]
+    fn registry_host() {
+        assert_eq!(registry_of("nginx"), "docker.io");
+        assert_eq!(registry_of("library/nginx:1"), "docker.io");
+        assert_eq!(registry_of("localhost:5000/tools/x:1"), "localhost:5000");
+        assert_eq!(registry_of("quay.io/a/b"), "quay.io");
+    }
+}

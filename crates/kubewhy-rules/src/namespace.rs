@@ -1,0 +1,151 @@
+//! Namespaces stuck Terminating: the namespace controller's conditions say what it is waiting
+//! for; the snapshot says which objects are left and which of them carry finalizers.
+
+use crate::podinfo::human_duration;
+use crate::{Check, Ctx};
+use kubewhy_model::objects::{Meta, Namespace, condition};
+use kubewhy_model::{Cause, Confidence, EvidenceKind, Finding, ObjectKey, RiskLevel, Severity};
+
+pub(crate) struct NamespaceTerminating;
+
+const CAUSES: &[Cause] = &[Cause::NsResourcesRemaining, Cause::NsFinalizerPending, Cause::ApiserviceUnavailable];
+
+/// A namespace deletion younger than this is still normal work.
+const STUCK_AFTER_SECS: i64 = 120;
+/// Leftover objects quoted one by one; the rest are counted.
+const LIST_MAX: usize = 20;
+
+impl Check for NamespaceTerminating {
+    fn name(&self) -> &'static str {
+        "namespace"
+    }
+    fn causes(&self) -> &'static [Cause] {
+        CAUSES
+    }
+    fn run(&self, ctx: &Ctx, out: &mut Vec<Finding>) {
+        for ns in &ctx.snap.namespaces {
+            if ns.status.phase == "Terminating" || ns.metadata.deletion_timestamp.is_some() {
+                check_namespace(ctx, ns, out);
+            }
+        }
+    }
+}
+
+fn check_namespace(ctx: &Ctx, ns: &Namespace, out: &mut Vec<Finding>) {
+    let snap = ctx.snap;
+    let name = &ns.metadata.name;
+    let key = ObjectKey::of("Namespace", &ns.metadata);
+    let age = ns.metadata.deletion_timestamp.map(|t| ctx.now.as_second() - t.as_second());
+    if age.is_some_and(|a| a < STUCK_AFTER_SECS) {
+        return;
+    }
+    let stuck = age.map(human_duration).map(|d| format!(" for {d}")).unwrap_or_default();
+    let conds = &ns.status.conditions;
+    let active = |t: &str| condition(conds, t).filter(|c| c.status == "True");
+    let leftovers = snap.objects_in_namespace(name);
+    let with_finalizers: Vec<&(&str, &Meta)> = leftovers.iter().filter(|(_, m)| !m.finalizers.is_empty()).collect();
+    let list = |items: &[&(&str, &Meta)]| -> String {
+        let mut s: Vec<String> = items
+            .iter()
+            .take(LIST_MAX)
+            .map(|(k, m)| {
+                if m.finalizers.is_empty() {
+                    format!("{k}/{}", m.name)
+                } else {
+                    format!("{k}/{} finalizers=[{}]", m.name, m.finalizers.join(", "))
+                }
+            })
+            .collect();
+        if items.len() > LIST_MAX {
+            s.push(format!("… and {} more", items.len() - LIST_MAX));
+        }
+        s.join("\n")
+    };
+    let cond_ev = |f: Finding, t: &str| -> Finding {
+        match condition(conds, t) {
+            Some(c) => f.evidence(EvidenceKind::Condition, Some(&key), format!("status.conditions[{t}] reason={}", c.reason), c.message.clone()),
+            None => f,
+        }
+    };
+    let list_cmd = format!("kubectl api-resources --verbs=list --namespaced -o name | xargs -n 1 kubectl get --show-kind --ignore-not-found -n {name}");
+
+    // 1. Discovery failures: some API group cannot be listed, so the controller cannot know the
+    //    namespace is empty. Almost always an unavailable aggregated APIService.
+    if active("NamespaceDeletionDiscoveryFailure").is_some() {
+        let down: Vec<_> = snap
+            .api_services
+            .iter()
+            .filter(|a| condition(&a.status.conditions, "Available").is_some_and(|c| c.status != "True"))
+            .collect();
+        let mut f = Finding::new(Cause::ApiserviceUnavailable, Severity::Warning, "An unavailable aggregated API blocks the namespace's deletion")
+            .object(key.clone())
+            .group(down.iter().map(|a| a.metadata.name.clone()).collect::<Vec<_>>().join(","));
+        f = cond_ev(f, "NamespaceDeletionDiscoveryFailure");
+        for a in &down {
+            let c = condition(&a.status.conditions, "Available").expect("filtered");
+            f = f.evidence(EvidenceKind::Condition, Some(&ObjectKey::new("APIService", "", &a.metadata.name, "")), format!("status.conditions[Available] reason={}", c.reason), c.message.clone());
+        }
+        let svc = down.first().map(|a| a.metadata.name.clone()).unwrap_or_else(|| "<name>".into());
+        f = f
+            .explain(format!("Namespace {name} is Terminating{stuck}. Before finishing, the namespace controller must list every namespaced resource type; discovery of an aggregated API group fails, so it cannot prove the namespace is empty and keeps waiting. Other namespaces being deleted are blocked the same way."))
+            .step("See which APIServices are unavailable and why", Some("kubectl get apiservices | grep -v True".into()), RiskLevel::None, "")
+            .step("Fix the service behind it (its pods, its Service and endpoints)", None, RiskLevel::None, "")
+            .step("If that API is no longer used, delete the APIService", Some(format!("kubectl delete apiservice {svc}")), RiskLevel::Medium, "Clients of that API (e.g. kubectl top, HPAs for metrics.k8s.io) stop working.");
+        if down.is_empty() {
+            f = f.confidence(Confidence::Medium);
+        }
+        out.push(f);
+    }
+
+    // 2. Finalizers on leftovers.
+    if active("NamespaceFinalizersRemaining").is_some() || (!with_finalizers.is_empty() && conds.is_empty()) {
+        let mut f = Finding::new(Cause::NsFinalizerPending, Severity::Warning, "Objects left in the namespace wait on finalizers nobody removes")
+            .object(key.clone())
+            .group(name.clone());
+        f = cond_ev(f, "NamespaceFinalizersRemaining");
+        if !with_finalizers.is_empty() {
+            f = f.evidence(EvidenceKind::Field, Some(&key), "objects in the namespace with metadata.finalizers", list(&with_finalizers));
+        }
+        let first = with_finalizers.first().map(|(k, m)| (k.to_ascii_lowercase(), m.name.clone()));
+        f = f
+            .explain(format!("Namespace {name} is Terminating{stuck}. Everything else was deleted, but objects carrying finalizers stay until the controller that owns each finalizer removes it. When that controller (often an operator, for custom resources) was uninstalled first, nothing ever will."))
+            .step("List what is left", Some(list_cmd.clone()), RiskLevel::None, "")
+            .step("Reinstall or fix the controller that owns the finalizer, so it cleans up and removes it", None, RiskLevel::None, "");
+        if let Some((k, n)) = first {
+            f = f.step(
+                "Only if that controller is gone for good: remove the finalizer from each leftover",
+                Some(format!("kubectl -n {name} patch {k} {n} --type=merge -p '{{\"metadata\":{{\"finalizers\":null}}}}'")),
+                RiskLevel::High,
+                "Skips the cleanup the finalizer guards (external resources such as volumes, DNS records or cloud objects may leak).",
+            );
+        }
+        f = f.step("Do not clear the namespace's own spec.finalizers through /finalize to force it", None, RiskLevel::High, "Leaves the leftovers orphaned in etcd; they reappear if a namespace of the same name is created.");
+        out.push(f);
+        return;
+    }
+
+    // 3. Content still being deleted (or failing to be).
+    let content = active("NamespaceContentRemaining").or_else(|| active("NamespaceDeletionContentFailure"));
+    if content.is_some() || (!leftovers.is_empty() && conds.is_empty()) {
+        let mut f = Finding::new(Cause::NsResourcesRemaining, Severity::Warning, "Objects left in the namespace are not going away")
+            .object(key.clone())
+            .group(name.clone());
+        f = cond_ev(f, "NamespaceContentRemaining");
+        f = cond_ev(f, "NamespaceDeletionContentFailure");
+        let all: Vec<&(&str, &Meta)> = leftovers.iter().collect();
+        if !all.is_empty() {
+            f = f.evidence(EvidenceKind::Field, Some(&key), "objects still in the namespace", list(&all));
+        }
+        // Terminating pods there have their own findings (and causes).
+        for (k, m) in &leftovers {
+            if *k == "Pod" && m.deletion_timestamp.is_some() {
+                f = f.object(ObjectKey::of("Pod", m));
+            }
+        }
+        f = f
+            .explain(format!("Namespace {name} is Terminating{stuck}. The namespace controller deleted its content, but some objects remain: each is blocked by its own cause (a pod stuck Terminating, an object whose deletion fails). Fix those and the namespace finishes by itself."))
+            .step("List what is left", Some(list_cmd), RiskLevel::None, "")
+            .step("Resolve each leftover's own cause (see the other findings for its pods)", None, RiskLevel::None, "");
+        out.push(f);
+    }
+}

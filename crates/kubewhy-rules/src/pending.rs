@@ -1,0 +1,467 @@
+//! Pods that are not scheduled: the PodScheduled condition (state, survives event expiry) and
+//! FailedScheduling events, parsed in every wording from Kubernetes 1.7 to today, plus the
+//! claims the pod references, checked against the snapshot.
+
+use crate::podinfo::{PodInfo, human_duration};
+use crate::{Check, Ctx};
+use kubewhy_model::objects::condition;
+use kubewhy_model::{Cause, Confidence, EvidenceKind, Finding, ObjectKey, RiskLevel, Severity};
+use regex::Regex;
+use std::sync::LazyLock;
+
+pub(crate) struct Pending;
+
+const CAUSES: &[Cause] = &[
+    Cause::InsufficientResources,
+    Cause::TooManyPods,
+    Cause::NodeSelectorMismatch,
+    Cause::UntoleratedTaint,
+    Cause::HostPortConflict,
+    Cause::NodeUnschedulable,
+    Cause::PodAffinityUnsatisfiable,
+    Cause::PvcMissing,
+    Cause::PvcUnbound,
+    Cause::VolumeNodeAffinityConflict,
+    Cause::NoReadyNodes,
+];
+
+/// One scheduler message, split into its per-node reasons.
+#[derive(Debug, PartialEq)]
+pub(crate) struct SchedulerMessage {
+    pub nodes: Option<u32>,
+    pub reasons: Vec<(Option<u32>, String)>,
+}
+
+static ENVELOPE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^0/(\d+) nodes are available:\s*(.*)$").unwrap());
+static OLD_ENVELOPE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^No nodes are available that match all of the (?:following )?predicates:*\s*(.*)$")
+        .unwrap()
+});
+static COUNTED: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^(\d+) (.+)$").unwrap());
+static OLD_COUNTED: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^(.+?) \((\d+)\)$").unwrap());
+
+pub(crate) fn parse_scheduler_message(msg: &str) -> SchedulerMessage {
+    let msg = msg.trim();
+    if msg.starts_with("no nodes available to schedule pods") {
+        return SchedulerMessage {
+            nodes: Some(0),
+            reasons: vec![(None, "no nodes available to schedule pods".into())],
+        };
+    }
+    if let Some(c) = OLD_ENVELOPE.captures(msg) {
+        let body = c[1].trim_end_matches('.');
+        let reasons = body
+            .split(", ")
+            .filter(|s| !s.is_empty())
+            .map(|p| match OLD_COUNTED.captures(p) {
+                Some(c) => (c[2].parse().ok(), c[1].to_string()),
+                None => (None, p.to_string()),
+            })
+            .collect();
+        return SchedulerMessage { nodes: None, reasons };
+    }
+    let Some(c) = ENVELOPE.captures(msg) else {
+        return SchedulerMessage {
+            nodes: None,
+            reasons: vec![(None, msg.trim_end_matches('.').to_string())],
+        };
+    };
+    let nodes = c[1].parse().ok();
+    let mut body = c[2].to_string();
+    // The PostFilter (preemption, DRA) text follows the histogram; it is not a node reason.
+    for cut in [" preemption: ", "preemption: ", " no new claims to deallocate"] {
+        if let Some(i) = body.find(cut) {
+            body.truncate(i);
+        }
+    }
+    let body = body.trim().trim_end_matches('.').trim_end_matches(',');
+    // Reasons are joined with ", " but a reason may itself contain ", " (old taint wording):
+    // a piece that does not start with a count continues the previous reason.
+    let mut pieces: Vec<String> = Vec::new();
+    for p in body.split(", ") {
+        if pieces.is_empty() || COUNTED.is_match(p) {
+            pieces.push(p.to_string());
+        } else if let Some(last) = pieces.last_mut() {
+            last.push_str(", ");
+            last.push_str(p);
+        }
+    }
+    let reasons = pieces
+        .into_iter()
+        .filter(|p| !p.is_empty())
+        .map(|p| match COUNTED.captures(&p) {
+            Some(c) => (c[1].parse().ok(), c[2].to_string()),
+            None => (None, p),
+        })
+        .collect();
+    SchedulerMessage { nodes, reasons }
+}
+
+static INSUFFICIENT: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^Insufficient (\S+)").unwrap());
+static TAINT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"had (?:untolerated )?taints? (\{.*\})|had taints that the pod didn't tolerate|had untolerated taint\(s\)").unwrap()
+});
+static PVC_NOT_FOUND: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r#"persistentvolumeclaim "([^"]+)" not found"#).unwrap());
+
+/// Maps one scheduler reason to its cause and a detail (resource, taint, claim).
+pub(crate) fn classify_reason(r: &str) -> Option<(Cause, String)> {
+    let r = r.trim();
+    if let Some(c) = INSUFFICIENT.captures(r) {
+        return Some((Cause::InsufficientResources, c[1].to_string()));
+    }
+    if r.starts_with("Too many pods") {
+        return Some((Cause::TooManyPods, String::new()));
+    }
+    if let Some(c) = TAINT.captures(r) {
+        let detail = c.get(1).map(|m| m.as_str().to_string()).unwrap_or_default();
+        return Some((Cause::UntoleratedTaint, detail));
+    }
+    if let Some(c) = PVC_NOT_FOUND.captures(r) {
+        return Some((Cause::PvcMissing, c[1].to_string()));
+    }
+    let table: &[(&str, Cause)] = &[
+        ("didn't match Pod's node affinity", Cause::NodeSelectorMismatch),
+        ("didn't match node selector", Cause::NodeSelectorMismatch),
+        ("MatchNodeSelector", Cause::NodeSelectorMismatch),
+        ("didn't match the requested node name", Cause::NodeSelectorMismatch),
+        ("didn't match the requested hostname", Cause::NodeSelectorMismatch),
+        ("didn't match scheduler-enforced node affinity", Cause::NodeSelectorMismatch),
+        ("were unschedulable", Cause::NodeUnschedulable),
+        ("didn't have free ports", Cause::HostPortConflict),
+        ("PodFitsHostPorts", Cause::HostPortConflict),
+        ("volume node affinity conflict", Cause::VolumeNodeAffinityConflict),
+        ("didn't match PersistentVolume's node affinity", Cause::VolumeNodeAffinityConflict),
+        ("had no available volume zone", Cause::VolumeNodeAffinityConflict),
+        ("unbound immediate PersistentVolumeClaims", Cause::PvcUnbound),
+        ("didn't find available persistent volumes to bind", Cause::PvcUnbound),
+        ("did not have enough free storage", Cause::PvcUnbound),
+        ("waiting for ephemeral volume controller", Cause::PvcUnbound),
+        ("bound to non-existent persistentvolume", Cause::PvcUnbound),
+        ("pvc(s) bound to non-existent pv(s)", Cause::PvcUnbound),
+        ("is being deleted", Cause::PvcUnbound),
+        ("pod affinity", Cause::PodAffinityUnsatisfiable),
+        ("pod anti-affinity", Cause::PodAffinityUnsatisfiable),
+        ("existing pods anti-affinity", Cause::PodAffinityUnsatisfiable),
+        ("pod affinity/anti-affinity", Cause::PodAffinityUnsatisfiable),
+        ("topology spread constraints", Cause::PodAffinityUnsatisfiable),
+        ("no nodes available to schedule pods", Cause::NoReadyNodes),
+        ("exceed max volume count", Cause::InsufficientResources),
+    ];
+    table
+        .iter()
+        .find(|(needle, _)| r.contains(needle))
+        .map(|(_, c)| (*c, String::new()))
+}
+
+impl Check for Pending {
+    fn name(&self) -> &'static str {
+        "pending"
+    }
+    fn causes(&self) -> &'static [Cause] {
+        CAUSES
+    }
+    fn run(&self, ctx: &Ctx, out: &mut Vec<Finding>) {
+        for pod in &ctx.snap.pods {
+            let scheduled = pod.spec.node_name.as_deref().is_some_and(|n| !n.is_empty());
+            if scheduled || pod.status.phase != "Pending" || pod.metadata.deletion_timestamp.is_some() {
+                continue;
+            }
+            check_pod(ctx, &PodInfo::new(pod), out);
+        }
+    }
+}
+
+fn check_pod(ctx: &Ctx, info: &PodInfo, out: &mut Vec<Finding>) {
+    let snap = ctx.snap;
+    let pod = info.pod;
+    let cond = condition(&pod.status.conditions, "PodScheduled")
+        .filter(|c| c.status == "False" && !c.message.is_empty());
+    let events = snap.events_for("Pod", &pod.metadata);
+    let last_event = events.iter().rev().find(|e| e.reason == "FailedScheduling");
+
+    // State first: the condition holds the scheduler's latest verdict even after events expire.
+    let (message, from_condition) = match (cond, last_event) {
+        (Some(c), _) => (c.message.clone(), true),
+        (None, Some(e)) => (e.message.clone(), false),
+        (None, None) => {
+            claims_from_state(ctx, info, out);
+            return;
+        }
+    };
+    let parsed = parse_scheduler_message(&message);
+    let classified: Vec<(u32, Cause, String, String)> = parsed
+        .reasons
+        .iter()
+        .filter_map(|(n, text)| {
+            classify_reason(text).map(|(c, d)| (n.unwrap_or(u32::MAX), c, d, text.clone()))
+        })
+        .collect();
+    // The reason that rules out the most nodes is the one to fix first; a reason printed without
+    // a count (a PreFilter failure) rules out every node.
+    let Some(primary) = classified
+        .iter()
+        .max_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)))
+        .cloned()
+    else {
+        claims_from_state(ctx, info, out);
+        return;
+    };
+    let (_, cause, detail, reason_text) = primary;
+    let others: Vec<String> = parsed
+        .reasons
+        .iter()
+        .filter(|(_, t)| *t != reason_text)
+        .map(|(n, t)| match n {
+            Some(n) => format!("{n} {t}"),
+            None => t.clone(),
+        })
+        .collect();
+
+    let pending_for = pod
+        .metadata
+        .creation_timestamp
+        .map(|t| human_duration(ctx.now.as_second() - t.as_second()))
+        .unwrap_or_else(|| "an unknown time".into());
+    let mut f = Finding::new(cause, Severity::Error, summary(cause, &detail))
+        .object(info.key.clone())
+        .group(format!("{detail}|{}", info.owner_key(snap)));
+    if let Some(c) = cond {
+        f = f.evidence(
+            EvidenceKind::Condition,
+            Some(&info.key),
+            format!("status.conditions[PodScheduled] reason={}", c.reason),
+            c.message.clone(),
+        );
+    }
+    if let Some(e) = last_event {
+        f = f.evidence(
+            EvidenceKind::Event,
+            Some(&info.key),
+            format!("event {} from {} (x{})", e.reason, e.source, e.count),
+            e.message.clone(),
+        );
+    }
+    let nodes = parsed
+        .nodes
+        .map(|n| format!("{n} node(s)"))
+        .unwrap_or_else(|| "the nodes".into());
+    let mut explanation = format!(
+        "The scheduler checked {nodes} and none can take the pod (Pending for {pending_for}). \
+         The reason that rules out the most nodes is \"{reason_text}\"{}.",
+        if from_condition { "" } else { " (from the latest FailedScheduling event; the PodScheduled condition was not in the data)" }
+    );
+    if !others.is_empty() {
+        explanation.push_str(&format!(" Other nodes were ruled out by: {}.", others.join("; ")));
+    }
+    explanation.push(' ');
+    explanation.push_str(why(cause));
+    f = f.explain(explanation);
+    f = remediation(f, ctx, info, cause, &detail);
+    out.push(f);
+}
+
+/// Without any scheduler verdict, the claims the pod references can still be checked.
+fn claims_from_state(ctx: &Ctx, info: &PodInfo, out: &mut Vec<Finding>) {
+    let snap = ctx.snap;
+    if !snap.kinds_loaded.contains_key("PersistentVolumeClaim") {
+        return;
+    }
+    for v in &info.pod.spec.volumes {
+        let Some(claim) = &v.persistent_volume_claim else { continue };
+        match snap.pvc(info.ns(), &claim.claim_name) {
+            None => {
+                let f = Finding::new(Cause::PvcMissing, Severity::Error, summary(Cause::PvcMissing, &claim.claim_name))
+                    .object(info.key.clone())
+                    .evidence(
+                        EvidenceKind::Absence,
+                        Some(&info.key),
+                        format!("spec.volumes[{}].persistentVolumeClaim.claimName", v.name),
+                        format!("PersistentVolumeClaim {}/{} is not in the data", info.ns(), claim.claim_name),
+                    )
+                    .confidence(Confidence::Medium)
+                    .explain(format!("{} The snapshot holds PersistentVolumeClaims but not this one.", why(Cause::PvcMissing)))
+                    .group(claim.claim_name.clone());
+                out.push(remediation(f, ctx, info, Cause::PvcMissing, &claim.claim_name));
+            }
+            Some(pvc) if pvc.status.phase == "Pending" => {
+                let f = Finding::new(Cause::PvcUnbound, Severity::Error, summary(Cause::PvcUnbound, &claim.claim_name))
+                    .object(info.key.clone())
+                    .evidence(
+                        EvidenceKind::Field,
+                        Some(&ObjectKey::of("PersistentVolumeClaim", &pvc.metadata)),
+                        "status.phase",
+                        "Pending",
+                    )
+                    .confidence(Confidence::Medium)
+                    .explain(why(Cause::PvcUnbound))
+                    .group(claim.claim_name.clone());
+                out.push(remediation(f, ctx, info, Cause::PvcUnbound, &claim.claim_name));
+            }
+            Some(_) => {}
+        }
+    }
+}
+
+fn summary(cause: Cause, detail: &str) -> String {
+    match cause {
+        Cause::InsufficientResources => format!("No node has enough free {detail} for the pod's requests"),
+        Cause::TooManyPods => "Every candidate node already runs its maximum number of pods".into(),
+        Cause::NodeSelectorMismatch => "No node matches the pod's node selector / affinity".into(),
+        Cause::UntoleratedTaint if !detail.is_empty() => format!("Nodes carry taint {detail} that the pod does not tolerate"),
+        Cause::UntoleratedTaint => "Nodes carry taints that the pod does not tolerate".into(),
+        Cause::HostPortConflict => "The pod's hostPort is already taken on every candidate node".into(),
+        Cause::NodeUnschedulable => "The candidate nodes are cordoned (unschedulable)".into(),
+        Cause::PodAffinityUnsatisfiable => "The pod's (anti-)affinity or topology spread rules cannot be met".into(),
+        Cause::PvcMissing => format!("The pod uses PersistentVolumeClaim \"{detail}\", which does not exist"),
+        Cause::PvcUnbound if !detail.is_empty() => format!("PersistentVolumeClaim \"{detail}\" is not bound to a volume"),
+        Cause::PvcUnbound => "A PersistentVolumeClaim of the pod is not bound to a volume".into(),
+        Cause::VolumeNodeAffinityConflict => "The pod's volume can only be used on nodes that cannot take the pod".into(),
+        Cause::NoReadyNodes => "The cluster has no nodes to schedule on".into(),
+        _ => cause.meaning().into(),
+    }
+}
+
+fn why(cause: Cause) -> &'static str {
+    match cause {
+        Cause::InsufficientResources => "The scheduler compares the pod's requests (not its actual use) with each node's allocatable capacity minus the requests of the pods already there; limits do not matter.",
+        Cause::TooManyPods => "Each kubelet accepts at most max-pods pods (110 by default), whatever the free CPU and memory.",
+        Cause::NodeSelectorMismatch => "nodeSelector and required node affinity are hard constraints: a node lacking the labels is never used.",
+        Cause::UntoleratedTaint => "A NoSchedule or NoExecute taint keeps off every pod that does not tolerate it; the fitting nodes are reserved or unhealthy.",
+        Cause::HostPortConflict => "A hostPort can be used by one pod per node (per IP and protocol); every node that would fit already has a pod on that port.",
+        Cause::NodeUnschedulable => "Cordoned nodes (spec.unschedulable) take no new pods until uncordoned.",
+        Cause::PodAffinityUnsatisfiable => "Required inter-pod (anti-)affinity and topology spread constraints depend on where other pods run; no node satisfies them now.",
+        Cause::PvcMissing => "A pod cannot be scheduled until every PersistentVolumeClaim it mounts exists.",
+        Cause::PvcUnbound => "With Immediate binding the claim must be bound before the pod can be scheduled: no PersistentVolume matches it and no provisioner created one.",
+        Cause::VolumeNodeAffinityConflict => "A bound PersistentVolume (local or zonal storage) can only be attached in its node or zone, and those nodes cannot take the pod.",
+        Cause::NoReadyNodes => "There is no node for the scheduler to choose from.",
+        _ => "",
+    }
+}
+
+fn remediation(mut f: Finding, ctx: &Ctx, info: &PodInfo, cause: Cause, detail: &str) -> Finding {
+    let (ns, wl) = (info.ns(), info.workload_ref(ctx.snap));
+    match cause {
+        Cause::InsufficientResources => {
+            f = f
+                .step("See what each node has left (Allocated resources)", Some("kubectl describe nodes".into()), RiskLevel::None, "")
+                .step(
+                    format!("Lower the pod's {detail} request if it asks for more than it needs"),
+                    Some(format!("kubectl -n {ns} set resources {wl} --requests={detail}=<smaller>")),
+                    RiskLevel::Low,
+                    "Rolls the workload's pods; too small a request invites eviction and CPU starvation.",
+                )
+                .step("Or add capacity: scale the node group, or free space by removing unused workloads", None, RiskLevel::Low, "New nodes cost money; removed workloads are gone.");
+        }
+        Cause::TooManyPods => {
+            f = f.step("Count the pods per node", Some("kubectl get pods -A -o wide --field-selector=status.phase=Running".into()), RiskLevel::None, "")
+                .step("Add nodes, or raise the kubelet's maxPods where the pod network has room for more addresses", None, RiskLevel::Medium, "maxPods beyond the node's pod CIDR size leaves pods without IPs; needs a kubelet restart.");
+        }
+        Cause::NodeSelectorMismatch => {
+            f = f.step("Compare the pod's selector with the nodes' labels", Some(format!("kubectl get pod {} -n {ns} -o jsonpath='{{.spec.nodeSelector}}{{.spec.affinity.nodeAffinity}}'; kubectl get nodes --show-labels", info.name())), RiskLevel::None, "")
+                .step("Fix the selector in the workload, or label the node that should run it", Some("kubectl label node <node> <key>=<value>".into()), RiskLevel::Low, "Labelling a node may attract other workloads that select the same label.");
+        }
+        Cause::UntoleratedTaint => {
+            f = f.step("List the nodes' taints", Some("kubectl get nodes -o custom-columns=NAME:.metadata.name,TAINTS:.spec.taints".into()), RiskLevel::None, "")
+                .step(format!("If the pod belongs on those nodes, add a matching toleration to {wl}"), None, RiskLevel::Low, "Tolerating a taint that marks an unhealthy node (not-ready, pressure) places the pod on a failing node.")
+                .step("If the taint is left over, remove it", Some("kubectl taint nodes <node> <key>[:effect]-".into()), RiskLevel::Medium, "Other pods that were kept off the node will start landing on it.");
+        }
+        Cause::HostPortConflict => {
+            f = f.step("Find the pods holding the port", Some("kubectl get pods -A -o wide | grep <node>; kubectl get pods -A -o jsonpath='{range .items[*]}{.metadata.namespace}/{.metadata.name} {.spec.containers[*].ports[*].hostPort}{\"\\n\"}{end}'".into()), RiskLevel::None, "")
+                .step("Use another hostPort, or expose the pod through a Service instead of a hostPort", None, RiskLevel::Low, "Clients that reach the node port directly must follow the change.");
+        }
+        Cause::NodeUnschedulable => {
+            f = f.step("See which nodes are cordoned", Some("kubectl get nodes".into()), RiskLevel::None, "")
+                .step("Uncordon a node once its maintenance is over", Some("kubectl uncordon <node>".into()), RiskLevel::Low, "Do not uncordon a node that is being drained or is unhealthy.");
+        }
+        Cause::PodAffinityUnsatisfiable => {
+            f = f.step("Read the pod's affinity and spread rules", Some(format!("kubectl get pod {} -n {ns} -o yaml", info.name())), RiskLevel::None, "")
+                .step("Relax required rules to preferred ones, or add nodes in the needed topology domains", None, RiskLevel::Low, "Preferred rules may co-locate replicas you meant to spread.");
+        }
+        Cause::PvcMissing => {
+            f = f.step("List the namespace's claims", Some(format!("kubectl get pvc -n {ns}")), RiskLevel::None, "")
+                .step(format!("Create claim \"{detail}\", or fix the claim name in {wl}"), None, RiskLevel::Low, "");
+        }
+        Cause::PvcUnbound => {
+            let target = if detail.is_empty() { "<claim>".to_string() } else { detail.to_string() };
+            f = f.step("See why the claim is not bound", Some(format!("kubectl describe pvc {target} -n {ns}")), RiskLevel::None, "")
+                .step("Check the storage class exists and its provisioner runs, or create a PersistentVolume that matches the claim", Some("kubectl get storageclass; kubectl get pv".into()), RiskLevel::Low, "");
+        }
+        Cause::VolumeNodeAffinityConflict => {
+            f = f.step("Compare the volume's node affinity with the nodes", Some("kubectl get pv -o custom-columns=NAME:.metadata.name,CLAIM:.spec.claimRef.name,AFFINITY:.spec.nodeAffinity".into()), RiskLevel::None, "")
+                .step("Free capacity on the node or zone that holds the volume, or move the data", None, RiskLevel::Medium, "Moving a volume's data means copying it; deleting the claim deletes the data with a Delete reclaim policy.");
+        }
+        Cause::NoReadyNodes => {
+            f = f.step("Check the nodes", Some("kubectl get nodes -o wide".into()), RiskLevel::None, "");
+        }
+        _ => {}
+    }
+    f.step("Confirm with the pod's own events", Some(info.describe_cmd()), RiskLevel::None, "")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn reasons(m: &str) -> Vec<(Option<u32>, String)> {
+        parse_scheduler_message(m).reasons
+    }
+
+    #[test]
+    fn every_envelope_wording() {
+        assert_eq!(reasons("0/1 nodes are available: 1 Insufficient cpu."), vec![(Some(1), "Insufficient cpu".into())]);
+        // v1.24-1.29: double dot and preemption suffix.
+        assert_eq!(
+            reasons("0/3 nodes are available: 3 Insufficient memory. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.."),
+            vec![(Some(3), "Insufficient memory".into())]
+        );
+        // PreFilter, no count.
+        assert_eq!(
+            reasons("0/3 nodes are available: pod has unbound immediate PersistentVolumeClaims. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling."),
+            vec![(None, "pod has unbound immediate PersistentVolumeClaims".into())]
+        );
+        // Old taint wording contains ", ".
+        assert_eq!(
+            reasons("0/4 nodes are available: 1 node(s) had taint {node-role.kubernetes.io/master: }, that the pod didn't tolerate, 3 Insufficient cpu."),
+            vec![(Some(1), "node(s) had taint {node-role.kubernetes.io/master: }, that the pod didn't tolerate".into()), (Some(3), "Insufficient cpu".into())]
+        );
+        // Pre-1.8.
+        assert_eq!(
+            reasons("No nodes are available that match all of the following predicates:: Insufficient pods (3), MatchNodeSelector (2)."),
+            vec![(Some(3), "Insufficient pods".into()), (Some(2), "MatchNodeSelector".into())]
+        );
+        assert_eq!(parse_scheduler_message("no nodes available to schedule pods").nodes, Some(0));
+        // DRA post-filter text.
+        assert_eq!(
+            reasons("0/17 nodes are available: 17 node(s) had untolerated taint(s). no new claims to deallocate, preemption: 0/17 nodes are available: 17 Preemption is not helpful for scheduling."),
+            vec![(Some(17), "node(s) had untolerated taint(s)".into())]
+        );
+    }
+
+    #[test]
+    fn every_reason_wording() {
+        let c = |r: &str| classify_reason(r).map(|x| x.0);
+        assert_eq!(classify_reason("Insufficient nvidia.com/gpu"), Some((Cause::InsufficientResources, "nvidia.com/gpu".into())));
+        assert_eq!(c("Too many pods"), Some(Cause::TooManyPods));
+        for r in ["node(s) didn't match Pod's node affinity/selector", "node(s) didn't match Pod's node affinity", "node(s) didn't match node selector", "MatchNodeSelector", "node(s) didn't match the requested node name"] {
+            assert_eq!(c(r), Some(Cause::NodeSelectorMismatch), "{r}");
+        }
+        assert_eq!(classify_reason("node(s) had untolerated taint {dedicated: gpu}"), Some((Cause::UntoleratedTaint, "{dedicated: gpu}".into())));
+        assert_eq!(classify_reason("node(s) had taint {node.kubernetes.io/unreachable: }, that the pod didn't tolerate"), Some((Cause::UntoleratedTaint, "{node.kubernetes.io/unreachable: }".into())));
+        assert_eq!(c("node(s) had taints that the pod didn't tolerate"), Some(Cause::UntoleratedTaint));
+        assert_eq!(c("node(s) had untolerated taint(s)"), Some(Cause::UntoleratedTaint));
+        assert_eq!(c("node(s) were unschedulable"), Some(Cause::NodeUnschedulable));
+        assert_eq!(c("node(s) didn't have free ports for the requested pod ports"), Some(Cause::HostPortConflict));
+        assert_eq!(c("node(s) had volume node affinity conflict"), Some(Cause::VolumeNodeAffinityConflict));
+        assert_eq!(c("node(s) didn't match PersistentVolume's node affinity"), Some(Cause::VolumeNodeAffinityConflict));
+        assert_eq!(c("pod has unbound immediate PersistentVolumeClaims"), Some(Cause::PvcUnbound));
+        assert_eq!(c("node(s) didn't find available persistent volumes to bind"), Some(Cause::PvcUnbound));
+        assert_eq!(classify_reason("persistentvolumeclaim \"data\" not found"), Some((Cause::PvcMissing, "data".into())));
+        assert_eq!(c("node(s) didn't match pod anti-affinity rules"), Some(Cause::PodAffinityUnsatisfiable));
+        assert_eq!(c("node(s) didn't match pod affinity/anti-affinity"), Some(Cause::PodAffinityUnsatisfiable));
+        assert_eq!(c("node(s) didn't match pod topology spread constraints"), Some(Cause::PodAffinityUnsatisfiable));
+        assert_eq!(c("something new"), None);
+    }
+}

@@ -1,0 +1,188 @@
+//! Facts about one pod that several checks need: its key, its owner, its age, what kubectl
+//! would print as its status, and the commands that act on it.
+
+use jiff::Timestamp;
+use kubewhy_model::objects::{ContainerStatus, Pod};
+use kubewhy_model::{ObjectKey, Snapshot};
+
+pub(crate) struct PodInfo<'a> {
+    pub pod: &'a Pod,
+    pub key: ObjectKey,
+}
+
+impl<'a> PodInfo<'a> {
+    pub fn new(pod: &'a Pod) -> Self {
+        PodInfo {
+            pod,
+            key: ObjectKey::of("Pod", &pod.metadata),
+        }
+    }
+    pub fn ns(&self) -> &str {
+        self.pod.metadata.ns()
+    }
+    pub fn name(&self) -> &str {
+        &self.pod.metadata.name
+    }
+    pub fn describe_cmd(&self) -> String {
+        format!("kubectl describe pod {} -n {}", self.name(), self.ns())
+    }
+
+    /// Seconds since creation, if known.
+    pub fn age_secs(&self, now: Timestamp) -> Option<i64> {
+        self.pod
+            .metadata
+            .creation_timestamp
+            .map(|t| now.as_second() - t.as_second())
+    }
+
+    pub fn statuses(&self) -> impl Iterator<Item = (&'a ContainerStatus, bool)> {
+        self.pod
+            .status
+            .init_container_statuses
+            .iter()
+            .map(|c| (c, true))
+            .chain(self.pod.status.container_statuses.iter().map(|c| (c, false)))
+    }
+
+    /// The top-level owner: a ReplicaSet's Deployment when it can be told, else the direct owner.
+    pub fn owner(&self, snap: &Snapshot) -> Option<(String, String)> {
+        let o = self.pod.metadata.controller()?;
+        if o.kind == "ReplicaSet" {
+            if let Some(rs) = snap.workload("ReplicaSet", self.ns(), &o.name) {
+                if let Some(d) = rs.metadata.controller() {
+                    return Some((d.kind.clone(), d.name.clone()));
+                }
+                return Some((o.kind.clone(), o.name.clone()));
+            }
+            // Without the ReplicaSet: a Deployment's ReplicaSet is named DEPLOYMENT-HASH, with
+            // HASH the pod-template-hash label.
+            if let Some(hash) = self.pod.metadata.labels.get("pod-template-hash") {
+                if let Some(d) = o.name.strip_suffix(&format!("-{hash}")) {
+                    return Some(("Deployment".into(), d.to_string()));
+                }
+            }
+        }
+        Some((o.kind.clone(), o.name.clone()))
+    }
+
+    /// `deployment/web` style reference for kubectl, or the pod itself.
+    pub fn workload_ref(&self, snap: &Snapshot) -> String {
+        match self.owner(snap) {
+            Some((kind, name)) => format!("{}/{}", kind.to_ascii_lowercase(), name),
+            None => format!("pod/{}", self.name()),
+        }
+    }
+
+    /// Group key part that makes pods of one workload share a finding.
+    pub fn owner_key(&self, snap: &Snapshot) -> String {
+        match self.owner(snap) {
+            Some((k, n)) => format!("{}/{k}/{n}", self.ns()),
+            None => format!("{}/Pod/{}", self.ns(), self.name()),
+        }
+    }
+
+    pub fn is_terminating(&self) -> bool {
+        self.pod.metadata.deletion_timestamp.is_some()
+    }
+
+    /// Roughly what `kubectl get pods` prints in STATUS.
+    pub fn status_column(&self) -> String {
+        if self.is_terminating() {
+            return "Terminating".into();
+        }
+        if let Some(r) = self.pod.status.reason.as_deref().filter(|r| !r.is_empty()) {
+            return r.to_string();
+        }
+        for (c, init) in self.statuses() {
+            if let Some(w) = &c.state.waiting {
+                if !w.reason.is_empty() && !(init && w.reason == "PodInitializing") {
+                    return if init { format!("Init:{}", w.reason) } else { w.reason.clone() };
+                }
+            }
+            if let Some(t) = &c.state.terminated {
+                if !init || t.exit_code != 0 {
+                    let r = if t.reason.is_empty() { format!("ExitCode:{}", t.exit_code) } else { t.reason.clone() };
+                    return if init { format!("Init:{r}") } else { r };
+                }
+            }
+        }
+        let phase = &self.pod.status.phase;
+        if phase == "Running" && !self.all_ready() {
+            return "Running (not ready)".into();
+        }
+        if phase.is_empty() { "Unknown".into() } else { phase.clone() }
+    }
+
+    pub fn all_ready(&self) -> bool {
+        !self.pod.status.container_statuses.is_empty()
+            && self.pod.status.container_statuses.iter().all(|c| c.ready)
+    }
+
+    /// Whether the pod needs explaining: not Succeeded, not Running-and-Ready, not a pod that was
+    /// created moments ago, not a pod inside a normal deletion.
+    pub fn unhealthy(&self, now: Timestamp) -> bool {
+        let phase = self.pod.status.phase.as_str();
+        if phase == "Succeeded" {
+            return false;
+        }
+        if let Some(del) = self.pod.metadata.deletion_timestamp {
+            return now.as_second() > del.as_second() + crate::terminating::STUCK_AFTER_SECS;
+        }
+        if phase == "Running" && self.all_ready() {
+            return false;
+        }
+        if self.age_secs(now).is_some_and(|a| a < 120) {
+            return false;
+        }
+        true
+    }
+}
+
+/// Human duration: `3d4h`, `2h5m`, `40s`.
+pub(crate) fn human_duration(secs: i64) -> String {
+    let s = secs.max(0);
+    let (d, h, m) = (s / 86400, (s % 86400) / 3600, (s % 3600) / 60);
+    if d > 0 {
+        format!("{d}d{h}h")
+    } else if h > 0 {
+        format!("{h}h{m}m")
+    } else if m > 0 {
+        format!("{m}m{}s", s % 60)
+    } else {
+        format!("{s}s")
+    }
+}
+
+/// Strips the gRPC envelope kubelets before 1.28 put around runtime errors.
+pub(crate) fn strip_rpc(msg: &str) -> &str {
+    let mut m = msg;
+    while let Some(i) = m.find("rpc error: code = ") {
+        let rest = &m[i..];
+        match rest.find(" desc = ") {
+            Some(d) => m = &rest[d + " desc = ".len()..],
+            None => break,
+        }
+    }
+    m
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rpc_prefix_is_stripped() {
+        assert_eq!(
+            strip_rpc("Failed to pull image \"x\": rpc error: code = Unknown desc = failed to pull"),
+            "failed to pull"
+        );
+        assert_eq!(strip_rpc("plain"), "plain");
+    }
+
+    #[test]
+    fn durations() {
+        assert_eq!(human_duration(40), "40s");
+        assert_eq!(human_duration(3 * 3600 + 120), "3h2m");
+        assert_eq!(human_duration(2 * 86400 + 3600), "2d1h");
+    }
+}

@@ -1,0 +1,191 @@
+//! Pods that were deleted but do not go away. `metadata.deletionTimestamp` is the moment the
+//! grace period ends; before it the pod is not stuck. After it, the cause is found in order:
+//! finalizers (nothing else can remove the object), the node (no kubelet to confirm), the
+//! kubelet's own reports (unmount and stop failures), else the kubelet's reclaim checks.
+
+use crate::podinfo::{PodInfo, human_duration};
+use crate::{Check, Ctx};
+use kubewhy_model::objects::condition;
+use kubewhy_model::{Cause, Confidence, EvidenceKind, Finding, ObjectKey, RiskLevel, Severity};
+
+pub(crate) struct Terminating;
+
+/// Seconds past the end of the grace period after which a pod counts as stuck.
+pub(crate) const STUCK_AFTER_SECS: i64 = 60;
+
+const CAUSES: &[Cause] = &[
+    Cause::GracePeriodPending,
+    Cause::FinalizerPending,
+    Cause::NodeUnreachable,
+    Cause::NodeDeleted,
+    Cause::VolumeUnmountStuck,
+    Cause::ContainerStopTimeout,
+    Cause::KubeletCleanupPending,
+];
+
+impl Check for Terminating {
+    fn name(&self) -> &'static str {
+        "terminating"
+    }
+    fn causes(&self) -> &'static [Cause] {
+        CAUSES
+    }
+    fn run(&self, ctx: &Ctx, out: &mut Vec<Finding>) {
+        for pod in &ctx.snap.pods {
+            if let Some(deadline) = pod.metadata.deletion_timestamp {
+                check_pod(ctx, &PodInfo::new(pod), deadline, out);
+            }
+        }
+    }
+}
+
+fn check_pod(ctx: &Ctx, info: &PodInfo, deadline: jiff::Timestamp, out: &mut Vec<Finding>) {
+    let snap = ctx.snap;
+    let pod = info.pod;
+    let past = ctx.now.as_second() - deadline.as_second();
+    let del_ev = |f: Finding| {
+        f.evidence(
+            EvidenceKind::Field,
+            Some(&info.key),
+            "metadata.deletionTimestamp",
+            format!("{deadline} (grace period {}s)", pod.metadata.deletion_grace_period_seconds.unwrap_or(0)),
+        )
+    };
+    let is_sts = pod.metadata.controller().is_some_and(|o| o.kind == "StatefulSet");
+    let has_claims = pod.spec.volumes.iter().any(|v| v.persistent_volume_claim.is_some());
+    let force_note = if is_sts || has_claims {
+        "The pod belongs to a StatefulSet or holds persistent volumes: if its containers still run on the node, force deletion lets a replacement start beside them — two writers on the same data, and possible corruption."
+    } else {
+        "Force deletion only removes the API object: if the containers still run on the node they keep running, unseen."
+    };
+    let force_cmd = format!("kubectl delete pod {} -n {} --grace-period=0 --force", info.name(), info.ns());
+
+    if past <= STUCK_AFTER_SECS {
+        let f = Finding::new(
+            Cause::GracePeriodPending,
+            Severity::Info,
+            if past < 0 {
+                format!("Terminating normally: the grace period ends in {}", human_duration(-past))
+            } else {
+                "Terminating normally: the grace period just ended".to_string()
+            },
+        )
+        .object(info.key.clone())
+        .group("grace");
+        let f = del_ev(f).explain("The pod was deleted and is inside its grace period: the kubelet runs preStop hooks and sends SIGTERM, then SIGKILL when the period ends. Nothing is stuck yet.")
+            .step("Wait, or follow it", Some(format!("kubectl get pod {} -n {} -w", info.name(), info.ns())), RiskLevel::None, "");
+        out.push(f);
+        return;
+    }
+    let stuck_for = human_duration(past);
+
+    // Finalizers: the object stays until they are removed, whatever the kubelet does.
+    if !pod.metadata.finalizers.is_empty() {
+        let fins = pod.metadata.finalizers.join(", ");
+        let mut f = Finding::new(Cause::FinalizerPending, Severity::Warning, format!("Deletion waits on finalizer(s) {fins}"))
+            .object(info.key.clone())
+            .group(format!("pod|{fins}"))
+            .evidence(EvidenceKind::Field, Some(&info.key), "metadata.finalizers", format!("[{fins}]"));
+        f = del_ev(f);
+        let foreground = pod.metadata.finalizers.iter().any(|x| x == "foregroundDeletion");
+        f = f.explain(format!(
+            "The pod is past its grace period by {stuck_for}, but the API server keeps an object until its finalizers list is empty, and only the controller that added a finalizer should remove it. {}",
+            if foreground { "foregroundDeletion waits until every dependent object is deleted." } else { "Find the controller that owns this finalizer: if it is not running, nothing will ever remove it." }
+        ))
+        .step("See who added the finalizer (managedFields show the field manager)", Some(format!("kubectl get pod {} -n {} -o yaml --show-managed-fields", info.name(), info.ns())), RiskLevel::None, "")
+        .step("Start or fix the controller that owns the finalizer so it finishes its cleanup", None, RiskLevel::None, "")
+        .step(
+            "Only if that controller is gone for good: remove the finalizer",
+            Some(format!("kubectl patch pod {} -n {} --type=json -p '[{{\"op\":\"remove\",\"path\":\"/metadata/finalizers\"}}]'", info.name(), info.ns())),
+            RiskLevel::High,
+            "Skips the cleanup the finalizer guards (external resources, data) for good.",
+        );
+        out.push(f);
+    }
+
+    // The node: without a kubelet nothing confirms the containers stopped.
+    let node_name = pod.spec.node_name.clone().unwrap_or_default();
+    if node_name.is_empty() {
+        return; // unscheduled: only finalizers can hold it (the pod GC removes it otherwise)
+    }
+    let node_key = ObjectKey::new("Node", "", &node_name, "");
+    match snap.node(&node_name) {
+        None if snap.nodes_known() => {
+            let f = Finding::new(Cause::NodeDeleted, Severity::Warning, format!("The pod's node {node_name} no longer exists"))
+                .object(info.key.clone())
+                .group(format!("node|{node_name}"))
+                .evidence(EvidenceKind::Absence, Some(&info.key), "spec.nodeName", format!("Node {node_name} is not in the data (nodes were)"))
+                .explain(format!("The pod is bound to node {node_name}, which was deleted. No kubelet will ever confirm the pod stopped; the pod garbage collector force-deletes pods of vanished nodes after a 40 s quarantine, so a pod still here points at a stopped or failing kube-controller-manager."))
+                .step("Check the controller manager (pod GC) runs", Some("kubectl -n kube-system get pods -l component=kube-controller-manager".into()), RiskLevel::None, "")
+                .step("Force-delete the pod: its node is gone, so its containers are gone too", Some(force_cmd.clone()), RiskLevel::Low, "Safe only because the node is confirmed deleted; a node that is merely unreachable may still run the containers.");
+            out.push(del_ev(f));
+            return;
+        }
+        Some(node) if node.ready() != Some(true) => {
+            let ready = condition(&node.status.conditions, "Ready");
+            let mut f = Finding::new(Cause::NodeUnreachable, Severity::Warning, format!("The pod's node {node_name} is not Ready, so no kubelet confirms the pod stopped"))
+                .object(info.key.clone())
+                .group(format!("node|{node_name}"));
+            if let Some(c) = ready {
+                f = f.evidence(
+                    EvidenceKind::Condition,
+                    Some(&node_key),
+                    format!("status.conditions[Ready] status={} reason={}", c.status, c.reason),
+                    format!(
+                        "{}{}",
+                        c.message,
+                        c.last_heartbeat_time.map(|t| format!(" (last heartbeat {t})")).unwrap_or_default()
+                    ),
+                );
+            }
+            f = del_ev(f)
+                .explain(format!("The API server waits for the kubelet on {node_name} to report the pod's containers stopped before removing it. That kubelet is not reporting (node NotReady/Unknown), so the pod stays Terminating until the node comes back or is deleted."))
+                .step("Bring the node back (kubelet, network, machine)", Some(format!("kubectl describe node {node_name}")), RiskLevel::None, "")
+                .step("If the machine is gone for good, delete the Node object: the pod GC then removes its pods", Some(format!("kubectl delete node {node_name}")), RiskLevel::Medium, "Only when the machine is really off: its pods would otherwise run unseen.")
+                .step("Force-delete the pod only when you know the machine is down", Some(force_cmd.clone()), RiskLevel::High, force_note);
+            out.push(f);
+            return;
+        }
+        _ => {}
+    }
+    if !pod.metadata.finalizers.is_empty() {
+        return;
+    }
+
+    // The kubelet's own reports.
+    let events = snap.events_for("Pod", &pod.metadata);
+    let unmount = events.iter().rev().find(|e| {
+        (e.reason == "FailedUnmount" || e.reason == "FailedMount")
+            && (e.message.contains("UnmountVolume") || e.message.contains("device or resource busy") || e.message.contains("target is busy") || e.message.contains("error cleaning subPath mounts"))
+    });
+    let stop = events.iter().rev().find(|e| {
+        (e.reason == "FailedKillPod" || e.reason == "ExceededGracePeriod" || e.reason == "FailedSync" || e.reason == "Failed")
+            && (e.message.contains("KillPodSandbox") || e.message.contains("KillContainer") || e.message.contains("StopContainer") || e.message.contains("did not kill the pod") || e.message.contains("context deadline exceeded") || e.message.contains("operation timeout"))
+    });
+    let (cause, ev, summary, explanation) = if let Some(e) = unmount {
+        (Cause::VolumeUnmountStuck, Some(e), "The kubelet cannot unmount the pod's volumes", "The kubelet removes a pod only after its volumes are unmounted; the unmount fails (a process still holds the mount, a CSI driver error, a subPath mount left busy).")
+    } else if let Some(e) = stop {
+        (Cause::ContainerStopTimeout, Some(e), "The container runtime does not stop the pod's containers", "The kubelet asked the runtime to stop the containers and the call fails or times out: a hung runtime, a zombie process, or the runtime's layers disagreeing about the container (docker vs containerd).")
+    } else {
+        (Cause::KubeletCleanupPending, None, "The kubelet has not finished reclaiming the pod", "The node is Ready and no finalizer holds the pod, so the kubelet has not confirmed its reclaim checks: no running containers, volumes cleaned up, pod cgroup removed. Which one fails is only in the kubelet's log, and its lines (\"Pod is terminated, but some … \") need kubelet verbosity 3 or more.")
+    };
+    let mut f = Finding::new(cause, Severity::Warning, summary)
+        .object(info.key.clone())
+        .group(format!("node|{node_name}"));
+    if let Some(e) = ev {
+        f = f.evidence(EvidenceKind::Event, Some(&info.key), format!("event {} from {} (x{})", e.reason, e.source, e.count), e.message.clone());
+    } else {
+        f = f.confidence(Confidence::Low);
+    }
+    f = del_ev(f)
+        .explain(format!("Past its grace period by {stuck_for} on node {node_name}. {explanation}"))
+        .step(format!("Read the kubelet's log on {node_name} about the pod (uid {})", pod.metadata.uid), Some(format!("journalctl -u kubelet | grep {}", if pod.metadata.uid.is_empty() { info.name() } else { &pod.metadata.uid })), RiskLevel::None, "");
+    f = match cause {
+        Cause::VolumeUnmountStuck => f.step("Find what holds the mount and stop it", Some("grep <pod-uid> /proc/*/mountinfo".into()), RiskLevel::Low, ""),
+        Cause::ContainerStopTimeout => f
+            .step("Compare the runtime's view of the containers", Some("crictl ps -a; crictl pods".into()), RiskLevel::None, "")
+            .step("Restart the container runtime on the node (docker/containerd)", None, RiskLevel::Medium, "Restarts may briefly disturb other pods' exec/log streams; containers keep running with live-restore/shims."),
+        _ => f,
+    };
+    out.push(f.step("Force-delete only as a last resort", Some(force_cmd), RiskLevel::High, force_note));
+}

@@ -1,0 +1,61 @@
+//! Catalogue tests: every cause a check can emit has a page, and each page's example yields
+//! exactly that cause (rustc --explain style).
+
+use crate::catalogue;
+use kubewhy_model::Cause;
+use kubewhy_source::{Input, load};
+
+#[test]
+fn every_emitted_cause_has_a_page() {
+    let missing: Vec<&str> = crate::emitted_causes()
+        .into_iter()
+        .filter(|c| catalogue::page(*c).is_none())
+        .map(|c| c.slug())
+        .collect();
+    assert!(missing.is_empty(), "causes without docs/causes/<slug>.md: {missing:?}");
+}
+
+#[test]
+fn every_page_is_named_after_a_cause() {
+    for slug in catalogue::page_slugs() {
+        let c = Cause::lookup(slug).unwrap_or_else(|| panic!("docs/causes/{slug}.md names no cause"));
+        let page = catalogue::page(c).unwrap();
+        assert!(page.starts_with(&format!("# {slug} ({})", c.code())), "{slug}: title line");
+        for section in ["## What it means", "## How kubewhy detects it", "## How to fix it safely", "## Example"] {
+            assert!(page.contains(section), "{slug}: missing {section}");
+        }
+    }
+}
+
+#[test]
+fn each_page_example_yields_exactly_its_cause() {
+    let mut failures = Vec::new();
+    for slug in catalogue::page_slugs() {
+        let cause = Cause::lookup(slug).unwrap();
+        let page = catalogue::page(cause).unwrap();
+        let Some((yaml, now)) = catalogue::example(page) else {
+            failures.push(format!("{slug}: no ```yaml example"));
+            continue;
+        };
+        let now = now.map(|n| n.parse().expect("now comment is RFC 3339"));
+        let loaded = load(&[Input::Text { name: format!("{slug}.md"), text: yaml }], now);
+        if !loaded.warnings.is_empty() {
+            failures.push(format!("{slug}: example does not load cleanly: {:?}", loaded.warnings));
+            continue;
+        }
+        let d = crate::diagnose(&loaded.snapshot);
+        let causes: Vec<&str> = d.findings.iter().map(|f| f.cause.slug()).collect();
+        if causes != [slug] {
+            failures.push(format!("{slug}: example yields {causes:?}"));
+        }
+        if !d.unexplained.is_empty() {
+            failures.push(format!("{slug}: unexplained pods {:?}", d.unexplained));
+        }
+        for f in &d.findings {
+            if f.evidence.is_empty() || f.objects.is_empty() || f.remediation.is_empty() {
+                failures.push(format!("{slug}: finding lacks evidence, objects or steps"));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
