@@ -180,13 +180,16 @@ mod tests {
         };
         let mut documented = Vec::new();
         for line in text.lines() {
-            if let Some(rest) = line.strip_prefix("| `") {
-                if let Some(end) = rest.find('`') {
-                    documented.push(rest[..end].to_string());
-                }
+            if let Some(rest) = line.strip_prefix("| `")
+                && let Some(end) = rest.find('`')
+            {
+                documented.push(rest[..end].to_string());
             }
         }
         let ours: Vec<String> = Cause::ALL.iter().map(|c| c.slug().to_string()).collect();
-        assert_eq!(ours, documented, "Cause::ALL must list CAUSES.md's slugs in its order");
+        assert_eq!(
+            ours, documented,
+            "Cause::ALL must list CAUSES.md's slugs in its order"
+        );
     }
 }

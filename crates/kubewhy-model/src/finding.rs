@@ -106,6 +106,7 @@ impl RiskLevel {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Step {
     pub action: String,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -228,8 +229,9 @@ pub fn merge_findings(findings: Vec<Finding>) -> Vec<Finding> {
                         None => into.evidence.push(e),
                     }
                 }
+                // Steps are per cause, not per object: the first object's command stands for all.
                 for s in f.remediation {
-                    if !into.remediation.contains(&s) {
+                    if !into.remediation.iter().any(|x| x.action == s.action) {
                         into.remediation.push(s);
                     }
                 }

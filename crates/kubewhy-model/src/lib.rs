@@ -9,8 +9,8 @@ pub mod snapshot;
 
 pub use cause::{Cause, Family};
 pub use finding::{
-    Confidence, Evidence, EvidenceKind, Finding, InputWarning, RiskLevel, Severity, Step, Unexplained,
-    merge_findings,
+    Confidence, Evidence, EvidenceKind, Finding, InputWarning, RiskLevel, Severity, Step,
+    Unexplained, merge_findings,
 };
 pub use objects::ObjectKey;
 pub use snapshot::Snapshot;

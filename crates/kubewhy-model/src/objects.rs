@@ -750,7 +750,17 @@ mod tests {
         )
         .unwrap();
         assert!(!format!("{c:?}").contains("hunter2"));
-        assert_eq!(c.env[1].value_from.as_ref().unwrap().secret_key_ref.as_ref().unwrap().key, "k");
+        assert_eq!(
+            c.env[1]
+                .value_from
+                .as_ref()
+                .unwrap()
+                .secret_key_ref
+                .as_ref()
+                .unwrap()
+                .key,
+            "k"
+        );
     }
 
     #[test]
@@ -760,7 +770,8 @@ mod tests {
         )
         .unwrap();
         assert!(m.creation_timestamp.is_none() && m.deletion_timestamp.is_none());
-        let m: Meta = serde_json::from_str(r#"{"creationTimestamp":"2024-05-01T10:00:00Z"}"#).unwrap();
+        let m: Meta =
+            serde_json::from_str(r#"{"creationTimestamp":"2024-05-01T10:00:00Z"}"#).unwrap();
         assert!(m.creation_timestamp.is_some());
     }
 

@@ -41,7 +41,11 @@ impl Selector {
                     .strip_prefix('(')
                     .and_then(|r| r.strip_suffix(')'))
                     .ok_or_else(|| format!("expected (values) in {p:?}"))?;
-                Ok(inner.split(',').map(|v| v.trim().to_string()).filter(|v| !v.is_empty()).collect())
+                Ok(inner
+                    .split(',')
+                    .map(|v| v.trim().to_string())
+                    .filter(|v| !v.is_empty())
+                    .collect())
             };
             let req = if let Some(k) = p.strip_prefix('!') {
                 Req::NotExists(k.trim().to_string())
@@ -81,7 +85,11 @@ mod tests {
 
     #[test]
     fn kubectl_forms() {
-        let l: Labels = [("app".to_string(), "web".to_string()), ("tier".to_string(), "fe".to_string())].into();
+        let l: Labels = [
+            ("app".to_string(), "web".to_string()),
+            ("tier".to_string(), "fe".to_string()),
+        ]
+        .into();
         for (s, want) in [
             ("app=web", true),
             ("app==web,tier=fe", true),

@@ -83,10 +83,18 @@ impl Snapshot {
         dedup_by(&mut self.config_maps, |p| k(&p.metadata));
         dedup_by(&mut self.secrets, |p| k(&p.metadata));
         dedup_by(&mut self.workloads, |w| {
-            (w.kind.clone(), w.metadata.ns().into(), w.metadata.name.clone())
+            (
+                w.kind.clone(),
+                w.metadata.ns().into(),
+                w.metadata.name.clone(),
+            )
         });
         dedup_by(&mut self.others, |o| {
-            (o.kind.clone(), o.metadata.ns().into(), o.metadata.name.clone())
+            (
+                o.kind.clone(),
+                o.metadata.ns().into(),
+                o.metadata.name.clone(),
+            )
         });
         dedup_by(&mut self.events, |e| {
             (String::new(), e.namespace.clone(), e.name.clone())
@@ -95,10 +103,17 @@ impl Snapshot {
         let mut idx = Indexes::default();
         for (i, e) in self.events.iter().enumerate() {
             if !e.involved.uid.is_empty() {
-                idx.events_by_uid.entry(e.involved.uid.clone()).or_default().push(i);
+                idx.events_by_uid
+                    .entry(e.involved.uid.clone())
+                    .or_default()
+                    .push(i);
             }
             idx.events_by_name
-                .entry((e.involved.kind.clone(), e.involved.namespace.clone(), e.involved.name.clone()))
+                .entry((
+                    e.involved.kind.clone(),
+                    e.involved.namespace.clone(),
+                    e.involved.name.clone(),
+                ))
                 .or_default()
                 .push(i);
         }
@@ -126,7 +141,11 @@ impl Snapshot {
         }
         for (i, w) in self.workloads.iter().enumerate() {
             idx.workload_by_name.insert(
-                (w.kind.clone(), w.metadata.ns().to_string(), w.metadata.name.clone()),
+                (
+                    w.kind.clone(),
+                    w.metadata.ns().to_string(),
+                    w.metadata.name.clone(),
+                ),
                 i,
             );
         }
@@ -150,7 +169,12 @@ impl Snapshot {
             for c in &p.status.conditions {
                 see(c.last_transition_time);
             }
-            for cs in p.status.container_statuses.iter().chain(&p.status.init_container_statuses) {
+            for cs in p
+                .status
+                .container_statuses
+                .iter()
+                .chain(&p.status.init_container_statuses)
+            {
                 for st in [&cs.state, &cs.last_state] {
                     if let Some(r) = &st.running {
                         see(r.started_at);
@@ -190,17 +214,21 @@ impl Snapshot {
     /// Events about an object, by uid when known and by kind/namespace/name, oldest first.
     pub fn events_for(&self, kind: &str, meta: &Meta) -> Vec<&Event> {
         let mut ids: Vec<usize> = Vec::new();
-        if !meta.uid.is_empty() {
-            if let Some(v) = self.idx.events_by_uid.get(&meta.uid) {
-                ids.extend(v);
-            }
+        if let Some(v) = self
+            .idx
+            .events_by_uid
+            .get(&meta.uid)
+            .filter(|_| !meta.uid.is_empty())
+        {
+            ids.extend(v);
         }
         let key = (kind.to_string(), meta.ns().to_string(), meta.name.clone());
         if let Some(v) = self.idx.events_by_name.get(&key) {
             for &i in v {
                 let e = &self.events[i];
                 // An event for an older object of the same name is not about this one.
-                let same = e.involved.uid.is_empty() || meta.uid.is_empty() || e.involved.uid == meta.uid;
+                let same =
+                    e.involved.uid.is_empty() || meta.uid.is_empty() || e.involved.uid == meta.uid;
                 if same && !ids.contains(&i) {
                     ids.push(i);
                 }
@@ -223,16 +251,28 @@ impl Snapshot {
         self.idx.node_by_name.get(name).map(|&i| &self.nodes[i])
     }
     pub fn namespace(&self, name: &str) -> Option<&Namespace> {
-        self.idx.namespace_by_name.get(name).map(|&i| &self.namespaces[i])
+        self.idx
+            .namespace_by_name
+            .get(name)
+            .map(|&i| &self.namespaces[i])
     }
     pub fn pvc(&self, ns: &str, name: &str) -> Option<&PersistentVolumeClaim> {
-        self.idx.pvc_by_name.get(&(ns.into(), name.into())).map(|&i| &self.pvcs[i])
+        self.idx
+            .pvc_by_name
+            .get(&(ns.into(), name.into()))
+            .map(|&i| &self.pvcs[i])
     }
     pub fn config_map(&self, ns: &str, name: &str) -> Option<&KeyedObject> {
-        self.idx.cm_by_name.get(&(ns.into(), name.into())).map(|&i| &self.config_maps[i])
+        self.idx
+            .cm_by_name
+            .get(&(ns.into(), name.into()))
+            .map(|&i| &self.config_maps[i])
     }
     pub fn secret(&self, ns: &str, name: &str) -> Option<&KeyedObject> {
-        self.idx.secret_by_name.get(&(ns.into(), name.into())).map(|&i| &self.secrets[i])
+        self.idx
+            .secret_by_name
+            .get(&(ns.into(), name.into()))
+            .map(|&i| &self.secrets[i])
     }
     pub fn workload(&self, kind: &str, ns: &str, name: &str) -> Option<&Workload> {
         self.idx
@@ -281,14 +321,34 @@ impl Snapshot {
     pub fn objects_in_namespace(&self, ns: &str) -> Vec<(&str, &Meta)> {
         let mut out: Vec<(&str, &Meta)> = Vec::new();
         out.extend(self.pods.iter().map(|o| ("Pod", &o.metadata)));
-        out.extend(self.pvcs.iter().map(|o| ("PersistentVolumeClaim", &o.metadata)));
+        out.extend(
+            self.pvcs
+                .iter()
+                .map(|o| ("PersistentVolumeClaim", &o.metadata)),
+        );
         out.extend(self.config_maps.iter().map(|o| ("ConfigMap", &o.metadata)));
         out.extend(self.secrets.iter().map(|o| ("Secret", &o.metadata)));
-        out.extend(self.service_accounts.iter().map(|o| ("ServiceAccount", &o.metadata)));
-        out.extend(self.workloads.iter().map(|o| (o.kind.as_str(), &o.metadata)));
+        out.extend(
+            self.service_accounts
+                .iter()
+                .map(|o| ("ServiceAccount", &o.metadata)),
+        );
+        out.extend(
+            self.workloads
+                .iter()
+                .map(|o| (o.kind.as_str(), &o.metadata)),
+        );
         out.extend(self.leases.iter().map(|o| ("Lease", &o.metadata)));
-        out.extend(self.resource_quotas.iter().map(|o| ("ResourceQuota", &o.metadata)));
-        out.extend(self.limit_ranges.iter().map(|o| ("LimitRange", &o.metadata)));
+        out.extend(
+            self.resource_quotas
+                .iter()
+                .map(|o| ("ResourceQuota", &o.metadata)),
+        );
+        out.extend(
+            self.limit_ranges
+                .iter()
+                .map(|o| ("LimitRange", &o.metadata)),
+        );
         out.extend(self.others.iter().map(|o| (o.kind.as_str(), &o.metadata)));
         out.retain(|(_, m)| m.namespace.as_deref() == Some(ns));
         out

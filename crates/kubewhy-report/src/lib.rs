@@ -154,7 +154,8 @@ fn json(r: &Report) -> String {
         findings: r.findings.iter().map(clean_finding).collect(),
         unexplained: r.unexplained.iter().map(clean_unexplained).collect(),
     };
-    let mut s = serde_json::to_string_pretty(&doc).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"));
+    let mut s =
+        serde_json::to_string_pretty(&doc).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"));
     s.push('\n');
     s
 }

@@ -44,7 +44,9 @@ pub fn sanitize(s: &str) -> String {
 }
 
 fn needs_work(c: char) -> bool {
-    (c.is_control() && c != '\n' && c != '\t') || ('\u{202a}'..='\u{202e}').contains(&c) || ('\u{2066}'..='\u{2069}').contains(&c)
+    (c.is_control() && c != '\n' && c != '\t')
+        || ('\u{202a}'..='\u{202e}').contains(&c)
+        || ('\u{2066}'..='\u{2069}').contains(&c)
 }
 
 fn skip_string(it: &mut std::iter::Peekable<std::str::Chars<'_>>) {
@@ -71,7 +73,10 @@ mod tests {
         assert_eq!(sanitize("plain"), "plain");
         assert_eq!(sanitize("a\u{1b}[31mred\u{1b}[0m b"), "ared b");
         assert_eq!(sanitize("x\u{1b}]0;pwned title\u{7}y"), "xy");
-        assert_eq!(sanitize("\u{1b}]8;;http://evil\u{1b}\\link\u{1b}]8;;\u{1b}\\"), "link");
+        assert_eq!(
+            sanitize("\u{1b}]8;;http://evil\u{1b}\\link\u{1b}]8;;\u{1b}\\"),
+            "link"
+        );
         assert_eq!(sanitize("c1\u{9b}2Jcsi"), "c1csi");
         assert_eq!(sanitize("bell\u{7}\r\nnext\tok\u{7f}"), "bell\nnext\tok");
         assert_eq!(sanitize("\u{1b}Pdcs data\u{1b}\\after"), "after");

@@ -3,17 +3,36 @@ use kubewhy_model::{Cause, EvidenceKind, ObjectKey, RiskLevel};
 
 fn sample() -> (Vec<Finding>, Vec<Unexplained>, Vec<InputWarning>) {
     let pod = ObjectKey::new("Pod", "shop", "web-\u{1b}[31m1", "u1");
-    let f = Finding::new(Cause::OomKilled, Severity::Error, "Container \"app\" is killed")
-        .object(pod.clone())
-        .evidence(EvidenceKind::Log, Some(&pod), "last log lines", "ok\n\u{1b}]0;owned\u{7}boom | `x`")
-        .explain("It ran out.")
-        .step("Raise it", Some("kubectl set resources".into()), RiskLevel::Low, "rolls");
+    let f = Finding::new(
+        Cause::OomKilled,
+        Severity::Error,
+        "Container \"app\" is killed",
+    )
+    .object(pod.clone())
+    .evidence(
+        EvidenceKind::Log,
+        Some(&pod),
+        "last log lines",
+        "ok\n\u{1b}]0;owned\u{7}boom | `x`",
+    )
+    .explain("It ran out.")
+    .step(
+        "Raise it",
+        Some("kubectl set resources".into()),
+        RiskLevel::Low,
+        "rolls",
+    );
     let u = Unexplained {
         object: ObjectKey::new("Pod", "shop", "api", ""),
         status: "ImagePullBackOff".into(),
         next: "kubectl describe pod api -n shop".into(),
     };
-    let w = InputWarning { file: "x.json".into(), line: Some(3), column: Some(4), message: "EOF".into() };
+    let w = InputWarning {
+        file: "x.json".into(),
+        line: Some(3),
+        column: Some(4),
+        message: "EOF".into(),
+    };
     (vec![f], vec![u], vec![w])
 }
 
@@ -22,7 +41,12 @@ fn report<'a>(f: &'a [Finding], u: &'a [Unexplained], w: &'a [InputWarning]) -> 
         findings: f,
         unexplained: u,
         warnings: w,
-        snapshot: SnapshotInfo { now: Some("2026-11-22T10:00:00Z".into()), files: 1, objects: 3, kinds: BTreeMap::new() },
+        snapshot: SnapshotInfo {
+            now: Some("2026-11-22T10:00:00Z".into()),
+            files: 1,
+            objects: 3,
+            kinds: BTreeMap::new(),
+        },
     }
 }
 
@@ -32,7 +56,10 @@ fn no_format_lets_an_escape_sequence_through() {
     let r = report(&f, &u, &w);
     for fmt in [Format::Json, Format::Markdown] {
         let s = render(&r, fmt);
-        assert!(!s.contains('\u{1b}') && !s.contains('\u{7}') && !s.contains("\\u001b"), "{fmt:?}: {s}");
+        assert!(
+            !s.contains('\u{1b}') && !s.contains('\u{7}') && !s.contains("\\u001b"),
+            "{fmt:?}: {s}"
+        );
     }
     // Text carries our own styles only: strip those and nothing else may remain.
     let t = render(&r, Format::Text);
@@ -50,9 +77,16 @@ fn regex_free_strip(s: &str) -> String {
             let mut seq = String::new();
             for d in chars.by_ref() {
                 seq.push(d);
-                if d == 'm' { break; }
+                if d == 'm' {
+                    break;
+                }
             }
-            assert!(seq[1..seq.len() - 1].chars().all(|c| c.is_ascii_digit() || c == ';'), "foreign sequence {seq:?}");
+            assert!(
+                seq[1..seq.len() - 1]
+                    .chars()
+                    .all(|c| c.is_ascii_digit() || c == ';'),
+                "foreign sequence {seq:?}"
+            );
             continue;
         }
         out.push(c);
@@ -63,7 +97,8 @@ fn regex_free_strip(s: &str) -> String {
 #[test]
 fn json_has_the_documented_shape() {
     let (f, u, w) = sample();
-    let v: serde_json::Value = serde_json::from_str(&render(&report(&f, &u, &w), Format::Json)).unwrap();
+    let v: serde_json::Value =
+        serde_json::from_str(&render(&report(&f, &u, &w), Format::Json)).unwrap();
     assert_eq!(v["schemaVersion"], 1);
     assert_eq!(v["findings"][0]["cause"], "oom-killed");
     assert_eq!(v["findings"][0]["code"], "KW301");

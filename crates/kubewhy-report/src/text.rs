@@ -28,13 +28,22 @@ pub(crate) fn render(r: &Report) -> String {
     let bold = Style::new().bold();
     let dim = Style::new().dimmed();
     let mut out = String::new();
-    let pods: usize = r.findings.iter().flat_map(|f| &f.objects).filter(|o| o.kind == "Pod").count();
+    let pods: usize = r
+        .findings
+        .iter()
+        .flat_map(|f| &f.objects)
+        .filter(|o| o.kind == "Pod")
+        .count();
     let _ = writeln!(
         out,
         "{} {} finding(s){}{}",
         paint(bold, "kubewhy:"),
         r.findings.len(),
-        if pods > 0 { format!(" affecting {pods} pod(s)") } else { String::new() },
+        if pods > 0 {
+            format!(" affecting {pods} pod(s)")
+        } else {
+            String::new()
+        },
         r.snapshot
             .now
             .as_deref()
@@ -42,7 +51,11 @@ pub(crate) fn render(r: &Report) -> String {
             .unwrap_or_default()
     );
     if r.findings.is_empty() && r.unexplained.is_empty() {
-        let _ = writeln!(out, "\nNo problems found in {} object(s).", r.snapshot.objects);
+        let _ = writeln!(
+            out,
+            "\nNo problems found in {} object(s).",
+            r.snapshot.objects
+        );
     }
     for (i, f) in r.findings.iter().enumerate() {
         let f = clean_finding(f);
@@ -58,11 +71,21 @@ pub(crate) fn render(r: &Report) -> String {
         );
         for u in r.unexplained {
             let u = clean_unexplained(u);
-            let _ = writeln!(out, "  {:<50} {:<24} → {}", u.object.to_string(), u.status, paint(dim, &u.next));
+            let _ = writeln!(
+                out,
+                "  {:<50} {:<24} → {}",
+                u.object.to_string(),
+                u.status,
+                paint(dim, &u.next)
+            );
         }
     }
     if !r.warnings.is_empty() {
-        let _ = writeln!(out, "\n{} input problem(s) were reported on stderr; the rest of the input was diagnosed.", r.warnings.len());
+        let _ = writeln!(
+            out,
+            "\n{} input problem(s) were reported on stderr; the rest of the input was diagnosed.",
+            r.warnings.len()
+        );
     }
     out
 }
@@ -71,25 +94,52 @@ fn finding(out: &mut String, n: usize, f: &Finding, bold: Style, dim: Style) {
     let _ = writeln!(
         out,
         "{n}. {} {} {}  {}",
-        paint(sev_style(f.severity), &f.severity.as_str().to_ascii_uppercase()),
+        paint(
+            sev_style(f.severity),
+            &f.severity.as_str().to_ascii_uppercase()
+        ),
         paint(bold, f.cause.slug()),
         paint(dim, f.code),
         paint(bold, &f.summary)
     );
-    let shown: Vec<String> = f.objects.iter().take(MAX_OBJECTS).map(|o| o.to_string()).collect();
+    let shown: Vec<String> = f
+        .objects
+        .iter()
+        .take(MAX_OBJECTS)
+        .map(|o| o.to_string())
+        .collect();
     let more = f.objects.len().saturating_sub(MAX_OBJECTS);
     let _ = writeln!(
         out,
         "   {}  {}{}",
         paint(bold, "affects"),
         shown.join(", "),
-        if more > 0 { format!(" … and {more} more") } else { String::new() }
+        if more > 0 {
+            format!(" … and {more} more")
+        } else {
+            String::new()
+        }
     );
     let _ = writeln!(out, "   {}", paint(bold, "evidence"));
     for e in &f.evidence {
-        let on = e.object.as_ref().map(|o| format!("{o} ")).unwrap_or_default();
-        let times = if e.occurrences > 1 { format!(" (on {} objects)", e.occurrences) } else { String::new() };
-        let _ = writeln!(out, "     {:<9} {}{}{}", e.kind.as_str(), paint(dim, &on), paint(dim, &e.source), paint(dim, &times));
+        let on = e
+            .object
+            .as_ref()
+            .map(|o| format!("{o} "))
+            .unwrap_or_default();
+        let times = if e.occurrences > 1 {
+            format!(" (on {} objects)", e.occurrences)
+        } else {
+            String::new()
+        };
+        let _ = writeln!(
+            out,
+            "     {:<9} {}{}{}",
+            e.kind.as_str(),
+            paint(dim, &on),
+            paint(dim, &e.source),
+            paint(dim, &times)
+        );
         for line in e.quote.lines() {
             let _ = writeln!(out, "               │ {line}");
         }
@@ -103,7 +153,13 @@ fn finding(out: &mut String, n: usize, f: &Finding, bold: Style, dim: Style) {
     if !f.remediation.is_empty() {
         let _ = writeln!(out, "   {}", paint(bold, "fix"));
         for (i, s) in f.remediation.iter().enumerate() {
-            let _ = writeln!(out, "     {}. {} {}", i + 1, s.action, paint(dim, &format!("[risk: {}]", s.risk.as_str())));
+            let _ = writeln!(
+                out,
+                "     {}. {} {}",
+                i + 1,
+                s.action,
+                paint(dim, &format!("[risk: {}]", s.risk.as_str()))
+            );
             if let Some(c) = &s.command {
                 let _ = writeln!(out, "        $ {c}");
             }
@@ -117,7 +173,15 @@ fn finding(out: &mut String, n: usize, f: &Finding, bold: Style, dim: Style) {
     let _ = writeln!(
         out,
         "   {}",
-        paint(dim, &format!("confidence {:?} · more: kubewhy explain {}", f.confidence, f.cause.slug()).to_lowercase())
+        paint(
+            dim,
+            &format!(
+                "confidence {:?} · more: kubewhy explain {}",
+                f.confidence,
+                f.cause.slug()
+            )
+            .to_lowercase()
+        )
     );
 }
 

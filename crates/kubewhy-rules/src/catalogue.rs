@@ -8,7 +8,10 @@ include!(concat!(env!("OUT_DIR"), "/pages.rs"));
 
 /// The page of a cause, as Markdown.
 pub fn page(cause: Cause) -> Option<&'static str> {
-    PAGES.iter().find(|(s, _)| *s == cause.slug()).map(|(_, p)| *p)
+    PAGES
+        .iter()
+        .find(|(s, _)| *s == cause.slug())
+        .map(|(_, p)| *p)
 }
 
 /// Slugs of every embedded page (a page must be named after an existing cause).

@@ -54,8 +54,16 @@ impl Check for Crash {
             }
             for (cs, init) in info.statuses() {
                 let waiting = cs.state.waiting.as_ref().map(|w| w.reason.as_str());
-                let crash_looping = matches!(waiting, Some("CrashLoopBackOff" | "RunContainerError" | "CreateContainerError"));
-                let flapping = cs.restart_count >= FLAPPING_RESTARTS && cs.last_state.terminated.as_ref().is_some_and(|t| t.exit_code != 0);
+                let crash_looping = matches!(
+                    waiting,
+                    Some("CrashLoopBackOff" | "RunContainerError" | "CreateContainerError")
+                );
+                let flapping = cs.restart_count >= FLAPPING_RESTARTS
+                    && cs
+                        .last_state
+                        .terminated
+                        .as_ref()
+                        .is_some_and(|t| t.exit_code != 0);
                 if crash_looping || flapping {
                     check_container(ctx, &info, cs, init, out);
                 }
@@ -64,49 +72,116 @@ impl Check for Crash {
     }
 }
 
-fn check_container(ctx: &Ctx, info: &PodInfo, cs: &ContainerStatus, init: bool, out: &mut Vec<Finding>) {
+fn check_container(
+    ctx: &Ctx,
+    info: &PodInfo,
+    cs: &ContainerStatus,
+    init: bool,
+    out: &mut Vec<Finding>,
+) {
     let snap = ctx.snap;
-    let list = if init { "initContainerStatuses" } else { "containerStatuses" };
+    let list = if init {
+        "initContainerStatuses"
+    } else {
+        "containerStatuses"
+    };
     // The previous run explains the crash; the current one does when it already ended.
     let (term, field) = match (&cs.last_state.terminated, &cs.state.terminated) {
-        (Some(t), _) => (Some(t), format!("status.{list}[{}].lastState.terminated", cs.name)),
-        (None, Some(t)) => (Some(t), format!("status.{list}[{}].state.terminated", cs.name)),
+        (Some(t), _) => (
+            Some(t),
+            format!("status.{list}[{}].lastState.terminated", cs.name),
+        ),
+        (None, Some(t)) => (
+            Some(t),
+            format!("status.{list}[{}].state.terminated", cs.name),
+        ),
         _ => (None, String::new()),
     };
     let waiting = cs.state.waiting.as_ref();
     let events = snap.events_for("Pod", &info.pod.metadata);
     let probe_kill = events.iter().rev().find(|e| {
-        (e.reason == "Killing" && (e.message.contains("failed liveness probe") || e.message.contains("failed startup probe")) && e.message.contains(&format!("Container {}", cs.name)))
-            || (e.reason == "Unhealthy" && (e.message.starts_with("Liveness probe") || e.message.starts_with("Startup probe")))
+        (e.reason == "Killing"
+            && (e.message.contains("failed liveness probe")
+                || e.message.contains("failed startup probe"))
+            && e.message.contains(&format!("Container {}", cs.name)))
+            || (e.reason == "Unhealthy"
+                && (e.message.starts_with("Liveness probe")
+                    || e.message.starts_with("Startup probe")))
     });
     let start_error = waiting
         .filter(|w| w.reason == "RunContainerError" || w.reason == "CreateContainerError")
         .map(|w| w.message.clone())
-        .or_else(|| term.filter(|t| t.reason == "StartError" || t.reason == "ContainerCannotRun").map(|t| t.message.clone()));
+        .or_else(|| {
+            term.filter(|t| t.reason == "StartError" || t.reason == "ContainerCannotRun")
+                .map(|t| t.message.clone())
+        });
 
     let cause = match (term, &start_error) {
         (Some(t), _) if t.reason == "OOMKilled" => Cause::OomKilled,
-        (_, Some(m)) if m.contains("executable file not found") || m.contains("no such file or directory") && m.contains("exec") => Cause::CommandNotFound,
+        (_, Some(m))
+            if m.contains("executable file not found")
+                || m.contains("no such file or directory") && m.contains("exec") =>
+        {
+            Cause::CommandNotFound
+        }
         (Some(t), _) if t.exit_code == 127 => Cause::CommandNotFound,
         (_, Some(_)) => Cause::ContainerStartFailed,
-        (Some(t), _) if probe_kill.is_some() && (t.exit_code == 137 || t.exit_code == 143 || t.exit_code == 0 || t.exit_code == 2) => Cause::LivenessProbeFailing,
-        (Some(t), _) if t.exit_code > 128 || t.signal.is_some_and(|s| s > 0) => Cause::KilledBySignal,
+        (Some(t), _)
+            if probe_kill.is_some()
+                && (t.exit_code == 137
+                    || t.exit_code == 143
+                    || t.exit_code == 0
+                    || t.exit_code == 2) =>
+        {
+            Cause::LivenessProbeFailing
+        }
+        (Some(t), _) if t.exit_code > 128 || t.signal.is_some_and(|s| s > 0) => {
+            Cause::KilledBySignal
+        }
         (Some(_), _) => Cause::AppExitError,
         (None, None) if probe_kill.is_some() => Cause::LivenessProbeFailing,
         (None, None) => return, // nothing to decode: reported as unexplained
     };
 
     let container = spec_container(info, &cs.name);
-    let limit = container.and_then(|c| c.resources.limits.get("memory")).map(|q| q.0.clone());
-    let mut f = Finding::new(cause, Severity::Error, summary(cause, &cs.name, term, limit.as_deref()))
-        .object(info.key.clone())
-        .group(format!("{}|{}|{}", info.owner_key(snap), cs.name, term.map(|t| t.exit_code).unwrap_or(-1)));
+    let limit = container
+        .and_then(|c| c.resources.limits.get("memory"))
+        .map(|q| q.0.clone());
+    let mut f = Finding::new(
+        cause,
+        Severity::Error,
+        summary(cause, &cs.name, term, limit.as_deref()),
+    )
+    .object(info.key.clone())
+    .group(format!(
+        "{}|{}|{}",
+        info.owner_key(snap),
+        cs.name,
+        term.map(|t| t.exit_code).unwrap_or(-1)
+    ));
     if let Some(w) = waiting {
-        let quote = if w.message.is_empty() { w.reason.clone() } else { format!("{}: {}", w.reason, w.message) };
-        f = f.evidence(EvidenceKind::Field, Some(&info.key), format!("status.{list}[{}].state.waiting", cs.name), quote);
+        let quote = if w.message.is_empty() {
+            w.reason.clone()
+        } else {
+            format!("{}: {}", w.reason, w.message)
+        };
+        f = f.evidence(
+            EvidenceKind::Field,
+            Some(&info.key),
+            format!("status.{list}[{}].state.waiting", cs.name),
+            quote,
+        );
     }
     if let Some(t) = term {
-        let mut quote = format!("reason={} exitCode={}", if t.reason.is_empty() { "(none)" } else { &t.reason }, t.exit_code);
+        let mut quote = format!(
+            "reason={} exitCode={}",
+            if t.reason.is_empty() {
+                "(none)"
+            } else {
+                &t.reason
+            },
+            t.exit_code
+        );
         if let Some(s) = t.signal.filter(|s| *s > 0) {
             quote.push_str(&format!(" signal={s}"));
         }
@@ -115,32 +190,70 @@ fn check_container(ctx: &Ctx, info: &PodInfo, cs: &ContainerStatus, init: bool, 
         }
         f = f.evidence(EvidenceKind::Field, Some(&info.key), field.clone(), quote);
     }
-    f = f.evidence(EvidenceKind::Field, Some(&info.key), format!("status.{list}[{}].restartCount", cs.name), cs.restart_count.to_string());
-    if cause == Cause::OomKilled {
-        if let Some(l) = &limit {
-            f = f.evidence(EvidenceKind::Field, Some(&info.key), format!("spec.containers[{}].resources.limits.memory", cs.name), l.clone());
-        }
+    f = f.evidence(
+        EvidenceKind::Field,
+        Some(&info.key),
+        format!("status.{list}[{}].restartCount", cs.name),
+        cs.restart_count.to_string(),
+    );
+    if cause == Cause::OomKilled
+        && let Some(l) = &limit
+    {
+        f = f.evidence(
+            EvidenceKind::Field,
+            Some(&info.key),
+            format!("spec.containers[{}].resources.limits.memory", cs.name),
+            l.clone(),
+        );
     }
     if let Some(e) = probe_kill {
-        f = f.evidence(EvidenceKind::Event, Some(&info.key), format!("event {} from {} (x{})", e.reason, e.source, e.count), e.message.clone());
+        f = f.evidence(
+            EvidenceKind::Event,
+            Some(&info.key),
+            format!("event {} from {} (x{})", e.reason, e.source, e.count),
+            e.message.clone(),
+        );
     }
     if let Some(log) = snap.logs_for(info.ns(), info.name(), &cs.name) {
         let lines: Vec<&String> = log.tail.iter().filter(|l| !l.trim().is_empty()).collect();
         let last = &lines[lines.len().saturating_sub(LOG_LINES)..];
         if !last.is_empty() {
-            let quote = last.iter().map(|s| s.as_str()).collect::<Vec<_>>().join("\n");
-            f = f.evidence(EvidenceKind::Log, Some(&info.key), format!("last log lines of container {} ({})", cs.name, log.origin), quote);
+            let quote = last
+                .iter()
+                .map(|s| s.as_str())
+                .collect::<Vec<_>>()
+                .join("\n");
+            f = f.evidence(
+                EvidenceKind::Log,
+                Some(&info.key),
+                format!("last log lines of container {} ({})", cs.name, log.origin),
+                quote,
+            );
         }
     }
     if term.is_none() && cause != Cause::LivenessProbeFailing {
         f = f.confidence(Confidence::Medium);
     }
-    f = f.explain(explain(cause, &cs.name, term, limit.as_deref(), cs.restart_count));
+    f = f.explain(explain(
+        cause,
+        &cs.name,
+        term,
+        limit.as_deref(),
+        cs.restart_count,
+    ));
     out.push(remediation(f, ctx, info, cause, &cs.name));
 }
 
-fn spec_container<'a>(info: &'a PodInfo, name: &str) -> Option<&'a kubewhy_model::objects::Container> {
-    info.pod.spec.containers.iter().chain(&info.pod.spec.init_containers).find(|c| c.name == name)
+fn spec_container<'a>(
+    info: &'a PodInfo,
+    name: &str,
+) -> Option<&'a kubewhy_model::objects::Container> {
+    info.pod
+        .spec
+        .containers
+        .iter()
+        .chain(&info.pod.spec.init_containers)
+        .find(|c| c.name == name)
 }
 
 fn summary(cause: Cause, c: &str, t: Option<&StateTerminated>, limit: Option<&str>) -> String {
@@ -150,19 +263,37 @@ fn summary(cause: Cause, c: &str, t: Option<&StateTerminated>, limit: Option<&st
             Some(l) => format!("Container \"{c}\" is killed for exceeding its {l} memory limit"),
             None => format!("Container \"{c}\" is killed for running out of memory"),
         },
-        Cause::LivenessProbeFailing => format!("Container \"{c}\" is restarted because its liveness probe fails"),
-        Cause::CommandNotFound => format!("Container \"{c}\"'s command does not exist in the image"),
+        Cause::LivenessProbeFailing => {
+            format!("Container \"{c}\" is restarted because its liveness probe fails")
+        }
+        Cause::CommandNotFound => {
+            format!("Container \"{c}\"'s command does not exist in the image")
+        }
         Cause::KilledBySignal => {
-            let sig = t.and_then(|t| t.signal).filter(|s| *s > 0).unwrap_or(code - 128);
-            format!("Container \"{c}\" is killed by {} (exit code {code})", signal_name(sig))
+            let sig = t
+                .and_then(|t| t.signal)
+                .filter(|s| *s > 0)
+                .unwrap_or(code - 128);
+            format!(
+                "Container \"{c}\" is killed by {} (exit code {code})",
+                signal_name(sig)
+            )
         }
         Cause::ContainerStartFailed => format!("The runtime cannot start container \"{c}\""),
-        _ if code == 0 => format!("Container \"{c}\" exits (code 0) and is restarted over and over"),
+        _ if code == 0 => {
+            format!("Container \"{c}\" exits (code 0) and is restarted over and over")
+        }
         _ => format!("Container \"{c}\" exits with code {code} and is restarted over and over"),
     }
 }
 
-fn explain(cause: Cause, c: &str, t: Option<&StateTerminated>, limit: Option<&str>, restarts: i64) -> String {
+fn explain(
+    cause: Cause,
+    c: &str,
+    t: Option<&StateTerminated>,
+    limit: Option<&str>,
+    restarts: i64,
+) -> String {
     let code = t.map(|t| t.exit_code).unwrap_or(0);
     let base = match cause {
         Cause::OomKilled => format!(
@@ -185,7 +316,7 @@ fn remediation(mut f: Finding, ctx: &Ctx, info: &PodInfo, cause: Cause, c: &str)
     f = match cause {
         Cause::OomKilled => f
             .step("See how much memory it uses before dying", Some(logs), RiskLevel::None, "")
-            .step(format!("Raise the memory limit (and request) of \"{c}\" in {wl}"), Some(format!("kubectl -n {ns} set resources {wl} -c {c} --limits=memory=<larger>")), RiskLevel::Low, "Rolls the workload; a larger request needs room on the nodes.")
+            .step(format!("Raise the memory limit (and request) of \"{c}\" in {wl}"), Some(info.spec_change(ctx.snap, &format!("set resources {{wl}} -c {c} --limits=memory=<larger>"))), RiskLevel::Low, "Rolls the workload; a larger request needs room on the nodes.")
             .step("Or make the application use less (heap flags such as -Xmx well below the limit)", None, RiskLevel::Low, ""),
         Cause::LivenessProbeFailing => f
             .step("Read the probe failures", Some(info.describe_cmd()), RiskLevel::None, "")

@@ -40,34 +40,103 @@ pub(crate) fn classify_pull_error(text: &str) -> Option<(Cause, Confidence)> {
     let l = t.to_ascii_lowercase();
     let has = |needles: &[&str]| needles.iter().any(|n| l.contains(n));
     use Confidence::*;
-    let c = if has(&["invalid reference format", "couldn't parse image reference", "failed to apply default image tag"]) {
+    let c = if has(&[
+        "invalid reference format",
+        "couldn't parse image reference",
+        "failed to apply default image tag",
+    ]) {
         (Cause::ImageNameInvalid, High)
     } else if has(&["with pull policy of never"]) {
         (Cause::ImageNeverPull, High)
     } else if has(&["pull qps exceeded"]) {
         (Cause::ImagePullQps, High)
-    } else if has(&["toomanyrequests", "429 too many requests", "pull rate limit"]) {
+    } else if has(&[
+        "toomanyrequests",
+        "429 too many requests",
+        "pull rate limit",
+    ]) {
         (Cause::ImagePullRateLimited, High)
-    } else if has(&["x509:", "tls: failed to verify", "certificate signed by unknown authority", "certificate is not valid", "tls: bad certificate"]) {
+    } else if has(&[
+        "x509:",
+        "tls: failed to verify",
+        "certificate signed by unknown authority",
+        "certificate is not valid",
+        "tls: bad certificate",
+    ]) {
         (Cause::ImageRegistryTls, High)
     } else if has(&["server gave http response to https client"]) {
         (Cause::ImageRegistryHttp, High)
-    } else if has(&["no match for platform in manifest", "no matching manifest for", "no image found in manifest list for architecture", "exec format error"]) {
+    } else if has(&[
+        "no match for platform in manifest",
+        "no matching manifest for",
+        "no image found in manifest list for architecture",
+        "exec format error",
+    ]) {
         (Cause::ImagePlatformMismatch, High)
-    } else if has(&["file integrity checksum failed", "failed to inspect image", "readlink", "layer does not exist"]) {
+    } else if has(&[
+        "file integrity checksum failed",
+        "failed to inspect image",
+        "readlink",
+        "layer does not exist",
+    ]) {
         (Cause::ImageStoreCorrupt, Medium)
-    } else if has(&["unknown blob", "blob unknown", "digest mismatch", "unexpected eof", "failed commit on ref", "content at", "short read"]) {
+    } else if has(&[
+        "unknown blob",
+        "blob unknown",
+        "digest mismatch",
+        "unexpected eof",
+        "failed commit on ref",
+        "content at",
+        "short read",
+    ]) {
         (Cause::ImageCorrupt, Medium)
-    } else if has(&["pull access denied", "repository does not exist or may require"]) {
+    } else if has(&[
+        "pull access denied",
+        "repository does not exist or may require",
+    ]) {
         // Docker Hub answers the same for a missing repository and a private one.
         (Cause::ImagePullAuth, Medium)
-    } else if has(&["401 unauthorized", "403 forbidden", "unauthorized:", "authentication required", "insufficient_scope", "failed to authorize", "requested access to the resource is denied", "no basic auth credentials"]) {
+    } else if has(&[
+        "401 unauthorized",
+        "403 forbidden",
+        "unauthorized:",
+        "authentication required",
+        "insufficient_scope",
+        "failed to authorize",
+        "requested access to the resource is denied",
+        "no basic auth credentials",
+    ]) {
         (Cause::ImagePullAuth, High)
-    } else if has(&[": not found", "manifest unknown", "not found: manifest", "manifest for ", "name unknown", "404 not found"]) {
+    } else if has(&[
+        ": not found",
+        "manifest unknown",
+        "not found: manifest",
+        "manifest for ",
+        "name unknown",
+        "404 not found",
+    ]) {
         (Cause::ImageNotFound, High)
-    } else if has(&["no such host", "connection refused", "network is unreachable", "no route to host", "i/o timeout", "tls handshake timeout", "502 bad gateway", "503 service unavailable", "504 gateway timeout", "registry is unavailable", "connection reset by peer"]) {
+    } else if has(&[
+        "no such host",
+        "connection refused",
+        "network is unreachable",
+        "no route to host",
+        "i/o timeout",
+        "tls handshake timeout",
+        "502 bad gateway",
+        "503 service unavailable",
+        "504 gateway timeout",
+        "registry is unavailable",
+        "connection reset by peer",
+    ]) {
         (Cause::ImageRegistryUnreachable, High)
-    } else if has(&["context deadline exceeded", "deadlineexceeded", "context canceled", "download failed after attempts", "timeout"]) {
+    } else if has(&[
+        "context deadline exceeded",
+        "deadlineexceeded",
+        "context canceled",
+        "download failed after attempts",
+        "timeout",
+    ]) {
         (Cause::ImagePullTimeout, Medium)
     } else {
         return None;
@@ -104,28 +173,48 @@ fn spec_image<'a>(info: &'a PodInfo, name: &str) -> Option<&'a str> {
         .map(|c| c.image.as_str())
 }
 
-fn check_container(ctx: &Ctx, info: &PodInfo, cs: &ContainerStatus, init: bool, out: &mut Vec<Finding>) {
+fn check_container(
+    ctx: &Ctx,
+    info: &PodInfo,
+    cs: &ContainerStatus,
+    init: bool,
+    out: &mut Vec<Finding>,
+) {
     let snap = ctx.snap;
     let w = cs.state.waiting.as_ref().expect("caller checked");
     let image = spec_image(info, &cs.name).unwrap_or(&cs.image).to_string();
     let field = format!(
         "status.{}[{}].state.waiting",
-        if init { "initContainerStatuses" } else { "containerStatuses" },
+        if init {
+            "initContainerStatuses"
+        } else {
+            "containerStatuses"
+        },
         cs.name
     );
     // Candidate texts, most informative first: the waiting message (ErrImagePull carries the
     // runtime's error), then the kubelet's events about this image.
     let mut texts: Vec<(EvidenceKind, String, String)> = Vec::new();
     if !w.message.is_empty() {
-        texts.push((EvidenceKind::Field, format!("{field} reason={}", w.reason), w.message.clone()));
+        texts.push((
+            EvidenceKind::Field,
+            format!("{field} reason={}", w.reason),
+            w.message.clone(),
+        ));
     }
     let quoted = format!("\"{image}\"");
     for e in snap.events_for("Pod", &info.pod.metadata).iter().rev() {
         let about_image = e.message.contains(&quoted) || e.message.contains(&image);
-        let relevant = matches!(e.reason.as_str(), "Failed" | "ErrImageNeverPull" | "InspectFailed" | "InvalidImageName")
-            && about_image;
+        let relevant = matches!(
+            e.reason.as_str(),
+            "Failed" | "ErrImageNeverPull" | "InspectFailed" | "InvalidImageName"
+        ) && about_image;
         if relevant && !texts.iter().any(|(_, _, m)| *m == e.message) {
-            texts.push((EvidenceKind::Event, format!("event {} from {} (x{})", e.reason, e.source, e.count), e.message.clone()));
+            texts.push((
+                EvidenceKind::Event,
+                format!("event {} from {} (x{})", e.reason, e.source, e.count),
+                e.message.clone(),
+            ));
         }
     }
     let mut classified = None;
@@ -147,12 +236,15 @@ fn check_container(ctx: &Ctx, info: &PodInfo, cs: &ContainerStatus, init: bool, 
         .object(info.key.clone())
         .confidence(confidence)
         .group(format!("{image}|{}", info.owner_key(snap)));
-    f = f.evidence(
-        EvidenceKind::Field,
-        Some(&info.key),
-        format!("{field}.reason"),
-        w.reason.clone(),
-    );
+    let quoted_waiting = matches!(texts.get(idx), Some((EvidenceKind::Field, _, _)));
+    if !quoted_waiting {
+        f = f.evidence(
+            EvidenceKind::Field,
+            Some(&info.key),
+            format!("{field}.reason"),
+            w.reason.clone(),
+        );
+    }
     if let Some((kind, src, quote)) = texts.get(idx) {
         f = f.evidence(*kind, Some(&info.key), src.clone(), quote.clone());
     }
@@ -160,7 +252,12 @@ fn check_container(ctx: &Ctx, info: &PodInfo, cs: &ContainerStatus, init: bool, 
         f = auth_evidence(f, ctx, info);
     }
     let node = info.pod.spec.node_name.clone().unwrap_or_default();
-    f = f.explain(format!("{} Container \"{}\" cannot start until its image \"{image}\" is on node {}.", why(cause), cs.name, if node.is_empty() { "(unknown)" } else { &node }));
+    f = f.explain(format!(
+        "{} Container \"{}\" cannot start until its image \"{image}\" is on node {}.",
+        why(cause),
+        cs.name,
+        if node.is_empty() { "(unknown)" } else { &node }
+    ));
     out.push(remediation(f, ctx, info, cause, &image));
 }
 
@@ -168,9 +265,24 @@ fn check_container(ctx: &Ctx, info: &PodInfo, cs: &ContainerStatus, init: bool, 
 /// and whether they exist. Only names are shown, never credentials.
 fn auth_evidence(mut f: Finding, ctx: &Ctx, info: &PodInfo) -> Finding {
     let snap = ctx.snap;
-    let mut names: Vec<String> = info.pod.spec.image_pull_secrets.iter().map(|s| s.name.clone()).collect();
-    let sa = info.pod.spec.service_account_name.clone().unwrap_or_else(|| "default".into());
-    if let Some(acct) = snap.service_accounts.iter().find(|s| s.metadata.ns() == info.ns() && s.metadata.name == sa) {
+    let mut names: Vec<String> = info
+        .pod
+        .spec
+        .image_pull_secrets
+        .iter()
+        .map(|s| s.name.clone())
+        .collect();
+    let sa = info
+        .pod
+        .spec
+        .service_account_name
+        .clone()
+        .unwrap_or_else(|| "default".into());
+    if let Some(acct) = snap
+        .service_accounts
+        .iter()
+        .find(|s| s.metadata.ns() == info.ns() && s.metadata.name == sa)
+    {
         names.extend(acct.image_pull_secrets.iter().map(|s| s.name.clone()));
     }
     if names.is_empty() {
@@ -187,7 +299,10 @@ fn auth_evidence(mut f: Finding, ctx: &Ctx, info: &PodInfo) -> Finding {
                 EvidenceKind::Absence,
                 Some(&info.key),
                 "spec.imagePullSecrets",
-                format!("Secret {}/{n} is named as a pull secret but does not exist", info.ns()),
+                format!(
+                    "Secret {}/{n} is named as a pull secret but does not exist",
+                    info.ns()
+                ),
             );
         }
     }
@@ -196,7 +311,9 @@ fn auth_evidence(mut f: Finding, ctx: &Ctx, info: &PodInfo) -> Finding {
 
 fn registry_of(image: &str) -> String {
     match image.split_once('/') {
-        Some((host, _)) if host.contains('.') || host.contains(':') || host == "localhost" => host.to_string(),
+        Some((host, _)) if host.contains('.') || host.contains(':') || host == "localhost" => {
+            host.to_string()
+        }
         _ => "docker.io".to_string(),
     }
 }
@@ -205,37 +322,75 @@ fn summary(cause: Cause, image: &str) -> String {
     let reg = registry_of(image);
     match cause {
         Cause::ImageNotFound => format!("Image \"{image}\" does not exist in its registry"),
-        Cause::ImagePullAuth => format!("Registry {reg} refuses to serve \"{image}\" without valid credentials"),
+        Cause::ImagePullAuth => {
+            format!("Registry {reg} refuses to serve \"{image}\" without valid credentials")
+        }
         Cause::ImageRegistryTls => format!("TLS verification fails for registry {reg}"),
-        Cause::ImageRegistryHttp => format!("Registry {reg} speaks plain HTTP but the runtime expects HTTPS"),
-        Cause::ImageRegistryUnreachable => format!("Registry {reg} cannot be reached from the node"),
+        Cause::ImageRegistryHttp => {
+            format!("Registry {reg} speaks plain HTTP but the runtime expects HTTPS")
+        }
+        Cause::ImageRegistryUnreachable => {
+            format!("Registry {reg} cannot be reached from the node")
+        }
         Cause::ImagePullRateLimited => format!("Registry {reg} rate-limits the pulls"),
         Cause::ImagePullQps => "The kubelet's own image pull rate limit was hit".into(),
         Cause::ImagePullTimeout => format!("Pulling \"{image}\" does not finish in time"),
-        Cause::ImageCorrupt => format!("Image \"{image}\" is incomplete or corrupt in the registry"),
+        Cause::ImageCorrupt => {
+            format!("Image \"{image}\" is incomplete or corrupt in the registry")
+        }
         Cause::ImageStoreCorrupt => format!("The node's local copy of \"{image}\" is corrupt"),
-        Cause::ImagePlatformMismatch => format!("\"{image}\" has no variant for the node's OS/architecture"),
+        Cause::ImagePlatformMismatch => {
+            format!("\"{image}\" has no variant for the node's OS/architecture")
+        }
         Cause::ImageNameInvalid => format!("\"{image}\" is not a valid image reference"),
-        Cause::ImageNeverPull => format!("imagePullPolicy is Never and \"{image}\" is not on the node"),
+        Cause::ImageNeverPull => {
+            format!("imagePullPolicy is Never and \"{image}\" is not on the node")
+        }
         _ => cause.meaning().into(),
     }
 }
 
 fn why(cause: Cause) -> &'static str {
     match cause {
-        Cause::ImageNotFound => "The registry answered that the repository or tag does not exist: a typo, a tag never pushed, or an image deleted.",
-        Cause::ImagePullAuth => "The registry requires credentials the kubelet did not have: no imagePullSecret, a secret for another registry host, or expired credentials.",
-        Cause::ImageRegistryTls => "The container runtime does not trust the registry's certificate (self-signed or private CA).",
-        Cause::ImageRegistryHttp => "The runtime tried HTTPS and the registry answered in plain HTTP; the runtime must be told the registry is insecure (HTTP).",
-        Cause::ImageRegistryUnreachable => "The node cannot resolve or connect to the registry: DNS, firewall, proxy or the registry being down.",
-        Cause::ImagePullRateLimited => "The registry refuses further pulls for now (HTTP 429): anonymous Docker Hub pulls are limited per IP.",
-        Cause::ImagePullQps => "The kubelet limits pulls per second (registryPullQPS, default 5, burst 10); many pods starting at once exceed it. Retries usually succeed.",
-        Cause::ImagePullTimeout => "The pull started but did not complete before the runtime's deadline: a very large image or a slow link.",
-        Cause::ImageCorrupt => "A layer or config blob the manifest names is missing or does not match its digest: the push was incomplete.",
-        Cause::ImageStoreCorrupt => "The runtime's local image store on this node is damaged, so the image cannot be inspected or used.",
-        Cause::ImagePlatformMismatch => "The image was built for another OS/architecture than the node's.",
-        Cause::ImageNameInvalid => "The kubelet cannot parse the image reference (upper case letters, stray characters, a bad tag).",
-        Cause::ImageNeverPull => "With imagePullPolicy: Never the kubelet only uses images already on the node.",
+        Cause::ImageNotFound => {
+            "The registry answered that the repository or tag does not exist: a typo, a tag never pushed, or an image deleted."
+        }
+        Cause::ImagePullAuth => {
+            "The registry requires credentials the kubelet did not have: no imagePullSecret, a secret for another registry host, or expired credentials."
+        }
+        Cause::ImageRegistryTls => {
+            "The container runtime does not trust the registry's certificate (self-signed or private CA)."
+        }
+        Cause::ImageRegistryHttp => {
+            "The runtime tried HTTPS and the registry answered in plain HTTP; the runtime must be told the registry is insecure (HTTP)."
+        }
+        Cause::ImageRegistryUnreachable => {
+            "The node cannot resolve or connect to the registry: DNS, firewall, proxy or the registry being down."
+        }
+        Cause::ImagePullRateLimited => {
+            "The registry refuses further pulls for now (HTTP 429): anonymous Docker Hub pulls are limited per IP."
+        }
+        Cause::ImagePullQps => {
+            "The kubelet limits pulls per second (registryPullQPS, default 5, burst 10); many pods starting at once exceed it. Retries usually succeed."
+        }
+        Cause::ImagePullTimeout => {
+            "The pull started but did not complete before the runtime's deadline: a very large image or a slow link."
+        }
+        Cause::ImageCorrupt => {
+            "A layer or config blob the manifest names is missing or does not match its digest: the push was incomplete."
+        }
+        Cause::ImageStoreCorrupt => {
+            "The runtime's local image store on this node is damaged, so the image cannot be inspected or used."
+        }
+        Cause::ImagePlatformMismatch => {
+            "The image was built for another OS/architecture than the node's."
+        }
+        Cause::ImageNameInvalid => {
+            "The kubelet cannot parse the image reference (upper case letters, stray characters, a bad tag)."
+        }
+        Cause::ImageNeverPull => {
+            "With imagePullPolicy: Never the kubelet only uses images already on the node."
+        }
         _ => "",
     }
 }
@@ -243,11 +398,16 @@ fn why(cause: Cause) -> &'static str {
 fn remediation(mut f: Finding, ctx: &Ctx, info: &PodInfo, cause: Cause, image: &str) -> Finding {
     let (ns, wl) = (info.ns(), info.workload_ref(ctx.snap));
     let reg = registry_of(image);
-    let node = info.pod.spec.node_name.clone().unwrap_or_else(|| "<node>".into());
+    let node = info
+        .pod
+        .spec
+        .node_name
+        .clone()
+        .unwrap_or_else(|| "<node>".into());
     f = match cause {
         Cause::ImageNotFound => f
             .step("Check the tag exists in the registry", Some(format!("skopeo inspect docker://{image}")), RiskLevel::None, "")
-            .step(format!("Fix the image reference in {wl}"), Some(format!("kubectl -n {ns} set image {wl} <container>=<image:tag>")), RiskLevel::Low, "Rolls the workload."),
+            .step(format!("Fix the image reference in {wl}"), Some(info.spec_change(ctx.snap, "set image {wl} <container>=<image:tag>")), RiskLevel::Low, "Rolls the workload."),
         Cause::ImagePullAuth => f
             .step("Create a pull secret for the registry", Some(format!("kubectl -n {ns} create secret docker-registry regcred --docker-server={reg} --docker-username=<user> --docker-password=<password>")), RiskLevel::Low, "The secret holds credentials: restrict who can read Secrets in the namespace.")
             .step("Reference it from the pod spec or the service account", Some(format!("kubectl -n {ns} patch serviceaccount {} -p '{{\"imagePullSecrets\":[{{\"name\":\"regcred\"}}]}}'", info.pod.spec.service_account_name.as_deref().unwrap_or("default"))), RiskLevel::Low, "Every pod of that service account will use the secret."),
@@ -280,7 +440,12 @@ fn remediation(mut f: Finding, ctx: &Ctx, info: &PodInfo, cause: Cause, image: &
             .step(format!("Load the image onto node {node}, or set imagePullPolicy to IfNotPresent in {wl}"), None, RiskLevel::Low, ""),
         _ => f,
     };
-    f.step("Confirm with the pod's events", Some(info.describe_cmd()), RiskLevel::None, "")
+    f.step(
+        "Confirm with the pod's events",
+        Some(info.describe_cmd()),
+        RiskLevel::None,
+        "",
+    )
 }
 
 #[cfg(test)]
@@ -294,22 +459,91 @@ mod tests {
     #[test]
     fn runtime_wordings() {
         // containerd, the real 1.20 cluster's local registry.
-        assert_eq!(c("rpc error: code = NotFound desc = failed to pull and unpack image \"localhost:5000/tools/doesnotexist:1\": failed to resolve reference \"localhost:5000/tools/doesnotexist:1\": localhost:5000/tools/doesnotexist:1: not found"), Some(Cause::ImageNotFound));
-        assert_eq!(c("Error response from daemon: manifest for nginx:l4t3st not found: manifest unknown: manifest unknown"), Some(Cause::ImageNotFound));
-        assert_eq!(c("initializing source docker://quay.io/x/y:z: reading manifest z in quay.io/x/y: manifest unknown"), Some(Cause::ImageNotFound));
-        assert_eq!(c("failed to pull and unpack image \"localhost:5443/private/busybox:1\": failed to resolve reference \"localhost:5443/private/busybox:1\": failed to do request: Head \"https://localhost:5443/v2/private/busybox/manifests/1\": x509: certificate signed by unknown authority"), Some(Cause::ImageRegistryTls));
-        assert_eq!(c("rpc error: code = Unknown desc = failed to pull and unpack image \"127.0.0.1:5443/private/busybox:1\": failed to resolve reference \"127.0.0.1:5443/private/busybox:1\": unexpected status from HEAD request to https://127.0.0.1:5443/v2/private/busybox/manifests/1: 401 Unauthorized"), Some(Cause::ImagePullAuth));
-        assert_eq!(c("Error response from daemon: pull access denied for foo, repository does not exist or may require 'docker login': denied: requested access to the resource is denied"), Some(Cause::ImagePullAuth));
-        assert_eq!(c("failed to copy: httpReadSeeker: failed open: unexpected status code https://registry-1.docker.io/v2/library/nginx/manifests/sha256:abc: 429 Too Many Requests - Server message: toomanyrequests: You have reached your pull rate limit."), Some(Cause::ImagePullRateLimited));
+        assert_eq!(
+            c(
+                "rpc error: code = NotFound desc = failed to pull and unpack image \"localhost:5000/tools/doesnotexist:1\": failed to resolve reference \"localhost:5000/tools/doesnotexist:1\": localhost:5000/tools/doesnotexist:1: not found"
+            ),
+            Some(Cause::ImageNotFound)
+        );
+        assert_eq!(
+            c(
+                "Error response from daemon: manifest for nginx:l4t3st not found: manifest unknown: manifest unknown"
+            ),
+            Some(Cause::ImageNotFound)
+        );
+        assert_eq!(
+            c(
+                "initializing source docker://quay.io/x/y:z: reading manifest z in quay.io/x/y: manifest unknown"
+            ),
+            Some(Cause::ImageNotFound)
+        );
+        assert_eq!(
+            c(
+                "failed to pull and unpack image \"localhost:5443/private/busybox:1\": failed to resolve reference \"localhost:5443/private/busybox:1\": failed to do request: Head \"https://localhost:5443/v2/private/busybox/manifests/1\": x509: certificate signed by unknown authority"
+            ),
+            Some(Cause::ImageRegistryTls)
+        );
+        assert_eq!(
+            c(
+                "rpc error: code = Unknown desc = failed to pull and unpack image \"127.0.0.1:5443/private/busybox:1\": failed to resolve reference \"127.0.0.1:5443/private/busybox:1\": unexpected status from HEAD request to https://127.0.0.1:5443/v2/private/busybox/manifests/1: 401 Unauthorized"
+            ),
+            Some(Cause::ImagePullAuth)
+        );
+        assert_eq!(
+            c(
+                "Error response from daemon: pull access denied for foo, repository does not exist or may require 'docker login': denied: requested access to the resource is denied"
+            ),
+            Some(Cause::ImagePullAuth)
+        );
+        assert_eq!(
+            c(
+                "failed to copy: httpReadSeeker: failed open: unexpected status code https://registry-1.docker.io/v2/library/nginx/manifests/sha256:abc: 429 Too Many Requests - Server message: toomanyrequests: You have reached your pull rate limit."
+            ),
+            Some(Cause::ImagePullRateLimited)
+        );
         assert_eq!(c("pull QPS exceeded."), Some(Cause::ImagePullQps));
-        assert_eq!(c("Error response from daemon: Get \"https://10.0.0.5:5000/v2/\": http: server gave HTTP response to HTTPS client"), Some(Cause::ImageRegistryHttp));
-        assert_eq!(c("rpc error: code = NotFound desc = failed to pull and unpack image \"x\": no match for platform in manifest: not found"), Some(Cause::ImagePlatformMismatch));
-        assert_eq!(c("error pulling image configuration: unknown blob"), Some(Cause::ImageCorrupt));
-        assert_eq!(c("failed to do request: Head \"https://reg.example/v2/a/manifests/1\": dial tcp: lookup reg.example on 10.96.0.10:53: no such host"), Some(Cause::ImageRegistryUnreachable));
-        assert_eq!(c("rpc error: code = DeadlineExceeded desc = context deadline exceeded"), Some(Cause::ImagePullTimeout));
-        assert_eq!(c("Failed to inspect image \"x\": rpc error: code = Unknown desc = Error response from daemon: readlink /mnt/disk0/docker/data/overlay2: invalid argument"), Some(Cause::ImageStoreCorrupt));
-        assert_eq!(c("Container image \"x:1\" is not present with pull policy of Never"), Some(Cause::ImageNeverPull));
-        assert_eq!(c("couldn't parse image reference \"Foo:bar\": invalid reference format: repository name must be lowercase"), Some(Cause::ImageNameInvalid));
+        assert_eq!(
+            c(
+                "Error response from daemon: Get \"https://10.0.0.5:5000/v2/\": http: server gave HTTP response to HTTPS client"
+            ),
+            Some(Cause::ImageRegistryHttp)
+        );
+        assert_eq!(
+            c(
+                "rpc error: code = NotFound desc = failed to pull and unpack image \"x\": no match for platform in manifest: not found"
+            ),
+            Some(Cause::ImagePlatformMismatch)
+        );
+        assert_eq!(
+            c("error pulling image configuration: unknown blob"),
+            Some(Cause::ImageCorrupt)
+        );
+        assert_eq!(
+            c(
+                "failed to do request: Head \"https://reg.example/v2/a/manifests/1\": dial tcp: lookup reg.example on 10.96.0.10:53: no such host"
+            ),
+            Some(Cause::ImageRegistryUnreachable)
+        );
+        assert_eq!(
+            c("rpc error: code = DeadlineExceeded desc = context deadline exceeded"),
+            Some(Cause::ImagePullTimeout)
+        );
+        assert_eq!(
+            c(
+                "Failed to inspect image \"x\": rpc error: code = Unknown desc = Error response from daemon: readlink /mnt/disk0/docker/data/overlay2: invalid argument"
+            ),
+            Some(Cause::ImageStoreCorrupt)
+        );
+        assert_eq!(
+            c("Container image \"x:1\" is not present with pull policy of Never"),
+            Some(Cause::ImageNeverPull)
+        );
+        assert_eq!(
+            c(
+                "couldn't parse image reference \"Foo:bar\": invalid reference format: repository name must be lowercase"
+            ),
+            Some(Cause::ImageNameInvalid)
+        );
         assert_eq!(c("Back-off pulling image \"x\""), None);
     }
 

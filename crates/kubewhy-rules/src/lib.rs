@@ -49,7 +49,10 @@ pub struct Diagnosis {
 
 /// Causes some check can emit.
 pub fn emitted_causes() -> Vec<Cause> {
-    let mut v: Vec<Cause> = REGISTRY.iter().flat_map(|c| c.causes().iter().copied()).collect();
+    let mut v: Vec<Cause> = REGISTRY
+        .iter()
+        .flat_map(|c| c.causes().iter().copied())
+        .collect();
     v.sort();
     v.dedup();
     v
@@ -82,7 +85,11 @@ pub fn diagnose(snap: &Snapshot) -> Diagnosis {
         unexplained.push(Unexplained {
             object: info.key.clone(),
             status: info.status_column(),
-            next: format!("kubectl describe pod {} -n {}", pod.metadata.name, pod.metadata.ns()),
+            next: format!(
+                "kubectl describe pod {} -n {}",
+                pod.metadata.name,
+                pod.metadata.ns()
+            ),
         });
     }
     Diagnosis {
@@ -106,9 +113,10 @@ impl Diagnosis {
     pub fn retain_scope(&mut self, snap: &Snapshot, scope: &Scope) {
         let keep = |o: &kubewhy_model::ObjectKey| -> bool {
             let ns_ok = scope.namespaces.is_empty()
-                || scope.namespaces.iter().any(|n| {
-                    *n == o.namespace || (o.kind == "Namespace" && *n == o.name)
-                });
+                || scope
+                    .namespaces
+                    .iter()
+                    .any(|n| *n == o.namespace || (o.kind == "Namespace" && *n == o.name));
             let sel_ok = match &scope.selector {
                 None => true,
                 Some(sel) => snap.labels_of(o).is_some_and(|l| sel.matches(l)),

@@ -26,11 +26,19 @@ static KEY_MISSING: LazyLock<Regex> = LazyLock::new(|| {
 /// What a message says is missing: (cause, object name, key).
 pub(crate) fn missing_reference(msg: &str) -> Option<(Cause, String, Option<String>)> {
     if let Some(c) = KEY_MISSING.captures(msg) {
-        let cause = if c[2].eq_ignore_ascii_case("configmap") { Cause::ConfigmapMissing } else { Cause::SecretMissing };
+        let cause = if c[2].eq_ignore_ascii_case("configmap") {
+            Cause::ConfigmapMissing
+        } else {
+            Cause::SecretMissing
+        };
         return Some((cause, c[4].to_string(), Some(c[1].to_string())));
     }
     if let Some(c) = NOT_FOUND.captures(msg) {
-        let cause = if c[1].starts_with("configmap") { Cause::ConfigmapMissing } else { Cause::SecretMissing };
+        let cause = if c[1].starts_with("configmap") {
+            Cause::ConfigmapMissing
+        } else {
+            Cause::SecretMissing
+        };
         return Some((cause, c[2].to_string(), None));
     }
     None
@@ -50,28 +58,70 @@ fn references(info: &PodInfo) -> Vec<Reference> {
     let mut refs = Vec::new();
     for v in &spec.volumes {
         if let Some(cm) = &v.config_map {
-            refs.push(Reference { cause: Cause::ConfigmapMissing, name: cm.name.clone(), key: None, optional: cm.optional == Some(true), field: format!("spec.volumes[{}].configMap", v.name) });
+            refs.push(Reference {
+                cause: Cause::ConfigmapMissing,
+                name: cm.name.clone(),
+                key: None,
+                optional: cm.optional == Some(true),
+                field: format!("spec.volumes[{}].configMap", v.name),
+            });
         }
         if let Some(s) = &v.secret {
-            refs.push(Reference { cause: Cause::SecretMissing, name: s.secret_name.clone(), key: None, optional: s.optional == Some(true), field: format!("spec.volumes[{}].secret", v.name) });
+            refs.push(Reference {
+                cause: Cause::SecretMissing,
+                name: s.secret_name.clone(),
+                key: None,
+                optional: s.optional == Some(true),
+                field: format!("spec.volumes[{}].secret", v.name),
+            });
         }
     }
     for c in spec.containers.iter().chain(&spec.init_containers) {
         for e in &c.env {
             let Some(src) = &e.value_from else { continue };
             if let Some(k) = &src.config_map_key_ref {
-                refs.push(Reference { cause: Cause::ConfigmapMissing, name: k.name.clone(), key: Some(k.key.clone()), optional: k.optional == Some(true), field: format!("spec.containers[{}].env[{}].valueFrom.configMapKeyRef", c.name, e.name) });
+                refs.push(Reference {
+                    cause: Cause::ConfigmapMissing,
+                    name: k.name.clone(),
+                    key: Some(k.key.clone()),
+                    optional: k.optional == Some(true),
+                    field: format!(
+                        "spec.containers[{}].env[{}].valueFrom.configMapKeyRef",
+                        c.name, e.name
+                    ),
+                });
             }
             if let Some(k) = &src.secret_key_ref {
-                refs.push(Reference { cause: Cause::SecretMissing, name: k.name.clone(), key: Some(k.key.clone()), optional: k.optional == Some(true), field: format!("spec.containers[{}].env[{}].valueFrom.secretKeyRef", c.name, e.name) });
+                refs.push(Reference {
+                    cause: Cause::SecretMissing,
+                    name: k.name.clone(),
+                    key: Some(k.key.clone()),
+                    optional: k.optional == Some(true),
+                    field: format!(
+                        "spec.containers[{}].env[{}].valueFrom.secretKeyRef",
+                        c.name, e.name
+                    ),
+                });
             }
         }
         for ef in &c.env_from {
             if let Some(r) = &ef.config_map_ref {
-                refs.push(Reference { cause: Cause::ConfigmapMissing, name: r.name.clone(), key: None, optional: r.optional == Some(true), field: format!("spec.containers[{}].envFrom.configMapRef", c.name) });
+                refs.push(Reference {
+                    cause: Cause::ConfigmapMissing,
+                    name: r.name.clone(),
+                    key: None,
+                    optional: r.optional == Some(true),
+                    field: format!("spec.containers[{}].envFrom.configMapRef", c.name),
+                });
             }
             if let Some(r) = &ef.secret_ref {
-                refs.push(Reference { cause: Cause::SecretMissing, name: r.name.clone(), key: None, optional: r.optional == Some(true), field: format!("spec.containers[{}].envFrom.secretRef", c.name) });
+                refs.push(Reference {
+                    cause: Cause::SecretMissing,
+                    name: r.name.clone(),
+                    key: None,
+                    optional: r.optional == Some(true),
+                    field: format!("spec.containers[{}].envFrom.secretRef", c.name),
+                });
             }
         }
     }
@@ -88,10 +138,15 @@ impl Check for ConfigAndMounts {
     fn run(&self, ctx: &Ctx, out: &mut Vec<Finding>) {
         for pod in &ctx.snap.pods {
             let info = PodInfo::new(pod);
-            if info.is_terminating() || matches!(pod.status.phase.as_str(), "Succeeded" | "Failed") {
+            if info.is_terminating() || matches!(pod.status.phase.as_str(), "Succeeded" | "Failed")
+            {
                 continue;
             }
-            let started = pod.status.container_statuses.iter().any(|c| c.state.running.is_some() || c.restart_count > 0);
+            let started = pod
+                .status
+                .container_statuses
+                .iter()
+                .any(|c| c.state.running.is_some() || c.restart_count > 0);
             if started {
                 continue;
             }
@@ -109,13 +164,25 @@ fn check_pod(ctx: &Ctx, info: &PodInfo, out: &mut Vec<Finding>) {
         if w.reason != "CreateContainerConfigError" {
             continue;
         }
-        let field = format!("status.{}[{}].state.waiting", if init { "initContainerStatuses" } else { "containerStatuses" }, cs.name);
+        let field = format!(
+            "status.{}[{}].state.waiting",
+            if init {
+                "initContainerStatuses"
+            } else {
+                "containerStatuses"
+            },
+            cs.name
+        );
         let (cause, name, key) = match missing_reference(&w.message) {
             Some(m) => m,
             None => (Cause::ConfigError, String::new(), None),
         };
-        let f = base(ctx, info, cause, &name, key.as_deref())
-            .evidence(EvidenceKind::Field, Some(&info.key), format!("{field} reason={}", w.reason), w.message.clone());
+        let f = base(ctx, info, cause, &name, key.as_deref()).evidence(
+            EvidenceKind::Field,
+            Some(&info.key),
+            format!("{field} reason={}", w.reason),
+            w.message.clone(),
+        );
         found.push(f);
     }
     for e in snap.events_for("Pod", &info.pod.metadata) {
@@ -125,7 +192,9 @@ fn check_pod(ctx: &Ctx, info: &PodInfo, out: &mut Vec<Finding>) {
         let src = format!("event {} from {} (x{})", e.reason, e.source, e.count);
         let f = match missing_reference(&e.message) {
             Some((cause, name, key)) => base(ctx, info, cause, &name, key.as_deref()),
-            None if e.message.contains("timed out waiting for the condition") || e.message.contains("Unable to attach or mount volumes") => {
+            None if e.message.contains("timed out waiting for the condition")
+                || e.message.contains("Unable to attach or mount volumes") =>
+            {
                 // The generic timeout line repeats whatever the specific error was; keep it only
                 // when nothing more specific is known.
                 base(ctx, info, Cause::VolumeMountFailed, "", None).confidence(Confidence::Low)
@@ -140,20 +209,40 @@ fn check_pod(ctx: &Ctx, info: &PodInfo, out: &mut Vec<Finding>) {
             continue;
         }
         let (known, obj) = match r.cause {
-            Cause::ConfigmapMissing => (snap.config_maps_known(info.ns()), snap.config_map(info.ns(), &r.name)),
-            _ => (snap.secrets_known(info.ns()), snap.secret(info.ns(), &r.name)),
+            Cause::ConfigmapMissing => (
+                snap.config_maps_known(info.ns()),
+                snap.config_map(info.ns(), &r.name),
+            ),
+            _ => (
+                snap.secrets_known(info.ns()),
+                snap.secret(info.ns(), &r.name),
+            ),
         };
         if !known {
             continue;
         }
-        let kind = if r.cause == Cause::ConfigmapMissing { "ConfigMap" } else { "Secret" };
+        let kind = if r.cause == Cause::ConfigmapMissing {
+            "ConfigMap"
+        } else {
+            "Secret"
+        };
         let quote = match (obj, &r.key) {
             (None, _) => format!("{kind} {}/{} does not exist", info.ns(), r.name),
-            (Some(o), Some(k)) if !o.keys.contains(k) => format!("{kind} {}/{} has no key \"{k}\" (keys: {})", info.ns(), r.name, o.keys.join(", ")),
+            (Some(o), Some(k)) if !o.keys.contains(k) => format!(
+                "{kind} {}/{} has no key \"{k}\" (keys: {})",
+                info.ns(),
+                r.name,
+                o.keys.join(", ")
+            ),
             _ => continue,
         };
         let key = if obj.is_some() { r.key.clone() } else { None };
-        found.push(base(ctx, info, r.cause, &r.name, key.as_deref()).evidence(EvidenceKind::Absence, Some(&info.key), r.field.clone(), quote));
+        found.push(base(ctx, info, r.cause, &r.name, key.as_deref()).evidence(
+            EvidenceKind::Absence,
+            Some(&info.key),
+            r.field.clone(),
+            quote,
+        ));
     }
     // A specific cause makes the generic mount failure redundant.
     let specific = found.iter().any(|f| f.cause != Cause::VolumeMountFailed);
@@ -168,10 +257,18 @@ fn check_pod(ctx: &Ctx, info: &PodInfo, out: &mut Vec<Finding>) {
 fn base(ctx: &Ctx, info: &PodInfo, cause: Cause, name: &str, key: Option<&str>) -> Finding {
     let ns = info.ns();
     let wl = info.workload_ref(ctx.snap);
-    let what = if cause == Cause::ConfigmapMissing { "ConfigMap" } else { "Secret" };
+    let what = if cause == Cause::ConfigmapMissing {
+        "ConfigMap"
+    } else {
+        "Secret"
+    };
     let summary = match (cause, key) {
-        (Cause::ConfigmapMissing | Cause::SecretMissing, Some(k)) => format!("{what} \"{name}\" has no key \"{k}\" that the pod needs"),
-        (Cause::ConfigmapMissing | Cause::SecretMissing, None) => format!("{what} \"{name}\" that the pod needs does not exist"),
+        (Cause::ConfigmapMissing | Cause::SecretMissing, Some(k)) => {
+            format!("{what} \"{name}\" has no key \"{k}\" that the pod needs")
+        }
+        (Cause::ConfigmapMissing | Cause::SecretMissing, None) => {
+            format!("{what} \"{name}\" that the pod needs does not exist")
+        }
         (Cause::ConfigError, _) => "The kubelet cannot build the container's configuration".into(),
         _ => "A volume of the pod cannot be mounted".into(),
     };
@@ -215,7 +312,12 @@ fn base(ctx: &Ctx, info: &PodInfo, cause: Cause, name: &str, key: Option<&str>) 
                 .step("Read the FailedMount / FailedAttachVolume events", Some(info.describe_cmd()), RiskLevel::None, "");
         }
     }
-    f.step("Confirm with the pod's events", Some(info.describe_cmd()), RiskLevel::None, "")
+    f.step(
+        "Confirm with the pod's events",
+        Some(info.describe_cmd()),
+        RiskLevel::None,
+        "",
+    )
 }
 
 #[cfg(test)]
@@ -224,12 +326,37 @@ mod tests {
 
     #[test]
     fn kubelet_wordings() {
-        assert_eq!(missing_reference("configmap \"app-config\" not found"), Some((Cause::ConfigmapMissing, "app-config".into(), None)));
-        assert_eq!(missing_reference("MountVolume.SetUp failed for volume \"cfg\" : configmap \"app\" not found"), Some((Cause::ConfigmapMissing, "app".into(), None)));
-        assert_eq!(missing_reference("secret \"db\" not found"), Some((Cause::SecretMissing, "db".into(), None)));
-        assert_eq!(missing_reference("MountVolume.SetUp failed for volume \"s\" : secrets \"tls\" not found"), Some((Cause::SecretMissing, "tls".into(), None)));
-        assert_eq!(missing_reference("couldn't find key password in Secret shop/db"), Some((Cause::SecretMissing, "db".into(), Some("password".into()))));
-        assert_eq!(missing_reference("Couldn't find key url in ConfigMap shop/app"), Some((Cause::ConfigmapMissing, "app".into(), Some("url".into()))));
-        assert_eq!(missing_reference("container has runAsNonRoot and image will run as root"), None);
+        assert_eq!(
+            missing_reference("configmap \"app-config\" not found"),
+            Some((Cause::ConfigmapMissing, "app-config".into(), None))
+        );
+        assert_eq!(
+            missing_reference(
+                "MountVolume.SetUp failed for volume \"cfg\" : configmap \"app\" not found"
+            ),
+            Some((Cause::ConfigmapMissing, "app".into(), None))
+        );
+        assert_eq!(
+            missing_reference("secret \"db\" not found"),
+            Some((Cause::SecretMissing, "db".into(), None))
+        );
+        assert_eq!(
+            missing_reference(
+                "MountVolume.SetUp failed for volume \"s\" : secrets \"tls\" not found"
+            ),
+            Some((Cause::SecretMissing, "tls".into(), None))
+        );
+        assert_eq!(
+            missing_reference("couldn't find key password in Secret shop/db"),
+            Some((Cause::SecretMissing, "db".into(), Some("password".into())))
+        );
+        assert_eq!(
+            missing_reference("Couldn't find key url in ConfigMap shop/app"),
+            Some((Cause::ConfigmapMissing, "app".into(), Some("url".into())))
+        );
+        assert_eq!(
+            missing_reference("container has runAsNonRoot and image will run as root"),
+            None
+        );
     }
 }

@@ -8,10 +8,15 @@ use kubewhy_model::{Cause, Confidence, EvidenceKind, Finding, ObjectKey, RiskLev
 
 pub(crate) struct NamespaceTerminating;
 
-const CAUSES: &[Cause] = &[Cause::NsResourcesRemaining, Cause::NsFinalizerPending, Cause::ApiserviceUnavailable];
+const CAUSES: &[Cause] = &[
+    Cause::NsResourcesRemaining,
+    Cause::NsFinalizerPending,
+    Cause::ApiserviceUnavailable,
+];
 
-/// A namespace deletion younger than this is still normal work.
-const STUCK_AFTER_SECS: i64 = 120;
+/// A namespace deletion younger than this is still normal work (the controller usually
+/// finishes within seconds; pods use the same margin past their grace period).
+const STUCK_AFTER_SECS: i64 = crate::terminating::STUCK_AFTER_SECS;
 /// Leftover objects quoted one by one; the rest are counted.
 const LIST_MAX: usize = 20;
 
@@ -35,15 +40,24 @@ fn check_namespace(ctx: &Ctx, ns: &Namespace, out: &mut Vec<Finding>) {
     let snap = ctx.snap;
     let name = &ns.metadata.name;
     let key = ObjectKey::of("Namespace", &ns.metadata);
-    let age = ns.metadata.deletion_timestamp.map(|t| ctx.now.as_second() - t.as_second());
+    let age = ns
+        .metadata
+        .deletion_timestamp
+        .map(|t| ctx.now.as_second() - t.as_second());
     if age.is_some_and(|a| a < STUCK_AFTER_SECS) {
         return;
     }
-    let stuck = age.map(human_duration).map(|d| format!(" for {d}")).unwrap_or_default();
+    let stuck = age
+        .map(human_duration)
+        .map(|d| format!(" for {d}"))
+        .unwrap_or_default();
     let conds = &ns.status.conditions;
     let active = |t: &str| condition(conds, t).filter(|c| c.status == "True");
     let leftovers = snap.objects_in_namespace(name);
-    let with_finalizers: Vec<&(&str, &Meta)> = leftovers.iter().filter(|(_, m)| !m.finalizers.is_empty()).collect();
+    let with_finalizers: Vec<&(&str, &Meta)> = leftovers
+        .iter()
+        .filter(|(_, m)| !m.finalizers.is_empty())
+        .collect();
     let list = |items: &[&(&str, &Meta)]| -> String {
         let mut s: Vec<String> = items
             .iter()
@@ -63,11 +77,18 @@ fn check_namespace(ctx: &Ctx, ns: &Namespace, out: &mut Vec<Finding>) {
     };
     let cond_ev = |f: Finding, t: &str| -> Finding {
         match condition(conds, t) {
-            Some(c) => f.evidence(EvidenceKind::Condition, Some(&key), format!("status.conditions[{t}] reason={}", c.reason), c.message.clone()),
+            Some(c) => f.evidence(
+                EvidenceKind::Condition,
+                Some(&key),
+                format!("status.conditions[{t}] reason={}", c.reason),
+                c.message.clone(),
+            ),
             None => f,
         }
     };
-    let list_cmd = format!("kubectl api-resources --verbs=list --namespaced -o name | xargs -n 1 kubectl get --show-kind --ignore-not-found -n {name}");
+    let list_cmd = format!(
+        "kubectl api-resources --verbs=list --namespaced -o name | xargs -n 1 kubectl get --show-kind --ignore-not-found -n {name}"
+    );
 
     // 1. Discovery failures: some API group cannot be listed, so the controller cannot know the
     //    namespace is empty. Almost always an unavailable aggregated APIService.
@@ -75,17 +96,36 @@ fn check_namespace(ctx: &Ctx, ns: &Namespace, out: &mut Vec<Finding>) {
         let down: Vec<_> = snap
             .api_services
             .iter()
-            .filter(|a| condition(&a.status.conditions, "Available").is_some_and(|c| c.status != "True"))
+            .filter(|a| {
+                condition(&a.status.conditions, "Available").is_some_and(|c| c.status != "True")
+            })
             .collect();
-        let mut f = Finding::new(Cause::ApiserviceUnavailable, Severity::Warning, "An unavailable aggregated API blocks the namespace's deletion")
-            .object(key.clone())
-            .group(down.iter().map(|a| a.metadata.name.clone()).collect::<Vec<_>>().join(","));
+        let mut f = Finding::new(
+            Cause::ApiserviceUnavailable,
+            Severity::Warning,
+            "An unavailable aggregated API blocks the namespace's deletion",
+        )
+        .object(key.clone())
+        .group(
+            down.iter()
+                .map(|a| a.metadata.name.clone())
+                .collect::<Vec<_>>()
+                .join(","),
+        );
         f = cond_ev(f, "NamespaceDeletionDiscoveryFailure");
         for a in &down {
             let c = condition(&a.status.conditions, "Available").expect("filtered");
-            f = f.evidence(EvidenceKind::Condition, Some(&ObjectKey::new("APIService", "", &a.metadata.name, "")), format!("status.conditions[Available] reason={}", c.reason), c.message.clone());
+            f = f.evidence(
+                EvidenceKind::Condition,
+                Some(&ObjectKey::new("APIService", "", &a.metadata.name, "")),
+                format!("status.conditions[Available] reason={}", c.reason),
+                c.message.clone(),
+            );
         }
-        let svc = down.first().map(|a| a.metadata.name.clone()).unwrap_or_else(|| "<name>".into());
+        let svc = down
+            .first()
+            .map(|a| a.metadata.name.clone())
+            .unwrap_or_else(|| "<name>".into());
         f = f
             .explain(format!("Namespace {name} is Terminating{stuck}. Before finishing, the namespace controller must list every namespaced resource type; discovery of an aggregated API group fails, so it cannot prove the namespace is empty and keeps waiting. Other namespaces being deleted are blocked the same way."))
             .step("See which APIServices are unavailable and why", Some("kubectl get apiservices | grep -v True".into()), RiskLevel::None, "")
@@ -98,15 +138,28 @@ fn check_namespace(ctx: &Ctx, ns: &Namespace, out: &mut Vec<Finding>) {
     }
 
     // 2. Finalizers on leftovers.
-    if active("NamespaceFinalizersRemaining").is_some() || (!with_finalizers.is_empty() && conds.is_empty()) {
-        let mut f = Finding::new(Cause::NsFinalizerPending, Severity::Warning, "Objects left in the namespace wait on finalizers nobody removes")
-            .object(key.clone())
-            .group(name.clone());
+    if active("NamespaceFinalizersRemaining").is_some()
+        || (!with_finalizers.is_empty() && conds.is_empty())
+    {
+        let mut f = Finding::new(
+            Cause::NsFinalizerPending,
+            Severity::Warning,
+            "Objects left in the namespace wait on finalizers nobody removes",
+        )
+        .object(key.clone())
+        .group(name.clone());
         f = cond_ev(f, "NamespaceFinalizersRemaining");
         if !with_finalizers.is_empty() {
-            f = f.evidence(EvidenceKind::Field, Some(&key), "objects in the namespace with metadata.finalizers", list(&with_finalizers));
+            f = f.evidence(
+                EvidenceKind::Field,
+                Some(&key),
+                "objects in the namespace with metadata.finalizers",
+                list(&with_finalizers),
+            );
         }
-        let first = with_finalizers.first().map(|(k, m)| (k.to_ascii_lowercase(), m.name.clone()));
+        let first = with_finalizers
+            .first()
+            .map(|(k, m)| (k.to_ascii_lowercase(), m.name.clone()));
         f = f
             .explain(format!("Namespace {name} is Terminating{stuck}. Everything else was deleted, but objects carrying finalizers stay until the controller that owns each finalizer removes it. When that controller (often an operator, for custom resources) was uninstalled first, nothing ever will."))
             .step("List what is left", Some(list_cmd.clone()), RiskLevel::None, "")
@@ -125,16 +178,26 @@ fn check_namespace(ctx: &Ctx, ns: &Namespace, out: &mut Vec<Finding>) {
     }
 
     // 3. Content still being deleted (or failing to be).
-    let content = active("NamespaceContentRemaining").or_else(|| active("NamespaceDeletionContentFailure"));
+    let content =
+        active("NamespaceContentRemaining").or_else(|| active("NamespaceDeletionContentFailure"));
     if content.is_some() || (!leftovers.is_empty() && conds.is_empty()) {
-        let mut f = Finding::new(Cause::NsResourcesRemaining, Severity::Warning, "Objects left in the namespace are not going away")
-            .object(key.clone())
-            .group(name.clone());
+        let mut f = Finding::new(
+            Cause::NsResourcesRemaining,
+            Severity::Warning,
+            "Objects left in the namespace are not going away",
+        )
+        .object(key.clone())
+        .group(name.clone());
         f = cond_ev(f, "NamespaceContentRemaining");
         f = cond_ev(f, "NamespaceDeletionContentFailure");
         let all: Vec<&(&str, &Meta)> = leftovers.iter().collect();
         if !all.is_empty() {
-            f = f.evidence(EvidenceKind::Field, Some(&key), "objects still in the namespace", list(&all));
+            f = f.evidence(
+                EvidenceKind::Field,
+                Some(&key),
+                "objects still in the namespace",
+                list(&all),
+            );
         }
         // Terminating pods there have their own findings (and causes).
         for (k, m) in &leftovers {

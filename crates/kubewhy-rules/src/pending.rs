@@ -59,7 +59,10 @@ pub(crate) fn parse_scheduler_message(msg: &str) -> SchedulerMessage {
                 None => (None, p.to_string()),
             })
             .collect();
-        return SchedulerMessage { nodes: None, reasons };
+        return SchedulerMessage {
+            nodes: None,
+            reasons,
+        };
     }
     let Some(c) = ENVELOPE.captures(msg) else {
         return SchedulerMessage {
@@ -70,7 +73,11 @@ pub(crate) fn parse_scheduler_message(msg: &str) -> SchedulerMessage {
     let nodes = c[1].parse().ok();
     let mut body = c[2].to_string();
     // The PostFilter (preemption, DRA) text follows the histogram; it is not a node reason.
-    for cut in [" preemption: ", "preemption: ", " no new claims to deallocate"] {
+    for cut in [
+        " preemption: ",
+        "preemption: ",
+        " no new claims to deallocate",
+    ] {
         if let Some(i) = body.find(cut) {
             body.truncate(i);
         }
@@ -123,20 +130,47 @@ pub(crate) fn classify_reason(r: &str) -> Option<(Cause, String)> {
         return Some((Cause::PvcMissing, c[1].to_string()));
     }
     let table: &[(&str, Cause)] = &[
-        ("didn't match Pod's node affinity", Cause::NodeSelectorMismatch),
+        (
+            "didn't match Pod's node affinity",
+            Cause::NodeSelectorMismatch,
+        ),
         ("didn't match node selector", Cause::NodeSelectorMismatch),
         ("MatchNodeSelector", Cause::NodeSelectorMismatch),
-        ("didn't match the requested node name", Cause::NodeSelectorMismatch),
-        ("didn't match the requested hostname", Cause::NodeSelectorMismatch),
-        ("didn't match scheduler-enforced node affinity", Cause::NodeSelectorMismatch),
+        (
+            "didn't match the requested node name",
+            Cause::NodeSelectorMismatch,
+        ),
+        (
+            "didn't match the requested hostname",
+            Cause::NodeSelectorMismatch,
+        ),
+        (
+            "didn't match scheduler-enforced node affinity",
+            Cause::NodeSelectorMismatch,
+        ),
         ("were unschedulable", Cause::NodeUnschedulable),
         ("didn't have free ports", Cause::HostPortConflict),
         ("PodFitsHostPorts", Cause::HostPortConflict),
-        ("volume node affinity conflict", Cause::VolumeNodeAffinityConflict),
-        ("didn't match PersistentVolume's node affinity", Cause::VolumeNodeAffinityConflict),
-        ("had no available volume zone", Cause::VolumeNodeAffinityConflict),
-        ("unbound immediate PersistentVolumeClaims", Cause::PvcUnbound),
-        ("didn't find available persistent volumes to bind", Cause::PvcUnbound),
+        (
+            "volume node affinity conflict",
+            Cause::VolumeNodeAffinityConflict,
+        ),
+        (
+            "didn't match PersistentVolume's node affinity",
+            Cause::VolumeNodeAffinityConflict,
+        ),
+        (
+            "had no available volume zone",
+            Cause::VolumeNodeAffinityConflict,
+        ),
+        (
+            "unbound immediate PersistentVolumeClaims",
+            Cause::PvcUnbound,
+        ),
+        (
+            "didn't find available persistent volumes to bind",
+            Cause::PvcUnbound,
+        ),
         ("did not have enough free storage", Cause::PvcUnbound),
         ("waiting for ephemeral volume controller", Cause::PvcUnbound),
         ("bound to non-existent persistentvolume", Cause::PvcUnbound),
@@ -144,9 +178,18 @@ pub(crate) fn classify_reason(r: &str) -> Option<(Cause, String)> {
         ("is being deleted", Cause::PvcUnbound),
         ("pod affinity", Cause::PodAffinityUnsatisfiable),
         ("pod anti-affinity", Cause::PodAffinityUnsatisfiable),
-        ("existing pods anti-affinity", Cause::PodAffinityUnsatisfiable),
-        ("pod affinity/anti-affinity", Cause::PodAffinityUnsatisfiable),
-        ("topology spread constraints", Cause::PodAffinityUnsatisfiable),
+        (
+            "existing pods anti-affinity",
+            Cause::PodAffinityUnsatisfiable,
+        ),
+        (
+            "pod affinity/anti-affinity",
+            Cause::PodAffinityUnsatisfiable,
+        ),
+        (
+            "topology spread constraints",
+            Cause::PodAffinityUnsatisfiable,
+        ),
         ("no nodes available to schedule pods", Cause::NoReadyNodes),
         ("exceed max volume count", Cause::InsufficientResources),
     ];
@@ -166,7 +209,10 @@ impl Check for Pending {
     fn run(&self, ctx: &Ctx, out: &mut Vec<Finding>) {
         for pod in &ctx.snap.pods {
             let scheduled = pod.spec.node_name.as_deref().is_some_and(|n| !n.is_empty());
-            if scheduled || pod.status.phase != "Pending" || pod.metadata.deletion_timestamp.is_some() {
+            if scheduled
+                || pod.status.phase != "Pending"
+                || pod.metadata.deletion_timestamp.is_some()
+            {
                 continue;
             }
             check_pod(ctx, &PodInfo::new(pod), out);
@@ -251,10 +297,17 @@ fn check_pod(ctx: &Ctx, info: &PodInfo, out: &mut Vec<Finding>) {
     let mut explanation = format!(
         "The scheduler checked {nodes} and none can take the pod (Pending for {pending_for}). \
          The reason that rules out the most nodes is \"{reason_text}\"{}.",
-        if from_condition { "" } else { " (from the latest FailedScheduling event; the PodScheduled condition was not in the data)" }
+        if from_condition {
+            ""
+        } else {
+            " (from the latest FailedScheduling event; the PodScheduled condition was not in the data)"
+        }
     );
     if !others.is_empty() {
-        explanation.push_str(&format!(" Other nodes were ruled out by: {}.", others.join("; ")));
+        explanation.push_str(&format!(
+            " Other nodes were ruled out by: {}.",
+            others.join("; ")
+        ));
     }
     explanation.push(' ');
     explanation.push_str(why(cause));
@@ -270,35 +323,64 @@ fn claims_from_state(ctx: &Ctx, info: &PodInfo, out: &mut Vec<Finding>) {
         return;
     }
     for v in &info.pod.spec.volumes {
-        let Some(claim) = &v.persistent_volume_claim else { continue };
+        let Some(claim) = &v.persistent_volume_claim else {
+            continue;
+        };
         match snap.pvc(info.ns(), &claim.claim_name) {
             None => {
-                let f = Finding::new(Cause::PvcMissing, Severity::Error, summary(Cause::PvcMissing, &claim.claim_name))
-                    .object(info.key.clone())
-                    .evidence(
-                        EvidenceKind::Absence,
-                        Some(&info.key),
-                        format!("spec.volumes[{}].persistentVolumeClaim.claimName", v.name),
-                        format!("PersistentVolumeClaim {}/{} is not in the data", info.ns(), claim.claim_name),
-                    )
-                    .confidence(Confidence::Medium)
-                    .explain(format!("{} The snapshot holds PersistentVolumeClaims but not this one.", why(Cause::PvcMissing)))
-                    .group(claim.claim_name.clone());
-                out.push(remediation(f, ctx, info, Cause::PvcMissing, &claim.claim_name));
+                let f = Finding::new(
+                    Cause::PvcMissing,
+                    Severity::Error,
+                    summary(Cause::PvcMissing, &claim.claim_name),
+                )
+                .object(info.key.clone())
+                .evidence(
+                    EvidenceKind::Absence,
+                    Some(&info.key),
+                    format!("spec.volumes[{}].persistentVolumeClaim.claimName", v.name),
+                    format!(
+                        "PersistentVolumeClaim {}/{} is not in the data",
+                        info.ns(),
+                        claim.claim_name
+                    ),
+                )
+                .confidence(Confidence::Medium)
+                .explain(format!(
+                    "{} The snapshot holds PersistentVolumeClaims but not this one.",
+                    why(Cause::PvcMissing)
+                ))
+                .group(claim.claim_name.clone());
+                out.push(remediation(
+                    f,
+                    ctx,
+                    info,
+                    Cause::PvcMissing,
+                    &claim.claim_name,
+                ));
             }
             Some(pvc) if pvc.status.phase == "Pending" => {
-                let f = Finding::new(Cause::PvcUnbound, Severity::Error, summary(Cause::PvcUnbound, &claim.claim_name))
-                    .object(info.key.clone())
-                    .evidence(
-                        EvidenceKind::Field,
-                        Some(&ObjectKey::of("PersistentVolumeClaim", &pvc.metadata)),
-                        "status.phase",
-                        "Pending",
-                    )
-                    .confidence(Confidence::Medium)
-                    .explain(why(Cause::PvcUnbound))
-                    .group(claim.claim_name.clone());
-                out.push(remediation(f, ctx, info, Cause::PvcUnbound, &claim.claim_name));
+                let f = Finding::new(
+                    Cause::PvcUnbound,
+                    Severity::Error,
+                    summary(Cause::PvcUnbound, &claim.claim_name),
+                )
+                .object(info.key.clone())
+                .evidence(
+                    EvidenceKind::Field,
+                    Some(&ObjectKey::of("PersistentVolumeClaim", &pvc.metadata)),
+                    "status.phase",
+                    "Pending",
+                )
+                .confidence(Confidence::Medium)
+                .explain(why(Cause::PvcUnbound))
+                .group(claim.claim_name.clone());
+                out.push(remediation(
+                    f,
+                    ctx,
+                    info,
+                    Cause::PvcUnbound,
+                    &claim.claim_name,
+                ));
             }
             Some(_) => {}
         }
@@ -307,18 +389,32 @@ fn claims_from_state(ctx: &Ctx, info: &PodInfo, out: &mut Vec<Finding>) {
 
 fn summary(cause: Cause, detail: &str) -> String {
     match cause {
-        Cause::InsufficientResources => format!("No node has enough free {detail} for the pod's requests"),
+        Cause::InsufficientResources => {
+            format!("No node has enough free {detail} for the pod's requests")
+        }
         Cause::TooManyPods => "Every candidate node already runs its maximum number of pods".into(),
         Cause::NodeSelectorMismatch => "No node matches the pod's node selector / affinity".into(),
-        Cause::UntoleratedTaint if !detail.is_empty() => format!("Nodes carry taint {detail} that the pod does not tolerate"),
+        Cause::UntoleratedTaint if !detail.is_empty() => {
+            format!("Nodes carry taint {detail} that the pod does not tolerate")
+        }
         Cause::UntoleratedTaint => "Nodes carry taints that the pod does not tolerate".into(),
-        Cause::HostPortConflict => "The pod's hostPort is already taken on every candidate node".into(),
+        Cause::HostPortConflict => {
+            "The pod's hostPort is already taken on every candidate node".into()
+        }
         Cause::NodeUnschedulable => "The candidate nodes are cordoned (unschedulable)".into(),
-        Cause::PodAffinityUnsatisfiable => "The pod's (anti-)affinity or topology spread rules cannot be met".into(),
-        Cause::PvcMissing => format!("The pod uses PersistentVolumeClaim \"{detail}\", which does not exist"),
-        Cause::PvcUnbound if !detail.is_empty() => format!("PersistentVolumeClaim \"{detail}\" is not bound to a volume"),
+        Cause::PodAffinityUnsatisfiable => {
+            "The pod's (anti-)affinity or topology spread rules cannot be met".into()
+        }
+        Cause::PvcMissing => {
+            format!("The pod uses PersistentVolumeClaim \"{detail}\", which does not exist")
+        }
+        Cause::PvcUnbound if !detail.is_empty() => {
+            format!("PersistentVolumeClaim \"{detail}\" is not bound to a volume")
+        }
         Cause::PvcUnbound => "A PersistentVolumeClaim of the pod is not bound to a volume".into(),
-        Cause::VolumeNodeAffinityConflict => "The pod's volume can only be used on nodes that cannot take the pod".into(),
+        Cause::VolumeNodeAffinityConflict => {
+            "The pod's volume can only be used on nodes that cannot take the pod".into()
+        }
         Cause::NoReadyNodes => "The cluster has no nodes to schedule on".into(),
         _ => cause.meaning().into(),
     }
@@ -326,16 +422,36 @@ fn summary(cause: Cause, detail: &str) -> String {
 
 fn why(cause: Cause) -> &'static str {
     match cause {
-        Cause::InsufficientResources => "The scheduler compares the pod's requests (not its actual use) with each node's allocatable capacity minus the requests of the pods already there; limits do not matter.",
-        Cause::TooManyPods => "Each kubelet accepts at most max-pods pods (110 by default), whatever the free CPU and memory.",
-        Cause::NodeSelectorMismatch => "nodeSelector and required node affinity are hard constraints: a node lacking the labels is never used.",
-        Cause::UntoleratedTaint => "A NoSchedule or NoExecute taint keeps off every pod that does not tolerate it; the fitting nodes are reserved or unhealthy.",
-        Cause::HostPortConflict => "A hostPort can be used by one pod per node (per IP and protocol); every node that would fit already has a pod on that port.",
-        Cause::NodeUnschedulable => "Cordoned nodes (spec.unschedulable) take no new pods until uncordoned.",
-        Cause::PodAffinityUnsatisfiable => "Required inter-pod (anti-)affinity and topology spread constraints depend on where other pods run; no node satisfies them now.",
-        Cause::PvcMissing => "A pod cannot be scheduled until every PersistentVolumeClaim it mounts exists.",
-        Cause::PvcUnbound => "With Immediate binding the claim must be bound before the pod can be scheduled: no PersistentVolume matches it and no provisioner created one.",
-        Cause::VolumeNodeAffinityConflict => "A bound PersistentVolume (local or zonal storage) can only be attached in its node or zone, and those nodes cannot take the pod.",
+        Cause::InsufficientResources => {
+            "The scheduler compares the pod's requests (not its actual use) with each node's allocatable capacity minus the requests of the pods already there; limits do not matter."
+        }
+        Cause::TooManyPods => {
+            "Each kubelet accepts at most max-pods pods (110 by default), whatever the free CPU and memory."
+        }
+        Cause::NodeSelectorMismatch => {
+            "nodeSelector and required node affinity are hard constraints: a node lacking the labels is never used."
+        }
+        Cause::UntoleratedTaint => {
+            "A NoSchedule or NoExecute taint keeps off every pod that does not tolerate it; the fitting nodes are reserved or unhealthy."
+        }
+        Cause::HostPortConflict => {
+            "A hostPort can be used by one pod per node (per IP and protocol); every node that would fit already has a pod on that port."
+        }
+        Cause::NodeUnschedulable => {
+            "Cordoned nodes (spec.unschedulable) take no new pods until uncordoned."
+        }
+        Cause::PodAffinityUnsatisfiable => {
+            "Required inter-pod (anti-)affinity and topology spread constraints depend on where other pods run; no node satisfies them now."
+        }
+        Cause::PvcMissing => {
+            "A pod cannot be scheduled until every PersistentVolumeClaim it mounts exists."
+        }
+        Cause::PvcUnbound => {
+            "With Immediate binding the claim must be bound before the pod can be scheduled: no PersistentVolume matches it and no provisioner created one."
+        }
+        Cause::VolumeNodeAffinityConflict => {
+            "A bound PersistentVolume (local or zonal storage) can only be attached in its node or zone, and those nodes cannot take the pod."
+        }
         Cause::NoReadyNodes => "There is no node for the scheduler to choose from.",
         _ => "",
     }
@@ -349,7 +465,7 @@ fn remediation(mut f: Finding, ctx: &Ctx, info: &PodInfo, cause: Cause, detail: 
                 .step("See what each node has left (Allocated resources)", Some("kubectl describe nodes".into()), RiskLevel::None, "")
                 .step(
                     format!("Lower the pod's {detail} request if it asks for more than it needs"),
-                    Some(format!("kubectl -n {ns} set resources {wl} --requests={detail}=<smaller>")),
+                    Some(info.spec_change(ctx.snap, &format!("set resources {{wl}} --requests={detail}=<smaller>"))),
                     RiskLevel::Low,
                     "Rolls the workload's pods; too small a request invites eviction and CPU starvation.",
                 )
@@ -373,19 +489,45 @@ fn remediation(mut f: Finding, ctx: &Ctx, info: &PodInfo, cause: Cause, detail: 
                 .step("Use another hostPort, or expose the pod through a Service instead of a hostPort", None, RiskLevel::Low, "Clients that reach the node port directly must follow the change.");
         }
         Cause::NodeUnschedulable => {
-            f = f.step("See which nodes are cordoned", Some("kubectl get nodes".into()), RiskLevel::None, "")
-                .step("Uncordon a node once its maintenance is over", Some("kubectl uncordon <node>".into()), RiskLevel::Low, "Do not uncordon a node that is being drained or is unhealthy.");
+            f = f
+                .step(
+                    "See which nodes are cordoned",
+                    Some("kubectl get nodes".into()),
+                    RiskLevel::None,
+                    "",
+                )
+                .step(
+                    "Uncordon a node once its maintenance is over",
+                    Some("kubectl uncordon <node>".into()),
+                    RiskLevel::Low,
+                    "Do not uncordon a node that is being drained or is unhealthy.",
+                );
         }
         Cause::PodAffinityUnsatisfiable => {
             f = f.step("Read the pod's affinity and spread rules", Some(format!("kubectl get pod {} -n {ns} -o yaml", info.name())), RiskLevel::None, "")
                 .step("Relax required rules to preferred ones, or add nodes in the needed topology domains", None, RiskLevel::Low, "Preferred rules may co-locate replicas you meant to spread.");
         }
         Cause::PvcMissing => {
-            f = f.step("List the namespace's claims", Some(format!("kubectl get pvc -n {ns}")), RiskLevel::None, "")
-                .step(format!("Create claim \"{detail}\", or fix the claim name in {wl}"), None, RiskLevel::Low, "");
+            f = f
+                .step(
+                    "List the namespace's claims",
+                    Some(format!("kubectl get pvc -n {ns}")),
+                    RiskLevel::None,
+                    "",
+                )
+                .step(
+                    format!("Create claim \"{detail}\", or fix the claim name in {wl}"),
+                    None,
+                    RiskLevel::Low,
+                    "",
+                );
         }
         Cause::PvcUnbound => {
-            let target = if detail.is_empty() { "<claim>".to_string() } else { detail.to_string() };
+            let target = if detail.is_empty() {
+                "<claim>".to_string()
+            } else {
+                detail.to_string()
+            };
             f = f.step("See why the claim is not bound", Some(format!("kubectl describe pvc {target} -n {ns}")), RiskLevel::None, "")
                 .step("Check the storage class exists and its provisioner runs, or create a PersistentVolume that matches the claim", Some("kubectl get storageclass; kubectl get pv".into()), RiskLevel::Low, "");
         }
@@ -394,11 +536,21 @@ fn remediation(mut f: Finding, ctx: &Ctx, info: &PodInfo, cause: Cause, detail: 
                 .step("Free capacity on the node or zone that holds the volume, or move the data", None, RiskLevel::Medium, "Moving a volume's data means copying it; deleting the claim deletes the data with a Delete reclaim policy.");
         }
         Cause::NoReadyNodes => {
-            f = f.step("Check the nodes", Some("kubectl get nodes -o wide".into()), RiskLevel::None, "");
+            f = f.step(
+                "Check the nodes",
+                Some("kubectl get nodes -o wide".into()),
+                RiskLevel::None,
+                "",
+            );
         }
         _ => {}
     }
-    f.step("Confirm with the pod's own events", Some(info.describe_cmd()), RiskLevel::None, "")
+    f.step(
+        "Confirm with the pod's own events",
+        Some(info.describe_cmd()),
+        RiskLevel::None,
+        "",
+    )
 }
 
 #[cfg(test)]
@@ -411,16 +563,26 @@ mod tests {
 
     #[test]
     fn every_envelope_wording() {
-        assert_eq!(reasons("0/1 nodes are available: 1 Insufficient cpu."), vec![(Some(1), "Insufficient cpu".into())]);
+        assert_eq!(
+            reasons("0/1 nodes are available: 1 Insufficient cpu."),
+            vec![(Some(1), "Insufficient cpu".into())]
+        );
         // v1.24-1.29: double dot and preemption suffix.
         assert_eq!(
-            reasons("0/3 nodes are available: 3 Insufficient memory. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.."),
+            reasons(
+                "0/3 nodes are available: 3 Insufficient memory. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.."
+            ),
             vec![(Some(3), "Insufficient memory".into())]
         );
         // PreFilter, no count.
         assert_eq!(
-            reasons("0/3 nodes are available: pod has unbound immediate PersistentVolumeClaims. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling."),
-            vec![(None, "pod has unbound immediate PersistentVolumeClaims".into())]
+            reasons(
+                "0/3 nodes are available: pod has unbound immediate PersistentVolumeClaims. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling."
+            ),
+            vec![(
+                None,
+                "pod has unbound immediate PersistentVolumeClaims".into()
+            )]
         );
         // Old taint wording contains ", ".
         assert_eq!(
@@ -429,13 +591,23 @@ mod tests {
         );
         // Pre-1.8.
         assert_eq!(
-            reasons("No nodes are available that match all of the following predicates:: Insufficient pods (3), MatchNodeSelector (2)."),
-            vec![(Some(3), "Insufficient pods".into()), (Some(2), "MatchNodeSelector".into())]
+            reasons(
+                "No nodes are available that match all of the following predicates:: Insufficient pods (3), MatchNodeSelector (2)."
+            ),
+            vec![
+                (Some(3), "Insufficient pods".into()),
+                (Some(2), "MatchNodeSelector".into())
+            ]
         );
-        assert_eq!(parse_scheduler_message("no nodes available to schedule pods").nodes, Some(0));
+        assert_eq!(
+            parse_scheduler_message("no nodes available to schedule pods").nodes,
+            Some(0)
+        );
         // DRA post-filter text.
         assert_eq!(
-            reasons("0/17 nodes are available: 17 node(s) had untolerated taint(s). no new claims to deallocate, preemption: 0/17 nodes are available: 17 Preemption is not helpful for scheduling."),
+            reasons(
+                "0/17 nodes are available: 17 node(s) had untolerated taint(s). no new claims to deallocate, preemption: 0/17 nodes are available: 17 Preemption is not helpful for scheduling."
+            ),
             vec![(Some(17), "node(s) had untolerated taint(s)".into())]
         );
     }
@@ -443,25 +615,81 @@ mod tests {
     #[test]
     fn every_reason_wording() {
         let c = |r: &str| classify_reason(r).map(|x| x.0);
-        assert_eq!(classify_reason("Insufficient nvidia.com/gpu"), Some((Cause::InsufficientResources, "nvidia.com/gpu".into())));
+        assert_eq!(
+            classify_reason("Insufficient nvidia.com/gpu"),
+            Some((Cause::InsufficientResources, "nvidia.com/gpu".into()))
+        );
         assert_eq!(c("Too many pods"), Some(Cause::TooManyPods));
-        for r in ["node(s) didn't match Pod's node affinity/selector", "node(s) didn't match Pod's node affinity", "node(s) didn't match node selector", "MatchNodeSelector", "node(s) didn't match the requested node name"] {
+        for r in [
+            "node(s) didn't match Pod's node affinity/selector",
+            "node(s) didn't match Pod's node affinity",
+            "node(s) didn't match node selector",
+            "MatchNodeSelector",
+            "node(s) didn't match the requested node name",
+        ] {
             assert_eq!(c(r), Some(Cause::NodeSelectorMismatch), "{r}");
         }
-        assert_eq!(classify_reason("node(s) had untolerated taint {dedicated: gpu}"), Some((Cause::UntoleratedTaint, "{dedicated: gpu}".into())));
-        assert_eq!(classify_reason("node(s) had taint {node.kubernetes.io/unreachable: }, that the pod didn't tolerate"), Some((Cause::UntoleratedTaint, "{node.kubernetes.io/unreachable: }".into())));
-        assert_eq!(c("node(s) had taints that the pod didn't tolerate"), Some(Cause::UntoleratedTaint));
-        assert_eq!(c("node(s) had untolerated taint(s)"), Some(Cause::UntoleratedTaint));
-        assert_eq!(c("node(s) were unschedulable"), Some(Cause::NodeUnschedulable));
-        assert_eq!(c("node(s) didn't have free ports for the requested pod ports"), Some(Cause::HostPortConflict));
-        assert_eq!(c("node(s) had volume node affinity conflict"), Some(Cause::VolumeNodeAffinityConflict));
-        assert_eq!(c("node(s) didn't match PersistentVolume's node affinity"), Some(Cause::VolumeNodeAffinityConflict));
-        assert_eq!(c("pod has unbound immediate PersistentVolumeClaims"), Some(Cause::PvcUnbound));
-        assert_eq!(c("node(s) didn't find available persistent volumes to bind"), Some(Cause::PvcUnbound));
-        assert_eq!(classify_reason("persistentvolumeclaim \"data\" not found"), Some((Cause::PvcMissing, "data".into())));
-        assert_eq!(c("node(s) didn't match pod anti-affinity rules"), Some(Cause::PodAffinityUnsatisfiable));
-        assert_eq!(c("node(s) didn't match pod affinity/anti-affinity"), Some(Cause::PodAffinityUnsatisfiable));
-        assert_eq!(c("node(s) didn't match pod topology spread constraints"), Some(Cause::PodAffinityUnsatisfiable));
+        assert_eq!(
+            classify_reason("node(s) had untolerated taint {dedicated: gpu}"),
+            Some((Cause::UntoleratedTaint, "{dedicated: gpu}".into()))
+        );
+        assert_eq!(
+            classify_reason(
+                "node(s) had taint {node.kubernetes.io/unreachable: }, that the pod didn't tolerate"
+            ),
+            Some((
+                Cause::UntoleratedTaint,
+                "{node.kubernetes.io/unreachable: }".into()
+            ))
+        );
+        assert_eq!(
+            c("node(s) had taints that the pod didn't tolerate"),
+            Some(Cause::UntoleratedTaint)
+        );
+        assert_eq!(
+            c("node(s) had untolerated taint(s)"),
+            Some(Cause::UntoleratedTaint)
+        );
+        assert_eq!(
+            c("node(s) were unschedulable"),
+            Some(Cause::NodeUnschedulable)
+        );
+        assert_eq!(
+            c("node(s) didn't have free ports for the requested pod ports"),
+            Some(Cause::HostPortConflict)
+        );
+        assert_eq!(
+            c("node(s) had volume node affinity conflict"),
+            Some(Cause::VolumeNodeAffinityConflict)
+        );
+        assert_eq!(
+            c("node(s) didn't match PersistentVolume's node affinity"),
+            Some(Cause::VolumeNodeAffinityConflict)
+        );
+        assert_eq!(
+            c("pod has unbound immediate PersistentVolumeClaims"),
+            Some(Cause::PvcUnbound)
+        );
+        assert_eq!(
+            c("node(s) didn't find available persistent volumes to bind"),
+            Some(Cause::PvcUnbound)
+        );
+        assert_eq!(
+            classify_reason("persistentvolumeclaim \"data\" not found"),
+            Some((Cause::PvcMissing, "data".into()))
+        );
+        assert_eq!(
+            c("node(s) didn't match pod anti-affinity rules"),
+            Some(Cause::PodAffinityUnsatisfiable)
+        );
+        assert_eq!(
+            c("node(s) didn't match pod affinity/anti-affinity"),
+            Some(Cause::PodAffinityUnsatisfiable)
+        );
+        assert_eq!(
+            c("node(s) didn't match pod topology spread constraints"),
+            Some(Cause::PodAffinityUnsatisfiable)
+        );
         assert_eq!(c("something new"), None);
     }
 }

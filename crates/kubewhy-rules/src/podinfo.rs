@@ -41,7 +41,13 @@ impl<'a> PodInfo<'a> {
             .init_container_statuses
             .iter()
             .map(|c| (c, true))
-            .chain(self.pod.status.container_statuses.iter().map(|c| (c, false)))
+            .chain(
+                self.pod
+                    .status
+                    .container_statuses
+                    .iter()
+                    .map(|c| (c, false)),
+            )
     }
 
     /// The top-level owner: a ReplicaSet's Deployment when it can be told, else the direct owner.
@@ -56,10 +62,10 @@ impl<'a> PodInfo<'a> {
             }
             // Without the ReplicaSet: a Deployment's ReplicaSet is named DEPLOYMENT-HASH, with
             // HASH the pod-template-hash label.
-            if let Some(hash) = self.pod.metadata.labels.get("pod-template-hash") {
-                if let Some(d) = o.name.strip_suffix(&format!("-{hash}")) {
-                    return Some(("Deployment".into(), d.to_string()));
-                }
+            if let Some(hash) = self.pod.metadata.labels.get("pod-template-hash")
+                && let Some(d) = o.name.strip_suffix(&format!("-{hash}"))
+            {
+                return Some(("Deployment".into(), d.to_string()));
             }
         }
         Some((o.kind.clone(), o.name.clone()))
@@ -70,6 +76,25 @@ impl<'a> PodInfo<'a> {
         match self.owner(snap) {
             Some((kind, name)) => format!("{}/{}", kind.to_ascii_lowercase(), name),
             None => format!("pod/{}", self.name()),
+        }
+    }
+
+    /// The command that changes the pod's template: `kubectl -n NS ARGS` on the owning workload,
+    /// or, for a bare pod (whose spec is immutable), an edit-and-replace of the pod itself.
+    pub fn spec_change(&self, snap: &Snapshot, kubectl_args: &str) -> String {
+        let wl = self.workload_ref(snap);
+        if wl.starts_with("pod/") {
+            format!(
+                "kubectl get pod {name} -n {ns} -o yaml > {name}.yaml  # edit, then: kubectl replace --force -f {name}.yaml",
+                name = self.name(),
+                ns = self.ns()
+            )
+        } else {
+            format!(
+                "kubectl -n {} {}",
+                self.ns(),
+                kubectl_args.replace("{wl}", &wl)
+            )
         }
     }
 
@@ -94,23 +119,36 @@ impl<'a> PodInfo<'a> {
             return r.to_string();
         }
         for (c, init) in self.statuses() {
-            if let Some(w) = &c.state.waiting {
-                if !w.reason.is_empty() && !(init && w.reason == "PodInitializing") {
-                    return if init { format!("Init:{}", w.reason) } else { w.reason.clone() };
-                }
+            if let Some(w) = &c.state.waiting
+                && !w.reason.is_empty()
+                && !(init && w.reason == "PodInitializing")
+            {
+                return if init {
+                    format!("Init:{}", w.reason)
+                } else {
+                    w.reason.clone()
+                };
             }
-            if let Some(t) = &c.state.terminated {
-                if !init || t.exit_code != 0 {
-                    let r = if t.reason.is_empty() { format!("ExitCode:{}", t.exit_code) } else { t.reason.clone() };
-                    return if init { format!("Init:{r}") } else { r };
-                }
+            if let Some(t) = &c.state.terminated
+                && (!init || t.exit_code != 0)
+            {
+                let r = if t.reason.is_empty() {
+                    format!("ExitCode:{}", t.exit_code)
+                } else {
+                    t.reason.clone()
+                };
+                return if init { format!("Init:{r}") } else { r };
             }
         }
         let phase = &self.pod.status.phase;
         if phase == "Running" && !self.all_ready() {
             return "Running (not ready)".into();
         }
-        if phase.is_empty() { "Unknown".into() } else { phase.clone() }
+        if phase.is_empty() {
+            "Unknown".into()
+        } else {
+            phase.clone()
+        }
     }
 
     pub fn all_ready(&self) -> bool {
@@ -173,7 +211,9 @@ mod tests {
     #[test]
     fn rpc_prefix_is_stripped() {
         assert_eq!(
-            strip_rpc("Failed to pull image \"x\": rpc error: code = Unknown desc = failed to pull"),
+            strip_rpc(
+                "Failed to pull image \"x\": rpc error: code = Unknown desc = failed to pull"
+            ),
             "failed to pull"
         );
         assert_eq!(strip_rpc("plain"), "plain");

@@ -48,24 +48,41 @@ fn check_pod(ctx: &Ctx, info: &PodInfo, deadline: jiff::Timestamp, out: &mut Vec
             EvidenceKind::Field,
             Some(&info.key),
             "metadata.deletionTimestamp",
-            format!("{deadline} (grace period {}s)", pod.metadata.deletion_grace_period_seconds.unwrap_or(0)),
+            format!(
+                "{deadline} (grace period {}s)",
+                pod.metadata.deletion_grace_period_seconds.unwrap_or(0)
+            ),
         )
     };
-    let is_sts = pod.metadata.controller().is_some_and(|o| o.kind == "StatefulSet");
-    let has_claims = pod.spec.volumes.iter().any(|v| v.persistent_volume_claim.is_some());
+    let is_sts = pod
+        .metadata
+        .controller()
+        .is_some_and(|o| o.kind == "StatefulSet");
+    let has_claims = pod
+        .spec
+        .volumes
+        .iter()
+        .any(|v| v.persistent_volume_claim.is_some());
     let force_note = if is_sts || has_claims {
         "The pod belongs to a StatefulSet or holds persistent volumes: if its containers still run on the node, force deletion lets a replacement start beside them — two writers on the same data, and possible corruption."
     } else {
         "Force deletion only removes the API object: if the containers still run on the node they keep running, unseen."
     };
-    let force_cmd = format!("kubectl delete pod {} -n {} --grace-period=0 --force", info.name(), info.ns());
+    let force_cmd = format!(
+        "kubectl delete pod {} -n {} --grace-period=0 --force",
+        info.name(),
+        info.ns()
+    );
 
     if past <= STUCK_AFTER_SECS {
         let f = Finding::new(
             Cause::GracePeriodPending,
             Severity::Info,
             if past < 0 {
-                format!("Terminating normally: the grace period ends in {}", human_duration(-past))
+                format!(
+                    "Terminating normally: the grace period ends in {}",
+                    human_duration(-past)
+                )
             } else {
                 "Terminating normally: the grace period just ended".to_string()
             },
@@ -82,12 +99,25 @@ fn check_pod(ctx: &Ctx, info: &PodInfo, deadline: jiff::Timestamp, out: &mut Vec
     // Finalizers: the object stays until they are removed, whatever the kubelet does.
     if !pod.metadata.finalizers.is_empty() {
         let fins = pod.metadata.finalizers.join(", ");
-        let mut f = Finding::new(Cause::FinalizerPending, Severity::Warning, format!("Deletion waits on finalizer(s) {fins}"))
-            .object(info.key.clone())
-            .group(format!("pod|{fins}"))
-            .evidence(EvidenceKind::Field, Some(&info.key), "metadata.finalizers", format!("[{fins}]"));
+        let mut f = Finding::new(
+            Cause::FinalizerPending,
+            Severity::Warning,
+            format!("Deletion waits on finalizer(s) {fins}"),
+        )
+        .object(info.key.clone())
+        .group(format!("pod|{fins}"))
+        .evidence(
+            EvidenceKind::Field,
+            Some(&info.key),
+            "metadata.finalizers",
+            format!("[{fins}]"),
+        );
         f = del_ev(f);
-        let foreground = pod.metadata.finalizers.iter().any(|x| x == "foregroundDeletion");
+        let foreground = pod
+            .metadata
+            .finalizers
+            .iter()
+            .any(|x| x == "foregroundDeletion");
         f = f.explain(format!(
             "The pod is past its grace period by {stuck_for}, but the API server keeps an object until its finalizers list is empty, and only the controller that added a finalizer should remove it. {}",
             if foreground { "foregroundDeletion waits until every dependent object is deleted." } else { "Find the controller that owns this finalizer: if it is not running, nothing will ever remove it." }
@@ -130,11 +160,16 @@ fn check_pod(ctx: &Ctx, info: &PodInfo, deadline: jiff::Timestamp, out: &mut Vec
                 f = f.evidence(
                     EvidenceKind::Condition,
                     Some(&node_key),
-                    format!("status.conditions[Ready] status={} reason={}", c.status, c.reason),
+                    format!(
+                        "status.conditions[Ready] status={} reason={}",
+                        c.status, c.reason
+                    ),
                     format!(
                         "{}{}",
                         c.message,
-                        c.last_heartbeat_time.map(|t| format!(" (last heartbeat {t})")).unwrap_or_default()
+                        c.last_heartbeat_time
+                            .map(|t| format!(" (last heartbeat {t})"))
+                            .unwrap_or_default()
                     ),
                 );
             }
@@ -156,30 +191,78 @@ fn check_pod(ctx: &Ctx, info: &PodInfo, deadline: jiff::Timestamp, out: &mut Vec
     let events = snap.events_for("Pod", &pod.metadata);
     let unmount = events.iter().rev().find(|e| {
         (e.reason == "FailedUnmount" || e.reason == "FailedMount")
-            && (e.message.contains("UnmountVolume") || e.message.contains("device or resource busy") || e.message.contains("target is busy") || e.message.contains("error cleaning subPath mounts"))
+            && (e.message.contains("UnmountVolume")
+                || e.message.contains("device or resource busy")
+                || e.message.contains("target is busy")
+                || e.message.contains("error cleaning subPath mounts"))
     });
     let stop = events.iter().rev().find(|e| {
-        (e.reason == "FailedKillPod" || e.reason == "ExceededGracePeriod" || e.reason == "FailedSync" || e.reason == "Failed")
-            && (e.message.contains("KillPodSandbox") || e.message.contains("KillContainer") || e.message.contains("StopContainer") || e.message.contains("did not kill the pod") || e.message.contains("context deadline exceeded") || e.message.contains("operation timeout"))
+        (e.reason == "FailedKillPod"
+            || e.reason == "ExceededGracePeriod"
+            || e.reason == "FailedSync"
+            || e.reason == "Failed")
+            && (e.message.contains("KillPodSandbox")
+                || e.message.contains("KillContainer")
+                || e.message.contains("StopContainer")
+                || e.message.contains("did not kill the pod")
+                || e.message.contains("context deadline exceeded")
+                || e.message.contains("operation timeout"))
     });
     let (cause, ev, summary, explanation) = if let Some(e) = unmount {
-        (Cause::VolumeUnmountStuck, Some(e), "The kubelet cannot unmount the pod's volumes", "The kubelet removes a pod only after its volumes are unmounted; the unmount fails (a process still holds the mount, a CSI driver error, a subPath mount left busy).")
+        (
+            Cause::VolumeUnmountStuck,
+            Some(e),
+            "The kubelet cannot unmount the pod's volumes",
+            "The kubelet removes a pod only after its volumes are unmounted; the unmount fails (a process still holds the mount, a CSI driver error, a subPath mount left busy).",
+        )
     } else if let Some(e) = stop {
-        (Cause::ContainerStopTimeout, Some(e), "The container runtime does not stop the pod's containers", "The kubelet asked the runtime to stop the containers and the call fails or times out: a hung runtime, a zombie process, or the runtime's layers disagreeing about the container (docker vs containerd).")
+        (
+            Cause::ContainerStopTimeout,
+            Some(e),
+            "The container runtime does not stop the pod's containers",
+            "The kubelet asked the runtime to stop the containers and the call fails or times out: a hung runtime, a zombie process, or the runtime's layers disagreeing about the container (docker vs containerd).",
+        )
     } else {
-        (Cause::KubeletCleanupPending, None, "The kubelet has not finished reclaiming the pod", "The node is Ready and no finalizer holds the pod, so the kubelet has not confirmed its reclaim checks: no running containers, volumes cleaned up, pod cgroup removed. Which one fails is only in the kubelet's log, and its lines (\"Pod is terminated, but some … \") need kubelet verbosity 3 or more.")
+        (
+            Cause::KubeletCleanupPending,
+            None,
+            "The kubelet has not finished reclaiming the pod",
+            "The node is Ready and no finalizer holds the pod, so the kubelet has not confirmed its reclaim checks: no running containers, volumes cleaned up, pod cgroup removed. Which one fails is only in the kubelet's log, and its lines (\"Pod is terminated, but some … \") need kubelet verbosity 3 or more.",
+        )
     };
     let mut f = Finding::new(cause, Severity::Warning, summary)
         .object(info.key.clone())
         .group(format!("node|{node_name}"));
     if let Some(e) = ev {
-        f = f.evidence(EvidenceKind::Event, Some(&info.key), format!("event {} from {} (x{})", e.reason, e.source, e.count), e.message.clone());
+        f = f.evidence(
+            EvidenceKind::Event,
+            Some(&info.key),
+            format!("event {} from {} (x{})", e.reason, e.source, e.count),
+            e.message.clone(),
+        );
     } else {
         f = f.confidence(Confidence::Low);
     }
     f = del_ev(f)
-        .explain(format!("Past its grace period by {stuck_for} on node {node_name}. {explanation}"))
-        .step(format!("Read the kubelet's log on {node_name} about the pod (uid {})", pod.metadata.uid), Some(format!("journalctl -u kubelet | grep {}", if pod.metadata.uid.is_empty() { info.name() } else { &pod.metadata.uid })), RiskLevel::None, "");
+        .explain(format!(
+            "Past its grace period by {stuck_for} on node {node_name}. {explanation}"
+        ))
+        .step(
+            format!(
+                "Read the kubelet's log on {node_name} about the pod (uid {})",
+                pod.metadata.uid
+            ),
+            Some(format!(
+                "journalctl -u kubelet | grep {}",
+                if pod.metadata.uid.is_empty() {
+                    info.name()
+                } else {
+                    &pod.metadata.uid
+                }
+            )),
+            RiskLevel::None,
+            "",
+        );
     f = match cause {
         Cause::VolumeUnmountStuck => f.step("Find what holds the mount and stop it", Some("grep <pod-uid> /proc/*/mountinfo".into()), RiskLevel::Low, ""),
         Cause::ContainerStopTimeout => f
@@ -187,5 +270,10 @@ fn check_pod(ctx: &Ctx, info: &PodInfo, deadline: jiff::Timestamp, out: &mut Vec
             .step("Restart the container runtime on the node (docker/containerd)", None, RiskLevel::Medium, "Restarts may briefly disturb other pods' exec/log streams; containers keep running with live-restore/shims."),
         _ => f,
     };
-    out.push(f.step("Force-delete only as a last resort", Some(force_cmd), RiskLevel::High, force_note));
+    out.push(f.step(
+        "Force-delete only as a last resort",
+        Some(force_cmd),
+        RiskLevel::High,
+        force_note,
+    ));
 }

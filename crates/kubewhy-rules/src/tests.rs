@@ -12,16 +12,28 @@ fn every_emitted_cause_has_a_page() {
         .filter(|c| catalogue::page(*c).is_none())
         .map(|c| c.slug())
         .collect();
-    assert!(missing.is_empty(), "causes without docs/causes/<slug>.md: {missing:?}");
+    assert!(
+        missing.is_empty(),
+        "causes without docs/causes/<slug>.md: {missing:?}"
+    );
 }
 
 #[test]
 fn every_page_is_named_after_a_cause() {
     for slug in catalogue::page_slugs() {
-        let c = Cause::lookup(slug).unwrap_or_else(|| panic!("docs/causes/{slug}.md names no cause"));
+        let c =
+            Cause::lookup(slug).unwrap_or_else(|| panic!("docs/causes/{slug}.md names no cause"));
         let page = catalogue::page(c).unwrap();
-        assert!(page.starts_with(&format!("# {slug} ({})", c.code())), "{slug}: title line");
-        for section in ["## What it means", "## How kubewhy detects it", "## How to fix it safely", "## Example"] {
+        assert!(
+            page.starts_with(&format!("# {slug} ({})", c.code())),
+            "{slug}: title line"
+        );
+        for section in [
+            "## What it means",
+            "## How kubewhy detects it",
+            "## How to fix it safely",
+            "## Example",
+        ] {
             assert!(page.contains(section), "{slug}: missing {section}");
         }
     }
@@ -38,9 +50,18 @@ fn each_page_example_yields_exactly_its_cause() {
             continue;
         };
         let now = now.map(|n| n.parse().expect("now comment is RFC 3339"));
-        let loaded = load(&[Input::Text { name: format!("{slug}.md"), text: yaml }], now);
+        let loaded = load(
+            &[Input::Text {
+                name: format!("{slug}.md"),
+                text: yaml,
+            }],
+            now,
+        );
         if !loaded.warnings.is_empty() {
-            failures.push(format!("{slug}: example does not load cleanly: {:?}", loaded.warnings));
+            failures.push(format!(
+                "{slug}: example does not load cleanly: {:?}",
+                loaded.warnings
+            ));
             continue;
         }
         let d = crate::diagnose(&loaded.snapshot);

@@ -75,7 +75,9 @@ pub(crate) fn parse_stream(file: &str, text: &str, out: &mut FileOut) {
 fn next_resync_point(text: &str, from: usize) -> Option<usize> {
     let hay = text.get(from..)?;
     let doc = hay.find("\n{").map(|i| i + 1);
-    let log = hay.find(&format!("\n{}", logs::START_MARKER)).map(|i| i + 1);
+    let log = hay
+        .find(&format!("\n{}", logs::START_MARKER))
+        .map(|i| i + 1);
     match (doc, log) {
         (Some(a), Some(b)) => Some(from + a.min(b)),
         (Some(a), None) | (None, Some(a)) => Some(from + a),
@@ -197,7 +199,10 @@ fn decode_items(
         let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
         let chunk = items.len().div_ceil(threads);
         std::thread::scope(|s| {
-            let handles: Vec<_> = items.chunks(chunk).map(|c| s.spawn(move || work(c))).collect();
+            let handles: Vec<_> = items
+                .chunks(chunk)
+                .map(|c| s.spawn(move || work(c)))
+                .collect();
             handles
                 .into_iter()
                 .flat_map(|h| h.join().unwrap_or_default())
@@ -315,7 +320,9 @@ mod tests {
             (Some("Pod".into()), Some("v1".into()))
         );
         assert_eq!(
-            peek_kind(r#"{"metadata":{"kind":"x","a":[1,{"kind":"y"}]},"spec":"}\"","kind":"Node"}"#),
+            peek_kind(
+                r#"{"metadata":{"kind":"x","a":[1,{"kind":"y"}]},"spec":"}\"","kind":"Node"}"#
+            ),
             (Some("Node".into()), None)
         );
         assert_eq!(peek_kind(r#"{"metadata":{}}"#), (None, None));

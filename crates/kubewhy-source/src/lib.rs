@@ -175,7 +175,10 @@ fn collect_files(p: &Path, depth: usize, jobs: &mut Vec<Job>, warnings: &mut Vec
         return;
     }
     if depth >= MAX_DEPTH {
-        return warnings.push(warn_file(&name, "directory nested too deep; skipped".into()));
+        return warnings.push(warn_file(
+            &name,
+            "directory nested too deep; skipped".into(),
+        ));
     }
     let mut entries: Vec<PathBuf> = match std::fs::read_dir(p) {
         Ok(rd) => rd.filter_map(|e| e.ok().map(|e| e.path())).collect(),
@@ -203,7 +206,10 @@ fn run_parallel(jobs: &[Job]) -> Vec<FileOut> {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(job) = jobs.get(i) else { break };
                     let out = load_job(job);
-                    results.lock().unwrap_or_else(|e| e.into_inner()).push((i, out));
+                    results
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .push((i, out));
                 }
             });
         }

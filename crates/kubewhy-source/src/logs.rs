@@ -59,7 +59,11 @@ pub(crate) fn parse_block(file: &str, text: &str, pos: usize, out: &mut FileOut)
 
 /// `==== START logs for container C of pod NS/NAME ====` → (C, NS, NAME).
 fn parse_header(h: &str) -> Option<(String, String, String)> {
-    let h = h.strip_prefix(START_MARKER)?.trim_end().strip_suffix("====")?.trim_end();
+    let h = h
+        .strip_prefix(START_MARKER)?
+        .trim_end()
+        .strip_suffix("====")?
+        .trim_end();
     let (container, pod) = h.split_once(" of pod ")?;
     let (ns, name) = pod.split_once('/')?;
     Some((container.to_string(), ns.to_string(), name.to_string()))

@@ -53,7 +53,10 @@ fn kubectl_list_with_mixed_kinds() {
     let s = &l.snapshot;
     assert_eq!(s.pods.len(), 1);
     assert_eq!(s.secrets[0].keys, vec!["password"]);
-    assert_eq!(s.events[0].message, "0/3 nodes are available: 3 Insufficient cpu.");
+    assert_eq!(
+        s.events[0].message,
+        "0/3 nodes are available: 3 Insufficient cpu."
+    );
     assert_eq!(s.events[0].source, "default-scheduler");
     assert_eq!(s.others[0].kind, "Widget");
     assert_eq!(s.others[0].metadata.finalizers, vec!["example.com/cleanup"]);
@@ -61,7 +64,10 @@ fn kubectl_list_with_mixed_kinds() {
     // "now" is the newest timestamp in the data.
     assert_eq!(s.now.unwrap().to_string(), "2026-11-20T10:05:00Z");
     let dbg = format!("{s:?}");
-    assert!(!dbg.contains("hunter2") && !dbg.contains("aHVudGVyMg"), "secret value held");
+    assert!(
+        !dbg.contains("hunter2") && !dbg.contains("aHVudGVyMg"),
+        "secret value held"
+    );
 }
 
 #[test]
@@ -125,7 +131,10 @@ fn a_bad_item_is_reported_at_its_position_and_the_rest_loads() {
     assert_eq!(l.warnings.len(), 1, "{:?}", l.warnings);
     let w = &l.warnings[0];
     assert_eq!(w.line, Some(3));
-    assert!(w.message.starts_with("Pod: invalid type: integer `42`"), "{w}");
+    assert!(
+        w.message.starts_with("Pod: invalid type: integer `42`"),
+        "{w}"
+    );
     // The column points into line 3, at the bad value.
     assert_eq!(w.column, Some(60), "{w}");
 }
@@ -145,19 +154,42 @@ fn directory_with_dump_layout_and_a_corrupt_file() {
     let dir = std::env::temp_dir().join(format!("kubewhy-src-test-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(dir.join("shop/web-1")).unwrap();
-    std::fs::write(dir.join("nodes.json"), r#"{"kind":"NodeList","items":[{"metadata":{"name":"n1"}}]}"#).unwrap();
-    std::fs::write(dir.join("shop/pods.json"), r#"{"kind":"PodList","items":[{"metadata":{"name":"web-1","namespace":"shop"}}]}"#).unwrap();
-    std::fs::write(dir.join("shop/events.json"), "{\"kind\":\"EventList\",\n\"items\":[{\"metadata\":").unwrap();
+    std::fs::write(
+        dir.join("nodes.json"),
+        r#"{"kind":"NodeList","items":[{"metadata":{"name":"n1"}}]}"#,
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("shop/pods.json"),
+        r#"{"kind":"PodList","items":[{"metadata":{"name":"web-1","namespace":"shop"}}]}"#,
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("shop/events.json"),
+        "{\"kind\":\"EventList\",\n\"items\":[{\"metadata\":",
+    )
+    .unwrap();
     std::fs::write(dir.join("shop/web-1/logs.txt"), "starting\nexit 1\n").unwrap();
     std::fs::write(dir.join("binary.bin"), [0u8, 1, 2, 3]).unwrap();
     let l = load(&[Input::Path(dir.clone())], None);
     assert_eq!(l.snapshot.nodes.len(), 1);
     assert_eq!(l.snapshot.pods.len(), 1);
-    assert_eq!(l.snapshot.logs_for("shop", "web-1", "app").unwrap().tail, vec!["starting", "exit 1"]);
+    assert_eq!(
+        l.snapshot.logs_for("shop", "web-1", "app").unwrap().tail,
+        vec!["starting", "exit 1"]
+    );
     let files: Vec<_> = l.warnings.iter().map(|w| w.to_string()).collect();
     assert_eq!(files.len(), 2, "{files:?}");
-    assert!(files.iter().any(|w| w.contains("binary.bin: binary file")), "{files:?}");
-    assert!(files.iter().any(|w| w.contains("shop/events.json:2:21: EOF")), "{files:?}");
+    assert!(
+        files.iter().any(|w| w.contains("binary.bin: binary file")),
+        "{files:?}"
+    );
+    assert!(
+        files
+            .iter()
+            .any(|w| w.contains("shop/events.json:2:21: EOF")),
+        "{files:?}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -175,7 +207,13 @@ fn gzip_and_missing_files_are_reported() {
 
 #[test]
 fn stray_text_and_kindless_objects_are_reported_not_fatal() {
-    let l = load(&[text("x.json", "{\"a\":1}\nhello\n{\"kind\":\"Node\",\"metadata\":{\"name\":\"n\"}}")], None);
+    let l = load(
+        &[text(
+            "x.json",
+            "{\"a\":1}\nhello\n{\"kind\":\"Node\",\"metadata\":{\"name\":\"n\"}}",
+        )],
+        None,
+    );
     assert_eq!(l.snapshot.nodes.len(), 1);
     assert_eq!(l.warnings.len(), 2, "{:?}", l.warnings);
 }

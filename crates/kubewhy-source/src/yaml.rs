@@ -1,8 +1,8 @@
 //! YAML input: `kubectl get -o yaml` (a List or one object) and multi-document files. Each
 //! document is parsed on its own, so one broken document does not hide the others.
 
-use crate::decode::decode;
 use crate::FileOut;
+use crate::decode::decode;
 use serde_json::Value;
 
 pub(crate) fn parse(file: &str, text: &str, out: &mut FileOut) {
@@ -47,15 +47,28 @@ fn parse_value(file: &str, line: u64, value: Value, out: &mut FileOut) {
         }
         return;
     };
-    let kind = map.get("kind").and_then(Value::as_str).unwrap_or("").to_string();
-    let api = map.get("apiVersion").and_then(Value::as_str).unwrap_or("").to_string();
+    let kind = map
+        .get("kind")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_string();
+    let api = map
+        .get("apiVersion")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_string();
     if kind.ends_with("List") || (kind.is_empty() && map.contains_key("items")) {
         let item_kind = kind.strip_suffix("List").unwrap_or("").to_string();
         let items = match map.remove("items") {
             Some(Value::Array(a)) => a,
             Some(Value::Null) | None => Vec::new(),
             Some(_) => {
-                out.warn(crate::warn_at(file, line, 1, "\"items\" is not a list; skipped".into()));
+                out.warn(crate::warn_at(
+                    file,
+                    line,
+                    1,
+                    "\"items\" is not a list; skipped".into(),
+                ));
                 return;
             }
         };
@@ -64,7 +77,10 @@ fn parse_value(file: &str, line: u64, value: Value, out: &mut FileOut) {
         }
         for (i, item) in items.into_iter().enumerate() {
             let k = item.get("kind").and_then(Value::as_str).map(str::to_string);
-            let a = item.get("apiVersion").and_then(Value::as_str).map(str::to_string);
+            let a = item
+                .get("apiVersion")
+                .and_then(Value::as_str)
+                .map(str::to_string);
             let k = k.unwrap_or_else(|| item_kind.clone());
             let a = a.unwrap_or_else(|| api.clone());
             if k.is_empty() {
@@ -104,7 +120,10 @@ fn push(file: &str, line: u64, kind: &str, api: &str, v: Value, what: &str, out:
             file,
             line,
             1,
-            format!("{what} ({kind} {name}): {}; object skipped", crate::json::json_message(&e)),
+            format!(
+                "{what} ({kind} {name}): {}; object skipped",
+                crate::json::json_message(&e)
+            ),
         )),
     }
 }
@@ -114,11 +133,10 @@ fn split_documents(text: &str) -> Vec<(u64, &str)> {
     let mut docs = Vec::new();
     let mut start = 0usize;
     let mut start_line = 1u64;
-    let mut line_no = 1u64;
     let mut pos = 0usize;
-    for line in text.split_inclusive('\n') {
-        let is_marker = line.starts_with("---")
-            && line[3..].chars().next().is_none_or(|c| c.is_whitespace());
+    for (line_no, line) in (1u64..).zip(text.split_inclusive('\n')) {
+        let is_marker =
+            line.starts_with("---") && line[3..].chars().next().is_none_or(|c| c.is_whitespace());
         if is_marker {
             docs.push((start_line, &text[start..pos]));
             // Content may follow the marker on the same line (`--- !tag` or `--- {a: 1}`).
@@ -130,13 +148,10 @@ fn split_documents(text: &str) -> Vec<(u64, &str)> {
             start_line = line_no + 1;
         }
         pos += line.len();
-        line_no += 1;
     }
     docs.push((start_line, &text[start..]));
     docs
 }
-
-
 
 #[cfg(test)]
 mod tests {

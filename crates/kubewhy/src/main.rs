@@ -71,7 +71,12 @@ struct ScanArgs {
     fail_on: FailOn,
 
     /// Only report objects in this namespace (repeatable). Offline, the default is all namespaces.
-    #[arg(short, long, value_name = "NAMESPACE", conflicts_with = "all_namespaces")]
+    #[arg(
+        short,
+        long,
+        value_name = "NAMESPACE",
+        conflicts_with = "all_namespaces"
+    )]
     namespace: Vec<String>,
 
     /// Report objects in all namespaces (the default for offline snapshots).
@@ -139,15 +144,22 @@ fn run(cli: Cli) -> Result<u8> {
 
 fn scan(args: ScanArgs) -> Result<u8> {
     let now = match &args.now {
-        Some(s) => Some(s.parse::<jiff::Timestamp>().with_context(|| format!("--now {s:?} is not an RFC 3339 time (e.g. 2026-11-22T10:00:00Z)"))?),
+        Some(s) => Some(s.parse::<jiff::Timestamp>().with_context(|| {
+            format!("--now {s:?} is not an RFC 3339 time (e.g. 2026-11-22T10:00:00Z)")
+        })?),
         None => None,
     };
     let selector = match &args.selector {
-        Some(s) => Some(kubewhy_model::selector::Selector::parse(s).map_err(|e| anyhow::anyhow!("-l: {e}"))?),
+        Some(s) => Some(
+            kubewhy_model::selector::Selector::parse(s).map_err(|e| anyhow::anyhow!("-l: {e}"))?,
+        ),
         None => None,
     };
     let inputs: Vec<Input> = if args.demo {
-        vec![Input::Text { name: "demo/cluster-dump.json".into(), text: DEMO.into() }]
+        vec![Input::Text {
+            name: "demo/cluster-dump.json".into(),
+            text: DEMO.into(),
+        }]
     } else if args.from.is_empty() {
         bail!(
             "no input. Pass --from PATH (kubectl get -o json|yaml output, a cluster-info dump directory, \
@@ -161,15 +173,31 @@ Reading a live cluster directly is not part of this build yet."
     let loaded = kubewhy_source::load(&inputs, now);
     let mut err = anstream::stderr();
     for w in &loaded.warnings {
-        writeln!(err, "kubewhy: warning: {}", kubewhy_report::sanitize(&w.to_string()))?;
+        writeln!(
+            err,
+            "kubewhy: warning: {}",
+            kubewhy_report::sanitize(&w.to_string())
+        )?;
     }
-    if !loaded.other_kinds.is_empty() {
-        let total: usize = loaded.other_kinds.values().sum();
-        let kinds: Vec<String> = loaded.other_kinds.iter().map(|(k, n)| format!("{} ({n})", kubewhy_report::sanitize(k))).collect();
-        writeln!(err, "kubewhy: note: {total} object(s) of kinds without checks of their own were kept for the namespace checks: {}", kinds.join(", "))?;
+    let others: Vec<(&String, &usize)> =
+        loaded.other_kinds.iter().filter(|(_, n)| **n > 0).collect();
+    if !others.is_empty() {
+        let total: usize = others.iter().map(|(_, n)| **n).sum();
+        let kinds: Vec<String> = others
+            .iter()
+            .map(|(k, n)| format!("{} ({n})", kubewhy_report::sanitize(k)))
+            .collect();
+        writeln!(
+            err,
+            "kubewhy: note: {total} object(s) of kinds without checks of their own were kept for the namespace checks: {}",
+            kinds.join(", ")
+        )?;
     }
     if args.strict && !loaded.warnings.is_empty() {
-        bail!("{} input problem(s) and --strict was given", loaded.warnings.len());
+        bail!(
+            "{} input problem(s) and --strict was given",
+            loaded.warnings.len()
+        );
     }
     let snap = &loaded.snapshot;
     if snap.object_count() == 0 && !loaded.warnings.is_empty() {
@@ -177,7 +205,10 @@ Reading a live cluster directly is not part of this build yet."
     }
 
     let mut diagnosis = kubewhy_rules::diagnose(snap);
-    let scope = kubewhy_rules::Scope { namespaces: args.namespace.clone(), selector };
+    let scope = kubewhy_rules::Scope {
+        namespaces: args.namespace.clone(),
+        selector,
+    };
     diagnosis.retain_scope(snap, &scope);
 
     let report = Report {
@@ -226,9 +257,15 @@ fn explain(key: &str) -> Result<u8> {
         let close: Vec<&str> = Cause::ALL
             .iter()
             .map(|c| c.slug())
-            .filter(|s| s.contains(&key.to_ascii_lowercase()) || key.to_ascii_lowercase().contains(s))
+            .filter(|s| {
+                s.contains(&key.to_ascii_lowercase()) || key.to_ascii_lowercase().contains(s)
+            })
             .collect();
-        let hint = if close.is_empty() { "run `kubewhy causes` for the list".to_string() } else { format!("did you mean: {}?", close.join(", ")) };
+        let hint = if close.is_empty() {
+            "run `kubewhy causes` for the list".to_string()
+        } else {
+            format!("did you mean: {}?", close.join(", "))
+        };
         bail!("unknown cause {key:?}; {hint}");
     };
     let mut out = anstream::stdout();
@@ -271,9 +308,18 @@ fn causes(format: CausesFormat) -> Result<u8> {
                     writeln!(out, "\n{}", c.family().title())?;
                 }
                 let mark = if detected.contains(c) { "●" } else { "○" };
-                writeln!(out, "  {mark} {:<6} {:<32} {}", c.code(), c.slug(), c.meaning())?;
+                writeln!(
+                    out,
+                    "  {mark} {:<6} {:<32} {}",
+                    c.code(),
+                    c.slug(),
+                    c.meaning()
+                )?;
             }
-            writeln!(out, "\n● detected by this version   ○ in the catalogue, not detected yet\nMore on one: kubewhy explain <slug|code>")?;
+            writeln!(
+                out,
+                "\n● detected by this version   ○ in the catalogue, not detected yet\nMore on one: kubewhy explain <slug|code>"
+            )?;
         }
     }
     out.flush()?;

@@ -1,0 +1,203 @@
+//! The binary as users run it: exit codes, input problems, formats, explain.
+
+use assert_cmd::Command;
+use serde_json::Value;
+use std::path::PathBuf;
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn kubewhy() -> Command {
+    let mut c = Command::cargo_bin("kubewhy").unwrap();
+    c.env("NO_COLOR", "1");
+    c
+}
+
+fn json_of(out: &[u8]) -> Value {
+    serde_json::from_slice(out).expect("stdout is JSON")
+}
+
+fn fixture() -> PathBuf {
+    repo().join("tests/fixtures/corrupt-among-good")
+}
+
+#[test]
+fn a_corrupt_file_is_named_with_its_line_and_the_rest_is_diagnosed() {
+    let out = kubewhy()
+        .args(["scan", "--from"])
+        .arg(fixture())
+        .args(["-o", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "findings exit 1");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let lines: Vec<&str> = stderr.lines().filter(|l| l.contains("warning:")).collect();
+    assert_eq!(lines.len(), 1, "{stderr}");
+    assert!(
+        lines[0].contains("shop/events.json:8:") && lines[0].contains("EOF while parsing a string"),
+        "{stderr}"
+    );
+    let v = json_of(&out.stdout);
+    assert_eq!(v["inputProblems"][0]["line"], 8);
+    let findings = v["findings"].as_array().unwrap();
+    assert_eq!(findings.len(), 1, "{v:#}");
+    assert_eq!(findings[0]["cause"], "image-not-found");
+    assert_eq!(findings[0]["objects"][0]["name"], "api-5d8f7c9b4-q2w3e");
+    assert!(findings[0]["evidence"].as_array().unwrap().iter().any(|e| {
+        e["quote"]
+            .as_str()
+            .unwrap()
+            .contains("shop/api:9.9: not found")
+    }));
+    // The owner is resolved from the pod-template-hash even without the ReplicaSet.
+    assert!(v.to_string().contains("deployment/api"), "{v:#}");
+    assert!(v["unexplained"].as_array().unwrap().is_empty());
+}
+
+#[test]
+fn strict_makes_input_problems_fatal() {
+    kubewhy()
+        .args(["scan", "--strict", "--from"])
+        .arg(fixture())
+        .assert()
+        .code(2);
+}
+
+#[test]
+fn fail_on_controls_the_exit_code() {
+    kubewhy()
+        .args(["scan", "--fail-on", "critical", "--from"])
+        .arg(fixture())
+        .assert()
+        .code(0);
+    kubewhy()
+        .args(["scan", "--fail-on", "never", "--from"])
+        .arg(fixture())
+        .assert()
+        .code(0);
+    kubewhy()
+        .args(["scan", "--fail-on", "error", "--from"])
+        .arg(fixture())
+        .assert()
+        .code(1);
+}
+
+#[test]
+fn namespace_and_selector_filter_what_is_reported() {
+    let out = kubewhy()
+        .args(["scan", "-o", "json", "-n", "other", "--from"])
+        .arg(fixture())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        json_of(&out.stdout)["findings"]
+            .as_array()
+            .unwrap()
+            .is_empty()
+    );
+    let out = kubewhy()
+        .args(["scan", "-o", "json", "-l", "app=web", "--from"])
+        .arg(fixture())
+        .output()
+        .unwrap();
+    assert!(
+        json_of(&out.stdout)["findings"]
+            .as_array()
+            .unwrap()
+            .is_empty()
+    );
+    let out = kubewhy()
+        .args(["scan", "-o", "json", "-l", "app in (api)", "--from"])
+        .arg(fixture())
+        .output()
+        .unwrap();
+    assert_eq!(
+        json_of(&out.stdout)["findings"].as_array().unwrap().len(),
+        1
+    );
+}
+
+#[test]
+fn stdin_is_read_with_dash() {
+    let pods = std::fs::read(fixture().join("shop/pods.json")).unwrap();
+    let out = kubewhy()
+        .args(["scan", "--from", "-", "-o", "json"])
+        .write_stdin(pods)
+        .output()
+        .unwrap();
+    assert_eq!(
+        json_of(&out.stdout)["findings"][0]["cause"],
+        "image-not-found"
+    );
+}
+
+#[test]
+fn usage_errors_exit_2_with_a_clear_message() {
+    let out = kubewhy().args(["scan"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--from PATH"));
+    let out = kubewhy()
+        .args(["scan", "--demo", "--now", "yesterday"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("RFC 3339"));
+    kubewhy()
+        .args(["scan", "--demo", "-l", "a b"])
+        .assert()
+        .code(2);
+    kubewhy()
+        .args(["scan", "--from", "/nonexistent/dump"])
+        .assert()
+        .code(2);
+}
+
+#[test]
+fn explain_prints_every_emitted_cause_page_by_slug_and_code() {
+    let out = kubewhy().args(["causes", "-o", "json"]).output().unwrap();
+    let causes = json_of(&out.stdout);
+    let mut detected = 0;
+    for c in causes.as_array().unwrap() {
+        let slug = c["slug"].as_str().unwrap();
+        let code = c["code"].as_str().unwrap();
+        let by_slug = kubewhy().args(["explain", slug]).output().unwrap();
+        assert!(by_slug.status.success());
+        let by_code = kubewhy().args(["explain", code]).output().unwrap();
+        assert_eq!(by_slug.stdout, by_code.stdout);
+        let text = String::from_utf8_lossy(&by_slug.stdout);
+        if c["detected"] == true {
+            detected += 1;
+            assert!(
+                text.contains("## How to fix it safely") && text.contains("## Example"),
+                "{slug}"
+            );
+        }
+        assert!(text.contains(slug));
+    }
+    assert_eq!(detected, 44);
+    let out = kubewhy().args(["explain", "oom"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("oom-killed"));
+}
+
+#[test]
+fn markdown_and_text_render() {
+    let md = kubewhy()
+        .args(["scan", "-o", "markdown", "--from"])
+        .arg(fixture())
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&md.stdout).contains("### 1. ERROR `image-not-found` (KW206)"));
+    let text = kubewhy()
+        .args(["scan", "--from"])
+        .arg(fixture())
+        .output()
+        .unwrap();
+    let t = String::from_utf8_lossy(&text.stdout);
+    assert!(
+        t.contains("image-not-found") && !t.contains('\u{1b}'),
+        "NO_COLOR: {t}"
+    );
+}
