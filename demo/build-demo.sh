@@ -5,6 +5,7 @@
 #   kubectl cluster-info dump --all-namespaces        (nodes, events, workloads, pods, logs)
 #   kubectl get namespaces,configmaps,secrets,serviceaccounts,persistentvolumeclaims -A -o json
 #                                                     (kinds the dump lacks; Secret values blanked)
+# and the same state as tests/fixtures/real/shop-dump/ (--output-directory) and shop-get.yaml.
 # Usage: KUBECONFIG=/tmp/realcluster/admin.kubeconfig demo/build-demo.sh
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -204,3 +205,9 @@ sleep 150
   k get secrets -A -o json | jq '.items[] |= (.data |= (if . then map_values("") else . end))'
 } > cluster-dump.json
 echo "wrote demo/cluster-dump.json ($(wc -c < cluster-dump.json) bytes)"
+
+# The same state in the other offline formats, for tests/fixtures/real/.
+rm -rf ../tests/fixtures/real && mkdir -p ../tests/fixtures/real
+k cluster-info dump --namespaces shop,legacy-team --output-directory ../tests/fixtures/real/shop-dump >/dev/null
+k get pods,events -n shop -o yaml > ../tests/fixtures/real/shop-get.yaml
+echo "wrote tests/fixtures/real/{shop-dump/,shop-get.yaml}"
