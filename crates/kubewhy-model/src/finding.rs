@@ -199,7 +199,8 @@ impl Finding {
 
 /// Merges findings that share cause and group key: one finding listing every affected object.
 /// Evidence that reads the same (kind, source, quote) is kept once with an occurrence count.
-/// The result is ordered most severe first, then by cause and first object.
+/// The result is ordered most severe first, then most objects affected, then by cause and first
+/// object.
 pub fn merge_findings(findings: Vec<Finding>) -> Vec<Finding> {
     let mut out: Vec<Finding> = Vec::new();
     let mut index: std::collections::HashMap<(Cause, String), usize> = Default::default();
@@ -241,6 +242,7 @@ pub fn merge_findings(findings: Vec<Finding>) -> Vec<Finding> {
     out.sort_by(|a, b| {
         b.severity
             .cmp(&a.severity)
+            .then(b.objects.len().cmp(&a.objects.len()))
             .then(a.cause.cmp(&b.cause))
             .then_with(|| a.objects.first().cmp(&b.objects.first()))
     });

@@ -273,7 +273,9 @@ fn check_pod(ctx: &Ctx, info: &PodInfo, out: &mut Vec<Finding>) {
         .unwrap_or_else(|| "an unknown time".into());
     let mut f = Finding::new(cause, Severity::Error, summary(cause, &detail))
         .object(info.key.clone())
-        .group(format!("{detail}|{}", info.owner_key(snap)));
+        // Scheduling causes are cluster-wide (capacity, labels, taints): pods of every workload
+        // that fail for the same reason and detail are one finding.
+        .group(detail.clone());
     if let Some(c) = cond {
         f = f.evidence(
             EvidenceKind::Condition,

@@ -80,3 +80,51 @@ fn each_page_example_yields_exactly_its_cause() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+fn pending_pod(name: &str, owner: &str, msg: &str) -> String {
+    format!(
+        r#"{{"kind":"Pod","metadata":{{"name":"{name}","namespace":"shop","uid":"{name}","creationTimestamp":"2026-11-22T08:00:00Z",
+        "ownerReferences":[{{"kind":"ReplicaSet","name":"{owner}","uid":"{owner}","controller":true}}]}},
+        "status":{{"phase":"Pending","conditions":[{{"type":"PodScheduled","status":"False","reason":"Unschedulable","message":"{msg}"}}]}}}}"#
+    )
+}
+
+#[test]
+fn pods_pending_for_the_same_reason_are_one_finding_across_workloads() {
+    let mut items: Vec<String> = (0..300)
+        .map(|i| {
+            pending_pod(
+                &format!("p{i}"),
+                &format!("rs-{}", i % 50),
+                "0/5 nodes are available: 5 Insufficient cpu.",
+            )
+        })
+        .collect();
+    items.push(pending_pod(
+        "m",
+        "rs-x",
+        "0/5 nodes are available: 5 Insufficient memory.",
+    ));
+    let text = format!(r#"{{"kind":"List","items":[{}]}}"#, items.join(","));
+    let loaded = load(
+        &[Input::Text {
+            name: "t.json".into(),
+            text,
+        }],
+        None,
+    );
+    let d = crate::diagnose(&loaded.snapshot);
+    let counts: Vec<(&str, usize)> = d
+        .findings
+        .iter()
+        .map(|f| (f.summary.as_str(), f.objects.len()))
+        .collect();
+    assert_eq!(
+        counts,
+        vec![
+            ("No node has enough free cpu for the pod's requests", 300),
+            ("No node has enough free memory for the pod's requests", 1)
+        ]
+    );
+    assert_eq!(d.findings[0].evidence[0].occurrences, 300);
+}
