@@ -201,20 +201,37 @@ struct CoreEvent {
     series: Option<EventSeries>,
 }
 
-impl From<CoreEvent> for Event {
-    fn from(e: CoreEvent) -> Event {
-        let series_last = e.series.as_ref().and_then(|s| s.last_observed_time);
-        let mut involved = e.involved_object;
+/// What both Event API versions carry, under their own field names.
+struct EventParts {
+    metadata: Meta,
+    involved: ObjectKey,
+    reason: String,
+    message: String,
+    type_: String,
+    series: Option<EventSeries>,
+    count: Option<i64>,
+    first: Option<jiff::Timestamp>,
+    last: Option<jiff::Timestamp>,
+    event_time: Option<jiff::Timestamp>,
+    /// The component that reported it, in order of preference.
+    sources: [String; 2],
+    host: String,
+}
+
+impl From<EventParts> for Event {
+    fn from(e: EventParts) -> Event {
+        let mut involved = e.involved;
         if involved.namespace.is_empty() {
             involved.namespace = e.metadata.ns().to_string();
         }
+        let [primary, fallback] = e.sources;
         Event {
             namespace: e.metadata.ns().to_string(),
-            name: e.metadata.name,
             involved,
             reason: e.reason,
             message: e.message,
             type_: e.type_,
+            // A series (newer API servers) counts repeats instead of the deprecated count.
             count: e
                 .series
                 .as_ref()
@@ -222,15 +239,40 @@ impl From<CoreEvent> for Event {
                 .or(e.count)
                 .unwrap_or(1)
                 .max(1),
-            first_time: e.first_timestamp.or(e.event_time),
-            last_time: series_last.or(e.last_timestamp).or(e.event_time),
-            source: if e.source.component.is_empty() {
-                e.reporting_component
+            first_time: e.first.or(e.event_time),
+            last_time: e
+                .series
+                .and_then(|s| s.last_observed_time)
+                .or(e.last)
+                .or(e.event_time),
+            source: if primary.is_empty() {
+                fallback
             } else {
-                e.source.component
+                primary
             },
+            host: e.host,
+            name: e.metadata.name,
+        }
+    }
+}
+
+impl From<CoreEvent> for Event {
+    fn from(e: CoreEvent) -> Event {
+        EventParts {
+            metadata: e.metadata,
+            involved: e.involved_object,
+            reason: e.reason,
+            message: e.message,
+            type_: e.type_,
+            series: e.series,
+            count: e.count,
+            first: e.first_timestamp,
+            last: e.last_timestamp,
+            event_time: e.event_time,
+            sources: [e.source.component, e.reporting_component],
             host: e.source.host,
         }
+        .into()
     }
 }
 
@@ -258,37 +300,20 @@ struct NewEvent {
 
 impl From<NewEvent> for Event {
     fn from(e: NewEvent) -> Event {
-        let mut involved = e.regarding;
-        if involved.namespace.is_empty() {
-            involved.namespace = e.metadata.ns().to_string();
-        }
-        Event {
-            namespace: e.metadata.ns().to_string(),
-            name: e.metadata.name,
-            involved,
+        EventParts {
+            metadata: e.metadata,
+            involved: e.regarding,
             reason: e.reason,
             message: e.note,
             type_: e.type_,
-            count: e
-                .series
-                .as_ref()
-                .map(|s| s.count)
-                .or(e.deprecated_count)
-                .unwrap_or(1)
-                .max(1),
-            first_time: e.deprecated_first_timestamp.or(e.event_time),
-            last_time: e
-                .series
-                .as_ref()
-                .and_then(|s| s.last_observed_time)
-                .or(e.deprecated_last_timestamp)
-                .or(e.event_time),
-            source: if e.reporting_controller.is_empty() {
-                e.deprecated_source.component
-            } else {
-                e.reporting_controller
-            },
+            series: e.series,
+            count: e.deprecated_count,
+            first: e.deprecated_first_timestamp,
+            last: e.deprecated_last_timestamp,
+            event_time: e.event_time,
+            sources: [e.reporting_controller, e.deprecated_source.component],
             host: e.deprecated_source.host,
         }
+        .into()
     }
 }
