@@ -5,13 +5,20 @@ use assert_cmd::Command;
 use std::path::PathBuf;
 
 fn report(format: &str) -> String {
-    let dir =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/corrupt-among-good");
+    // Run from the repository root with a relative path: reports quote input paths, and the
+    // snapshot must not depend on where the checkout lives.
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
     let out = Command::cargo_bin("kubewhy")
         .unwrap()
+        .current_dir(root)
         .env("NO_COLOR", "1")
-        .args(["scan", "-o", format, "--from"])
-        .arg(dir)
+        .args([
+            "scan",
+            "-o",
+            format,
+            "--from",
+            "tests/fixtures/corrupt-among-good",
+        ])
         .output()
         .unwrap();
     String::from_utf8(out.stdout).unwrap()
