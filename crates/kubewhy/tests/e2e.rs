@@ -1,0 +1,548 @@
+//! End-to-end scenarios on a REAL cluster (../shared/realcluster: Kubernetes 1.20, containerd,
+//! local registries). Each scenario creates a broken state for real in its own namespace; the
+//! suite captures the cluster with `kubectl cluster-info dump` (plus `kubectl get` of the kinds
+//! the dump lacks), runs kubewhy on the capture, and asserts the exact cause, objects and key
+//! evidence. Healthy workloads run beside them; any finding on them fails the suite.
+//!
+//! Runs only when `KUBEWHY_E2E_KUBECONFIG` names the cluster's kubeconfig; otherwise it reports
+//! itself skipped in one line. `KUBEWHY_E2E_KUBECTL` overrides the kubectl binary.
+
+use assert_cmd::Command as Bin;
+use serde_json::Value;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const BB: &str = "localhost:5000/tools/busybox:1";
+const FIN: &str = "e2e.kubewhy.dev/hold";
+const DEADLINE: Duration = Duration::from_secs(300);
+
+struct Cluster {
+    kubeconfig: String,
+    kubectl: String,
+}
+
+impl Cluster {
+    fn from_env() -> Option<Cluster> {
+        let kubeconfig = std::env::var("KUBEWHY_E2E_KUBECONFIG").ok()?;
+        let kubectl = std::env::var("KUBEWHY_E2E_KUBECTL").unwrap_or_else(|_| {
+            let rc = "/tmp/realcluster-cache/bin/kubectl";
+            if std::path::Path::new(rc).exists() {
+                rc.into()
+            } else {
+                "kubectl".into()
+            }
+        });
+        Some(Cluster {
+            kubeconfig,
+            kubectl,
+        })
+    }
+
+    fn run(&self, args: &[&str], stdin: Option<&str>) -> Result<String, String> {
+        let mut c = Command::new(&self.kubectl);
+        c.arg("--kubeconfig").arg(&self.kubeconfig).args(args);
+        c.stdin(if stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        });
+        c.stdout(Stdio::piped()).stderr(Stdio::piped());
+        let mut child = c
+            .spawn()
+            .map_err(|e| format!("cannot run {}: {e}", self.kubectl))?;
+        if let Some(s) = stdin {
+            use std::io::Write;
+            child
+                .stdin
+                .take()
+                .unwrap()
+                .write_all(s.as_bytes())
+                .map_err(|e| e.to_string())?;
+        }
+        let out = child.wait_with_output().map_err(|e| e.to_string())?;
+        if out.status.success() {
+            Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+        } else {
+            Err(format!(
+                "kubectl {}: {}",
+                args.join(" "),
+                String::from_utf8_lossy(&out.stderr)
+            ))
+        }
+    }
+
+    fn k(&self, args: &[&str]) -> String {
+        self.run(args, None).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    fn apply(&self, ns: &str, yaml: &str) {
+        self.run(&["-n", ns, "apply", "-f", "-"], Some(yaml))
+            .unwrap_or_else(|e| panic!("{e}"));
+    }
+
+    fn fresh_namespace(&self, ns: &str) {
+        self.clean_namespace(ns);
+        self.k(&["create", "namespace", ns]);
+        let t = Instant::now();
+        while self
+            .run(&["-n", ns, "get", "serviceaccount", "default"], None)
+            .is_err()
+        {
+            assert!(
+                t.elapsed() < Duration::from_secs(60),
+                "namespace {ns}: no default service account after 60 s"
+            );
+            std::thread::sleep(Duration::from_millis(500));
+        }
+    }
+
+    /// Removes our finalizers and deletes the namespace, waiting until it is gone.
+    fn clean_namespace(&self, ns: &str) {
+        if self.run(&["get", "namespace", ns], None).is_err() {
+            return;
+        }
+        for kind in ["pods", "configmaps"] {
+            let names = self
+                .run(&["-n", ns, "get", kind, "-o", "name"], None)
+                .unwrap_or_default();
+            for n in names.lines() {
+                let _ = self.run(
+                    &[
+                        "-n",
+                        ns,
+                        "patch",
+                        n,
+                        "--type=merge",
+                        "-p",
+                        r#"{"metadata":{"finalizers":null}}"#,
+                    ],
+                    None,
+                );
+            }
+        }
+        let _ = self.run(&["delete", "namespace", ns, "--wait=false"], None);
+        let t = Instant::now();
+        while self.run(&["get", "namespace", ns], None).is_ok()
+            && t.elapsed() < Duration::from_secs(120)
+        {
+            for kind in ["pods", "configmaps"] {
+                let names = self
+                    .run(&["-n", ns, "get", kind, "-o", "name"], None)
+                    .unwrap_or_default();
+                for n in names.lines() {
+                    let _ = self.run(
+                        &[
+                            "-n",
+                            ns,
+                            "patch",
+                            n,
+                            "--type=merge",
+                            "-p",
+                            r#"{"metadata":{"finalizers":null}}"#,
+                        ],
+                        None,
+                    );
+                }
+            }
+            std::thread::sleep(Duration::from_secs(1));
+        }
+    }
+
+    /// A capture of the given namespaces as a user would make it, as one stream.
+    fn capture(&self, namespaces: &[&str]) -> String {
+        let list = namespaces.join(",");
+        let mut s = self.k(&["cluster-info", "dump", "--namespaces", &list]);
+        s.push_str(&self.k(&["get", "namespaces", "-o", "json"]));
+        for ns in namespaces {
+            if self.run(&["get", "namespace", ns], None).is_ok() {
+                s.push_str(&self.k(&[
+                    "-n",
+                    ns,
+                    "get",
+                    "configmaps,secrets,serviceaccounts,persistentvolumeclaims",
+                    "-o",
+                    "json",
+                ]));
+            }
+        }
+        s
+    }
+}
+
+struct Scenario {
+    name: &'static str,
+    /// Manifests applied in the scenario's namespace (`NS` is replaced by it).
+    yaml: String,
+    /// Run after the manifests are applied (deletions that must happen on a live object).
+    after: fn(&Cluster, &str),
+    cause: &'static str,
+    /// Names of the affected objects (in the scenario's namespace; a Namespace by its name).
+    objects: &'static [&'static str],
+    /// Text that must appear in the finding's evidence.
+    evidence: &'static str,
+}
+
+fn nothing(_: &Cluster, _: &str) {}
+
+fn pod(name: &str, container: &str) -> String {
+    format!(
+        "apiVersion: v1\nkind: Pod\nmetadata: {{name: {name}, labels: {{app: {name}}}}}\nspec:\n  terminationGracePeriodSeconds: 2\n  containers:\n  - {container}\n"
+    )
+}
+
+fn scenarios() -> Vec<Scenario> {
+    vec![
+        Scenario {
+            name: "cpu",
+            yaml: pod("greedy", &format!("{{name: main, image: {BB}, command: [sleep, '100000'], resources: {{requests: {{cpu: '1000'}}}}}}")),
+            after: nothing,
+            cause: "insufficient-resources",
+            objects: &["greedy"],
+            evidence: "Insufficient cpu",
+        },
+        Scenario {
+            name: "selector",
+            yaml: pod("picky", &format!("{{name: main, image: {BB}, command: [sleep, '100000']}}")).replace("spec:\n", "spec:\n  nodeSelector: {disktype: ssd}\n"),
+            after: nothing,
+            cause: "node-selector-mismatch",
+            objects: &["picky"],
+            evidence: "didn't match Pod's node affinity",
+        },
+        Scenario {
+            name: "hostport",
+            yaml: format!(
+                "{}---\n{}",
+                pod("port-a", &format!("{{name: main, image: {BB}, command: [sleep, '100000'], ports: [{{containerPort: 9310, hostPort: 9310}}]}}")),
+                pod("port-b", &format!("{{name: main, image: {BB}, command: [sleep, '100000'], ports: [{{containerPort: 9310, hostPort: 9310}}]}}"))
+            ),
+            after: nothing,
+            cause: "host-port-conflict",
+            // Which of the two gets the port is the scheduler's choice.
+            objects: &[],
+            evidence: "didn't have free ports",
+        },
+        Scenario {
+            name: "pvc",
+            yaml: format!(
+                "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {{name: data}}\nspec:\n  storageClassName: no-such-class\n  accessModes: [ReadWriteOnce]\n  resources: {{requests: {{storage: 1Gi}}}}\n---\n{}",
+                pod("with-claim", &format!("{{name: main, image: {BB}, command: [sleep, '100000'], volumeMounts: [{{name: data, mountPath: /data}}]}}"))
+                    .replace("spec:\n", "spec:\n  volumes: [{name: data, persistentVolumeClaim: {claimName: data}}]\n")
+            ),
+            after: nothing,
+            cause: "pvc-unbound",
+            objects: &["with-claim"],
+            evidence: "unbound immediate PersistentVolumeClaims",
+        },
+        Scenario {
+            name: "image",
+            yaml: pod("ghost", "{name: main, image: 'localhost:5000/tools/no-such-image:1', imagePullPolicy: Always, command: [sleep, '100000']}"),
+            after: nothing,
+            cause: "image-not-found",
+            objects: &["ghost"],
+            evidence: "no-such-image:1: not found",
+        },
+        Scenario {
+            name: "auth",
+            yaml: pod("private", "{name: main, image: '127.0.0.1:5443/private/busybox:1', imagePullPolicy: Always, command: [sleep, '100000']}"),
+            after: nothing,
+            cause: "image-pull-auth",
+            objects: &["private"],
+            evidence: "401 Unauthorized",
+        },
+        Scenario {
+            name: "tls",
+            yaml: pod("untrusted", "{name: main, image: 'localhost:5443/private/busybox:1', imagePullPolicy: Always, command: [sleep, '100000']}"),
+            after: nothing,
+            cause: "image-registry-tls",
+            objects: &["untrusted"],
+            evidence: "x509: certificate signed by unknown authority",
+        },
+        Scenario {
+            name: "crash",
+            yaml: pod("quitter", &format!("{{name: main, image: {BB}, command: [sh, -c, 'echo boot; echo \"fatal: no config\" >&2; exit 1']}}")),
+            after: nothing,
+            cause: "app-exit-error",
+            objects: &["quitter"],
+            evidence: "reason=Error exitCode=1",
+        },
+        Scenario {
+            name: "oom",
+            yaml: pod("hog", &format!("{{name: main, image: {BB}, command: [tail, /dev/zero], resources: {{limits: {{memory: 32Mi}}}}}}")),
+            after: nothing,
+            cause: "oom-killed",
+            objects: &["hog"],
+            evidence: "reason=OOMKilled exitCode=137",
+        },
+        Scenario {
+            name: "configmap",
+            yaml: pod("needs-config", &format!("{{name: main, image: {BB}, command: [sleep, '100000'], envFrom: [{{configMapRef: {{name: app-config}}}}]}}")),
+            after: nothing,
+            cause: "configmap-missing",
+            objects: &["needs-config"],
+            evidence: "configmap \"app-config\" not found",
+        },
+        Scenario {
+            name: "finalizer",
+            yaml: pod("held", &format!("{{name: main, image: {BB}, command: [sleep, '100000']}}")).replace("labels: {app: held}", &format!("labels: {{app: held}}, finalizers: ['{FIN}']")),
+            after: |c, ns| {
+                let t = Instant::now();
+                while c.run(&["-n", ns, "get", "pod", "held", "-o", "jsonpath={.status.phase}"], None).unwrap_or_default() != "Running" {
+                    assert!(t.elapsed() < Duration::from_secs(120), "scenario finalizer: pod held not Running after 120 s");
+                    std::thread::sleep(Duration::from_secs(1));
+                }
+                c.k(&["-n", ns, "delete", "pod", "held", "--wait=false"]);
+            },
+            cause: "finalizer-pending",
+            objects: &["held"],
+            evidence: FIN,
+        },
+        Scenario {
+            name: "ns",
+            yaml: format!("apiVersion: v1\nkind: ConfigMap\nmetadata: {{name: keep, finalizers: ['{FIN}']}}\ndata: {{k: v}}\n"),
+            after: |c, ns| {
+                c.k(&["delete", "namespace", ns, "--wait=false"]);
+            },
+            cause: "ns-finalizer-pending",
+            objects: &["e2e-ns"],
+            evidence: "ConfigMap/keep",
+        },
+    ]
+}
+
+const HEALTHY: &str = "apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      terminationGracePeriodSeconds: 2
+      containers:
+      - {name: web, image: localhost:5000/tools/busybox:1, command: [sleep, '100000']}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: done}
+spec:
+  restartPolicy: Never
+  containers:
+  - {name: job, image: localhost:5000/tools/busybox:1, command: [sh, -c, 'echo ok']}
+";
+
+fn kubewhy(capture: &str) -> Value {
+    let out = Bin::cargo_bin("kubewhy")
+        .unwrap()
+        .args(["scan", "--from", "-", "-o", "json"])
+        .write_stdin(capture)
+        .output()
+        .unwrap();
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "kubewhy gave no JSON ({e}): {}",
+            String::from_utf8_lossy(&out.stderr)
+        )
+    })
+}
+
+fn findings_in<'a>(v: &'a Value, ns: &str) -> Vec<&'a Value> {
+    v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| {
+            f["objects"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|o| o["namespace"] == ns || (o["kind"] == "Namespace" && o["name"] == ns))
+        })
+        .collect()
+}
+
+/// `Ok` when kubewhy said exactly what the scenario expects, else what it said instead.
+fn verdict(v: &Value, s: &Scenario, ns: &str) -> Result<(), String> {
+    let found = findings_in(v, ns);
+    let said: Vec<String> = found
+        .iter()
+        .map(|f| {
+            let objs: Vec<&str> = f["objects"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|o| o["name"].as_str().unwrap())
+                .collect();
+            format!("{} {:?}", f["cause"].as_str().unwrap(), objs)
+        })
+        .collect();
+    let unexplained: Vec<String> = v["unexplained"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|u| u["object"]["namespace"] == ns)
+        .map(|u| format!("{} {}", u["object"]["name"], u["status"]))
+        .collect();
+    let ok = found.len() == 1 && found[0]["cause"] == s.cause && {
+        let f = found[0];
+        let names: Vec<&str> = f["objects"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|o| o["name"].as_str().unwrap())
+            .collect();
+        let evidence = f["evidence"].to_string();
+        (s.objects.is_empty() || names == s.objects)
+            && evidence.contains(&s.evidence.replace('"', "\\\""))
+    };
+    if ok && unexplained.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "expected {} {:?} with evidence {:?}; kubewhy said {:?}, unexplained {:?}",
+            s.cause, s.objects, s.evidence, said, unexplained
+        ))
+    }
+}
+
+/// Captures and diagnoses until every scenario is diagnosed as expected or the deadline passes.
+fn converge(
+    c: &Cluster,
+    scenarios: &[(Scenario, String)],
+    all_ns: &[&str],
+) -> Result<Value, String> {
+    let start = Instant::now();
+    loop {
+        let v = kubewhy(&c.capture(all_ns));
+        eprintln!("e2e: capture after {} s", start.elapsed().as_secs());
+        let failures: Vec<String> = scenarios
+            .iter()
+            .filter_map(|(s, ns)| {
+                verdict(&v, s, ns)
+                    .err()
+                    .map(|e| format!("scenario {} (namespace {ns}): {e}", s.name))
+            })
+            .collect();
+        if failures.is_empty() {
+            return Ok(v);
+        }
+        if start.elapsed() > DEADLINE {
+            let mut msg = failures.join("\n");
+            for (_, ns) in scenarios {
+                msg.push_str(&format!(
+                    "\n--- kubectl get pods -n {ns}\n{}",
+                    c.run(&["-n", ns, "get", "pods", "-o", "wide"], None)
+                        .unwrap_or_else(|e| e)
+                ));
+            }
+            return Err(format!("after {} s:\n{msg}", DEADLINE.as_secs()));
+        }
+        std::thread::sleep(Duration::from_secs(5));
+    }
+}
+
+#[test]
+fn real_cluster_scenarios() {
+    let Some(c) = Cluster::from_env() else {
+        eprintln!(
+            "e2e: skipped (set KUBEWHY_E2E_KUBECONFIG to a real cluster's kubeconfig; see ../shared/realcluster)"
+        );
+        return;
+    };
+    let started = Instant::now();
+    c.k(&["get", "nodes"]);
+    c.fresh_namespace("e2e-healthy");
+    c.apply("e2e-healthy", HEALTHY);
+
+    // Phase 1: scenarios that do not disturb the node, in parallel, one namespace each.
+    let scenarios: Vec<(Scenario, String)> = scenarios()
+        .into_iter()
+        .map(|s| {
+            let ns = format!("e2e-{}", s.name);
+            (s, ns)
+        })
+        .collect();
+    std::thread::scope(|t| {
+        for (s, ns) in &scenarios {
+            let c = &c;
+            t.spawn(move || {
+                c.fresh_namespace(ns);
+                c.apply(ns, &s.yaml);
+                (s.after)(c, ns);
+            });
+        }
+    });
+    let mut all_ns: Vec<&str> = scenarios.iter().map(|(_, ns)| ns.as_str()).collect();
+    all_ns.push("e2e-healthy");
+    let result = converge(&c, &scenarios, &all_ns);
+
+    // Phase 2: an untolerated taint on the only node (after phase 1's pods are placed).
+    let taint = if result.is_ok() {
+        Some(taint_phase(&c))
+    } else {
+        None
+    };
+
+    // Healthy workloads must get no finding at all.
+    let healthy = result
+        .as_ref()
+        .ok()
+        .map(|v| findings_in(v, "e2e-healthy").len());
+
+    let mut cleanup: Vec<&str> = all_ns.clone();
+    cleanup.push("e2e-taint");
+    std::thread::scope(|t| {
+        for ns in cleanup {
+            let c = &c;
+            t.spawn(move || c.clean_namespace(ns));
+        }
+    });
+    let v = result.unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        healthy,
+        Some(0),
+        "findings on healthy workloads: {:#}",
+        findings_in(&v, "e2e-healthy")
+            .iter()
+            .map(|f| f["cause"].clone())
+            .collect::<Vec<_>>()
+            .len()
+    );
+    if let Some(Err(e)) = taint {
+        panic!("{e}");
+    }
+    eprintln!(
+        "e2e: {} scenarios diagnosed as expected",
+        scenarios.len() + 1
+    );
+}
+
+fn taint_phase(c: &Cluster) -> Result<(), String> {
+    let node = c.k(&["get", "nodes", "-o", "jsonpath={.items[0].metadata.name}"]);
+    c.fresh_namespace("e2e-taint");
+    c.k(&[
+        "taint",
+        "nodes",
+        &node,
+        "e2e-dedicated=gpu:NoSchedule",
+        "--overwrite",
+    ]);
+    c.apply(
+        "e2e-taint",
+        &pod(
+            "gpu-job",
+            &format!("{{name: main, image: {BB}, command: [sleep, '100000']}}"),
+        ),
+    );
+    let s = Scenario {
+        name: "taint",
+        yaml: String::new(),
+        after: nothing,
+        cause: "untolerated-taint",
+        objects: &["gpu-job"],
+        evidence: "e2e-dedicated: gpu",
+    };
+    let r = converge(c, &[(s, "e2e-taint".to_string())], &["e2e-taint"]).map(|_| ());
+    let _ = c.run(&["taint", "nodes", &node, "e2e-dedicated-"], None);
+    r
+}
