@@ -512,8 +512,9 @@ fn real_cluster_scenarios() {
         panic!("{e}");
     }
     eprintln!(
-        "e2e: {} scenarios diagnosed as expected",
-        scenarios.len() + 1
+        "e2e: {} scenarios diagnosed as expected in {} s",
+        scenarios.len() + 1,
+        started.elapsed().as_secs()
     );
 }
 
