@@ -93,11 +93,16 @@ const MAX_DEPTH: usize = 32;
 /// Loads every input (files in parallel), then finishes the snapshot with `now` (or the newest
 /// timestamp in the data when `now` is `None`).
 pub fn load(inputs: &[Input], now: Option<jiff::Timestamp>) -> Loaded {
+    load_owned(inputs.to_vec(), now)
+}
+
+/// `load`, taking the inputs (large in-memory texts, such as live pages, are not copied).
+pub fn load_owned(inputs: Vec<Input>, now: Option<jiff::Timestamp>) -> Loaded {
     let mut warnings = Vec::new();
     let mut jobs: Vec<Job> = Vec::new();
     for input in inputs {
         match input {
-            Input::Text { name, text } => jobs.push(Job::Text(name.clone(), text.clone())),
+            Input::Text { name, text } => jobs.push(Job::Text(name, text)),
             Input::Path(p) if p.as_os_str() == "-" => {
                 let mut buf = Vec::new();
                 match std::io::stdin().read_to_end(&mut buf) {
@@ -105,7 +110,7 @@ pub fn load(inputs: &[Input], now: Option<jiff::Timestamp>) -> Loaded {
                     Err(e) => warnings.push(warn_file("<stdin>", format!("cannot read: {e}"))),
                 }
             }
-            Input::Path(p) => collect_files(p, 0, &mut jobs, &mut warnings),
+            Input::Path(p) => collect_files(&p, 0, &mut jobs, &mut warnings),
         }
     }
 

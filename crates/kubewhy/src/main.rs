@@ -22,7 +22,7 @@ const DEMO: &str = include_str!("../../../demo/cluster-dump.json");
     long_about = "kubewhy reads the state of a Kubernetes cluster and explains every pod or namespace that is \
 stuck: one root cause per finding (a stable slug, see `kubewhy causes`), the evidence that proves it, \
 every object it affects, and the next steps with their risk. It only reads: it never changes the cluster.",
-    after_help = "Examples:\n  kubewhy scan --demo                              diagnose the bundled demo cluster\n  kubectl get pods,events,nodes -A -o json | kubewhy scan --from -\n  kubectl cluster-info dump -A --output-directory=dump && kubewhy scan --from dump\n  kubewhy scan --from dump -n shop -o markdown     a report to paste into a ticket\n  kubewhy explain oom-killed                       what a cause means and how to fix it"
+    after_help = "Examples:\n  kubewhy scan -A                                  diagnose the current cluster (kubeconfig), all namespaces\n  kubewhy scan --demo                              diagnose the bundled demo cluster\n  kubectl get pods,events,nodes -A -o json | kubewhy scan --from -\n  kubectl cluster-info dump -A --output-directory=dump && kubewhy scan --from dump\n  kubewhy scan --from dump -n shop -o markdown     a report to paste into a ticket\n  kubewhy explain oom-killed                       what a cause means and how to fix it"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -57,8 +57,17 @@ struct ScanArgs {
     #[arg(long, conflicts_with = "from")]
     demo: bool,
 
-    /// Judge the snapshot as of this time (RFC 3339). Default: the newest timestamp in the data,
-    /// so a dump read next week is not called a week older than it is.
+    /// Without --from: the kubeconfig file to use (default: KUBECONFIG, ~/.kube/config, or the
+    /// in-cluster service account).
+    #[arg(long, value_name = "PATH", conflicts_with_all = ["from", "demo"])]
+    kubeconfig: Option<PathBuf>,
+
+    /// Without --from: the kubeconfig context to use.
+    #[arg(long, value_name = "NAME", conflicts_with_all = ["from", "demo"])]
+    context: Option<String>,
+
+    /// Judge the snapshot as of this time (RFC 3339). Default: now for a live cluster; for offline
+    /// data the newest timestamp in it, so a dump read next week is not called a week older.
     #[arg(long, value_name = "RFC3339")]
     now: Option<String>,
 
@@ -70,7 +79,8 @@ struct ScanArgs {
     #[arg(long, value_enum, default_value_t = FailOn::Warning, value_name = "LEVEL")]
     fail_on: FailOn,
 
-    /// Only report objects in this namespace (repeatable). Offline, the default is all namespaces.
+    /// Only report objects in this namespace (repeatable). On a live cluster the default is the
+    /// context's namespace, like kubectl; offline it is all namespaces.
     #[arg(
         short,
         long,
@@ -79,7 +89,7 @@ struct ScanArgs {
     )]
     namespace: Vec<String>,
 
-    /// Report objects in all namespaces (the default for offline snapshots).
+    /// Report objects in all namespaces (always the case offline).
     #[arg(short = 'A', long)]
     all_namespaces: bool,
 
@@ -155,22 +165,46 @@ fn scan(args: ScanArgs) -> Result<u8> {
         ),
         None => None,
     };
+    let mut live_problems = Vec::new();
+    let mut scope_namespaces = args.namespace.clone();
     let inputs: Vec<Input> = if args.demo {
         vec![Input::Text {
             name: "demo/cluster-dump.json".into(),
             text: DEMO.into(),
         }]
     } else if args.from.is_empty() {
-        bail!(
-            "no input. Pass --from PATH (kubectl get -o json|yaml output, a cluster-info dump directory, \
-or - for standard input), or --demo to see kubewhy on a bundled broken cluster. \
-Reading a live cluster directly is not part of this build yet."
-        );
+        let opts = kubewhy_live::LiveOptions {
+            kubeconfig: args.kubeconfig.clone(),
+            context: args.context.clone(),
+            namespaces: args.namespace.clone(),
+            all_namespaces: args.all_namespaces,
+        };
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .enable_all()
+            .build()?;
+        let fetched = rt.block_on(kubewhy_live::fetch(&opts)).map_err(|e| {
+            anyhow::anyhow!("{e}. To diagnose offline data instead, pass --from PATH (or --demo).")
+        })?;
+        live_problems = fetched.problems;
+        // Report exactly what was read: the context's namespace unless -n or -A said otherwise.
+        scope_namespaces = fetched.namespaces;
+        fetched
+            .pages
+            .into_iter()
+            .map(|(name, text)| Input::Text { name, text })
+            .collect()
     } else {
         args.from.iter().cloned().map(Input::Path).collect()
     };
 
-    let loaded = kubewhy_source::load(&inputs, now);
+    // A live cluster is judged as of now; offline data as of its newest timestamp (see --now).
+    let now = match now {
+        None if args.from.is_empty() && !args.demo => Some(jiff::Timestamp::now()),
+        n => n,
+    };
+    let mut loaded = kubewhy_source::load_owned(inputs, now);
+    live_problems.append(&mut loaded.warnings);
+    loaded.warnings = live_problems;
     let mut err = anstream::stderr();
     for w in &loaded.warnings {
         writeln!(
@@ -206,7 +240,7 @@ Reading a live cluster directly is not part of this build yet."
 
     let mut diagnosis = kubewhy_rules::diagnose(snap);
     let scope = kubewhy_rules::Scope {
-        namespaces: args.namespace.clone(),
+        namespaces: scope_namespaces,
         selector,
     };
     diagnosis.retain_scope(snap, &scope);

@@ -135,9 +135,20 @@ fn stdin_is_read_with_dash() {
 
 #[test]
 fn usage_errors_exit_2_with_a_clear_message() {
-    let out = kubewhy().args(["scan"]).output().unwrap();
+    // No --from and no cluster configuration: live mode explains itself and points offline.
+    let out = kubewhy()
+        .args(["scan"])
+        .env("KUBECONFIG", "/nonexistent/kubeconfig")
+        .env("HOME", "/nonexistent")
+        .env_remove("KUBERNETES_SERVICE_HOST")
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("--from PATH"));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("no cluster configuration") && err.contains("--from PATH"),
+        "{err}"
+    );
     let out = kubewhy()
         .args(["scan", "--demo", "--now", "yesterday"])
         .output()
@@ -200,4 +211,35 @@ fn markdown_and_text_render() {
         t.contains("image-not-found") && !t.contains('\u{1b}'),
         "NO_COLOR: {t}"
     );
+}
+
+#[test]
+fn an_unreachable_cluster_ends_quickly_with_one_clear_message() {
+    let dir = std::env::temp_dir().join(format!("kubewhy-unreachable-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let kc = dir.join("config");
+    // Port 1 on loopback: nothing listens, the connection is refused at once.
+    std::fs::write(
+        &kc,
+        "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster: {server: 'https://127.0.0.1:1', insecure-skip-tls-verify: true}\nusers:\n- name: u\n  user: {token: t}\ncontexts:\n- name: x\n  context: {cluster: c, user: u}\ncurrent-context: x\n",
+    )
+    .unwrap();
+    let t = std::time::Instant::now();
+    let out = kubewhy()
+        .args(["scan", "-A", "--kubeconfig"])
+        .arg(&kc)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("cannot reach the API server at https://127.0.0.1:1"),
+        "{err}"
+    );
+    assert!(
+        t.elapsed() < std::time::Duration::from_secs(20),
+        "{:?}",
+        t.elapsed()
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -331,6 +331,26 @@ spec:
   - {name: job, image: localhost:5000/tools/busybox:1, command: [sh, -c, 'echo ok']}
 ";
 
+/// kubewhy reading the live cluster, namespace by namespace (`-n` for each).
+fn kubewhy_live(c: &Cluster, namespaces: &[&str]) -> Value {
+    let mut args = vec!["scan", "-o", "json", "--kubeconfig", c.kubeconfig.as_str()];
+    for ns in namespaces {
+        args.push("-n");
+        args.push(ns);
+    }
+    let out = Bin::cargo_bin("kubewhy")
+        .unwrap()
+        .args(&args)
+        .output()
+        .unwrap();
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "live kubewhy gave no JSON ({e}): {}",
+            String::from_utf8_lossy(&out.stderr)
+        )
+    })
+}
+
 fn kubewhy(capture: &str) -> Value {
     let out = Bin::cargo_bin("kubewhy")
         .unwrap()
@@ -406,25 +426,34 @@ fn verdict(v: &Value, s: &Scenario, ns: &str) -> Result<(), String> {
 }
 
 /// Captures and diagnoses until every scenario is diagnosed as expected or the deadline passes.
+/// Returns the last (dump, live) diagnoses.
 fn converge(
     c: &Cluster,
     scenarios: &[(Scenario, String)],
     all_ns: &[&str],
-) -> Result<Value, String> {
+) -> Result<(Value, Value), String> {
     let start = Instant::now();
     loop {
         let v = kubewhy(&c.capture(all_ns));
+        let live = kubewhy_live(c, all_ns);
         eprintln!("e2e: capture after {} s", start.elapsed().as_secs());
-        let failures: Vec<String> = scenarios
-            .iter()
-            .filter_map(|(s, ns)| {
-                verdict(&v, s, ns)
-                    .err()
-                    .map(|e| format!("scenario {} (namespace {ns}): {e}", s.name))
-            })
-            .collect();
+        let mut failures: Vec<String> = Vec::new();
+        for (s, ns) in scenarios {
+            if let Err(e) = verdict(&v, s, ns) {
+                failures.push(format!(
+                    "scenario {} (namespace {ns}), from a cluster-info dump: {e}",
+                    s.name
+                ));
+            }
+            if let Err(e) = verdict(&live, s, ns) {
+                failures.push(format!(
+                    "scenario {} (namespace {ns}), from the live cluster: {e}",
+                    s.name
+                ));
+            }
+        }
         if failures.is_empty() {
-            return Ok(v);
+            return Ok((v, live));
         }
         if start.elapsed() > DEADLINE {
             let mut msg = failures.join("\n");
@@ -484,10 +513,9 @@ fn real_cluster_scenarios() {
     };
 
     // Healthy workloads must get no finding at all.
-    let healthy = result
-        .as_ref()
-        .ok()
-        .map(|v| findings_in(v, "e2e-healthy").len());
+    let healthy = result.as_ref().ok().map(|(dump, live)| {
+        findings_in(dump, "e2e-healthy").len() + findings_in(live, "e2e-healthy").len()
+    });
 
     let mut cleanup: Vec<&str> = all_ns.clone();
     cleanup.push("e2e-taint");
@@ -497,16 +525,19 @@ fn real_cluster_scenarios() {
             t.spawn(move || c.clean_namespace(ns));
         }
     });
-    let v = result.unwrap_or_else(|e| panic!("{e}"));
+    let (dump, live) = result.unwrap_or_else(|e| panic!("{e}"));
+    let causes = |v: &Value| {
+        findings_in(v, "e2e-healthy")
+            .iter()
+            .map(|f| f["cause"].to_string())
+            .collect::<Vec<_>>()
+    };
     assert_eq!(
         healthy,
         Some(0),
-        "findings on healthy workloads: {:#}",
-        findings_in(&v, "e2e-healthy")
-            .iter()
-            .map(|f| f["cause"].clone())
-            .collect::<Vec<_>>()
-            .len()
+        "findings on healthy workloads: dump {:?}, live {:?}",
+        causes(&dump),
+        causes(&live)
     );
     if let Some(Err(e)) = taint {
         panic!("{e}");

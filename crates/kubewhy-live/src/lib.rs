@@ -1,0 +1,448 @@
+//! The live source: reads the current cluster through kube-rs, like kubectl (kubeconfig,
+//! `--context`, in-cluster config). Each kind kubewhy reads is listed once, paginated (limit 500,
+//! following `continue`, restarting a list whose token expired with 410), all kinds concurrently.
+//! The number of requests depends on the number of kinds and pages, never on what is broken.
+//!
+//! Pages are returned as the API server's JSON text and go through the same loader as offline
+//! input (`kubewhy_source::load`), so live and offline scans share every line of parsing.
+//! A kind that cannot be listed (RBAC 403, not served 404) does not fail the scan: it becomes an
+//! `InputWarning` naming the permission that is missing.
+
+use kube::config::{KubeConfigOptions, Kubeconfig};
+use kube::{Client, Config};
+use kubewhy_model::InputWarning;
+use serde::Deserialize;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Items per page.
+pub const PAGE_SIZE: u32 = 500;
+const ATTEMPTS: u32 = 3;
+
+/// A kind to list: API path prefix, resource, whether it is namespaced, and older group versions
+/// to try when the newest is not served (CronJob is batch/v1 only from 1.21).
+struct Resource {
+    prefixes: &'static [&'static str],
+    plural: &'static str,
+    namespaced: bool,
+}
+
+const RESOURCES: &[Resource] = &[
+    Resource {
+        prefixes: &["/api/v1"],
+        plural: "nodes",
+        namespaced: false,
+    },
+    Resource {
+        prefixes: &["/api/v1"],
+        plural: "namespaces",
+        namespaced: false,
+    },
+    Resource {
+        prefixes: &["/api/v1"],
+        plural: "persistentvolumes",
+        namespaced: false,
+    },
+    Resource {
+        prefixes: &["/api/v1"],
+        plural: "pods",
+        namespaced: true,
+    },
+    Resource {
+        prefixes: &["/api/v1"],
+        plural: "events",
+        namespaced: true,
+    },
+    Resource {
+        prefixes: &["/api/v1"],
+        plural: "persistentvolumeclaims",
+        namespaced: true,
+    },
+    Resource {
+        prefixes: &["/api/v1"],
+        plural: "configmaps",
+        namespaced: true,
+    },
+    Resource {
+        prefixes: &["/api/v1"],
+        plural: "secrets",
+        namespaced: true,
+    },
+    Resource {
+        prefixes: &["/api/v1"],
+        plural: "serviceaccounts",
+        namespaced: true,
+    },
+    Resource {
+        prefixes: &["/api/v1"],
+        plural: "resourcequotas",
+        namespaced: true,
+    },
+    Resource {
+        prefixes: &["/api/v1"],
+        plural: "limitranges",
+        namespaced: true,
+    },
+    Resource {
+        prefixes: &["/apis/apps/v1"],
+        plural: "replicasets",
+        namespaced: true,
+    },
+    Resource {
+        prefixes: &["/apis/apps/v1"],
+        plural: "deployments",
+        namespaced: true,
+    },
+    Resource {
+        prefixes: &["/apis/apps/v1"],
+        plural: "statefulsets",
+        namespaced: true,
+    },
+    Resource {
+        prefixes: &["/apis/apps/v1"],
+        plural: "daemonsets",
+        namespaced: true,
+    },
+    Resource {
+        prefixes: &["/apis/batch/v1"],
+        plural: "jobs",
+        namespaced: true,
+    },
+    Resource {
+        prefixes: &["/apis/batch/v1", "/apis/batch/v1beta1"],
+        plural: "cronjobs",
+        namespaced: true,
+    },
+    Resource {
+        prefixes: &["/apis/storage.k8s.io/v1"],
+        plural: "storageclasses",
+        namespaced: false,
+    },
+    Resource {
+        prefixes: &["/apis/storage.k8s.io/v1"],
+        plural: "csidrivers",
+        namespaced: false,
+    },
+    Resource {
+        prefixes: &["/apis/scheduling.k8s.io/v1"],
+        plural: "priorityclasses",
+        namespaced: false,
+    },
+    Resource {
+        prefixes: &["/apis/apiregistration.k8s.io/v1"],
+        plural: "apiservices",
+        namespaced: false,
+    },
+    Resource {
+        prefixes: &["/apis/admissionregistration.k8s.io/v1"],
+        plural: "mutatingwebhookconfigurations",
+        namespaced: false,
+    },
+    Resource {
+        prefixes: &["/apis/admissionregistration.k8s.io/v1"],
+        plural: "validatingwebhookconfigurations",
+        namespaced: false,
+    },
+];
+
+/// Where and what to read.
+#[derive(Debug, Clone, Default)]
+pub struct LiveOptions {
+    /// `--kubeconfig`; else `KUBECONFIG`, `~/.kube/config`, or the in-cluster service account.
+    pub kubeconfig: Option<PathBuf>,
+    pub context: Option<String>,
+    /// Namespaces to read; empty with `all_namespaces` false means the context's namespace.
+    pub namespaces: Vec<String>,
+    pub all_namespaces: bool,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum LiveError {
+    /// No usable kubeconfig or in-cluster configuration.
+    #[error("no cluster configuration: {0}")]
+    Config(String),
+    /// The API server could not be reached or refused every request.
+    #[error("cannot reach the API server at {url}: {reason}")]
+    Unreachable { url: String, reason: String },
+}
+
+/// What a live read produced.
+#[derive(Debug, Default)]
+pub struct Fetched {
+    /// `(name, JSON text)` of every page, for `kubewhy_source::load`.
+    pub pages: Vec<(String, String)>,
+    /// Kinds that could not be read, with the reason (permission missing, not served).
+    pub problems: Vec<InputWarning>,
+    /// HTTP requests made.
+    pub requests: u32,
+    /// The namespaces read (empty: all).
+    pub namespaces: Vec<String>,
+    pub server: String,
+}
+
+async fn config(opts: &LiveOptions) -> Result<Config, LiveError> {
+    let ko = KubeConfigOptions {
+        context: opts.context.clone(),
+        ..Default::default()
+    };
+    let mut cfg = match &opts.kubeconfig {
+        Some(path) => {
+            let kc = Kubeconfig::read_from(path)
+                .map_err(|e| LiveError::Config(format!("{}: {e}", path.display())))?;
+            Config::from_custom_kubeconfig(kc, &ko)
+                .await
+                .map_err(|e| LiveError::Config(e.to_string()))?
+        }
+        None if opts.context.is_some() => Config::from_kubeconfig(&ko)
+            .await
+            .map_err(|e| LiveError::Config(e.to_string()))?,
+        None => Config::infer()
+            .await
+            .map_err(|e| LiveError::Config(e.to_string()))?,
+    };
+    cfg.connect_timeout = Some(Duration::from_secs(5));
+    cfg.read_timeout = Some(Duration::from_secs(60));
+    Ok(cfg)
+}
+
+/// Reads the cluster. Fails only when no configuration is found or the API server cannot be
+/// reached at all; anything narrower is a problem in `Fetched::problems`.
+pub async fn fetch(opts: &LiveOptions) -> Result<Fetched, LiveError> {
+    let cfg = config(opts).await?;
+    let server = cfg.cluster_url.to_string();
+    let default_ns = cfg.default_namespace.clone();
+    let client = Client::try_from(cfg).map_err(|e| LiveError::Config(e.to_string()))?;
+    fetch_with(client, &default_ns, &server, opts).await
+}
+
+/// `fetch` with a client already built (tests hand in a mock service).
+pub async fn fetch_with(
+    client: Client,
+    default_ns: &str,
+    server: &str,
+    opts: &LiveOptions,
+) -> Result<Fetched, LiveError> {
+    let server = server.to_string();
+    let default_ns = default_ns.to_string();
+    // One cheap request first: an unreachable cluster ends here, in seconds, with one message.
+    let probe = http::Request::get("/version")
+        .body(Vec::new())
+        .expect("static request");
+    if let Err(e) = tokio::time::timeout(Duration::from_secs(15), client.request_text(probe))
+        .await
+        .map_err(|_| "no answer within 15 s".to_string())
+        .and_then(|r| r.map_err(|e| e.to_string()))
+    {
+        return Err(LiveError::Unreachable {
+            url: server,
+            reason: e,
+        });
+    }
+
+    let namespaces: Vec<String> = if opts.all_namespaces {
+        Vec::new()
+    } else if opts.namespaces.is_empty() {
+        vec![default_ns]
+    } else {
+        opts.namespaces.clone()
+    };
+    let mut tasks = tokio::task::JoinSet::new();
+    for (i, r) in RESOURCES.iter().enumerate() {
+        let scopes: Vec<Option<String>> = if r.namespaced && !namespaces.is_empty() {
+            namespaces.iter().cloned().map(Some).collect()
+        } else {
+            vec![None]
+        };
+        for scope in scopes {
+            let client = client.clone();
+            tasks.spawn(async move {
+                (
+                    i,
+                    scope.clone(),
+                    list_kind(&client, &RESOURCES[i], scope.as_deref()).await,
+                )
+            });
+        }
+    }
+    let mut results = Vec::new();
+    while let Some(done) = tasks.join_next().await {
+        if let Ok(r) = done {
+            results.push(r);
+        }
+    }
+    // Deterministic order, whatever finished first.
+    results.sort_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
+    let mut out = Fetched {
+        namespaces,
+        server,
+        ..Default::default()
+    };
+    for (_, _, listed) in results {
+        out.requests += listed.requests;
+        out.pages.extend(listed.pages);
+        out.problems.extend(listed.problem);
+    }
+    Ok(out)
+}
+
+#[derive(Default)]
+struct Listed {
+    pages: Vec<(String, String)>,
+    problem: Option<InputWarning>,
+    requests: u32,
+}
+
+#[derive(Deserialize, Default)]
+struct ListHead {
+    #[serde(default)]
+    metadata: ListMeta,
+}
+
+#[derive(Deserialize, Default)]
+struct ListMeta {
+    #[serde(default, rename = "continue")]
+    continue_: Option<String>,
+}
+
+enum Failure {
+    /// HTTP status from the API server, with its message.
+    Status(u16, String),
+    /// Transport failure (timeout, connection reset).
+    Transport(String),
+}
+
+async fn get(client: &Client, uri: &str) -> Result<String, Failure> {
+    let req = http::Request::get(uri)
+        .body(Vec::new())
+        .map_err(|e| Failure::Transport(e.to_string()))?;
+    match client.request_text(req).await {
+        Ok(t) => Ok(t),
+        Err(kube::Error::Api(s)) => Err(Failure::Status(s.code, s.message.clone())),
+        Err(e) => Err(Failure::Transport(e.to_string())),
+    }
+}
+
+/// Lists one kind in one scope, all pages.
+async fn list_kind(client: &Client, r: &Resource, ns: Option<&str>) -> Listed {
+    let mut listed = Listed::default();
+    let scope = match ns {
+        Some(n) => format!("in namespace {n}"),
+        None if r.namespaced => "in all namespaces".to_string(),
+        None => "(cluster-scoped)".to_string(),
+    };
+    'versions: for (vi, prefix) in r.prefixes.iter().enumerate() {
+        let base = match ns {
+            Some(n) => format!("{prefix}/namespaces/{n}/{}", r.plural),
+            None => format!("{prefix}/{}", r.plural),
+        };
+        let mut restarts = 0;
+        'restart: loop {
+            listed.pages.clear();
+            let mut token: Option<String> = None;
+            loop {
+                let mut uri = format!("{base}?limit={PAGE_SIZE}");
+                if let Some(t) = &token {
+                    uri.push_str("&continue=");
+                    uri.push_str(&encode(t));
+                }
+                let mut attempt = 0;
+                let text = loop {
+                    attempt += 1;
+                    listed.requests += 1;
+                    match get(client, &uri).await {
+                        Ok(t) => break t,
+                        // Expired continue token: the list must start over (consistency).
+                        Err(Failure::Status(410, _)) if token.is_some() && restarts < 2 => {
+                            restarts += 1;
+                            continue 'restart;
+                        }
+                        Err(Failure::Status(404, _)) if vi + 1 < r.prefixes.len() => {
+                            continue 'versions;
+                        }
+                        Err(Failure::Status(404, _)) => {
+                            listed.pages.clear();
+                            return listed; // not served by this cluster: nothing to read
+                        }
+                        Err(Failure::Status(403, msg)) => {
+                            listed.pages.clear();
+                            let group = prefix
+                                .trim_start_matches("/apis/")
+                                .trim_start_matches("/api/");
+                            listed.problem = Some(problem(
+                                r.plural,
+                                format!(
+                                    "forbidden: cannot list {} {scope}; the checks that need them ran without them. Missing permission: verbs=[list] resources=[{}] apiGroups=[\"{}\"] ({msg})",
+                                    r.plural,
+                                    r.plural,
+                                    group.split('/').next().filter(|g| *g != "v1").unwrap_or("")
+                                ),
+                            ));
+                            return listed;
+                        }
+                        Err(f) if attempt < ATTEMPTS && retryable(&f) => {
+                            tokio::time::sleep(Duration::from_millis(500 * 2u64.pow(attempt - 1)))
+                                .await;
+                        }
+                        Err(f) => {
+                            listed.pages.clear();
+                            listed.problem = Some(problem(
+                                r.plural,
+                                format!("cannot list {} {scope}: {}", r.plural, describe(&f)),
+                            ));
+                            return listed;
+                        }
+                    }
+                };
+                let next = serde_json::from_str::<ListHead>(&text)
+                    .ok()
+                    .and_then(|h| h.metadata.continue_)
+                    .filter(|t| !t.is_empty());
+                listed.pages.push((format!("live:{uri}"), text));
+                match next {
+                    Some(t) => token = Some(t),
+                    None => return listed,
+                }
+            }
+        }
+    }
+    listed
+}
+
+fn retryable(f: &Failure) -> bool {
+    match f {
+        Failure::Status(code, _) => *code == 429 || *code >= 500,
+        Failure::Transport(_) => true,
+    }
+}
+
+fn describe(f: &Failure) -> String {
+    match f {
+        Failure::Status(code, msg) => format!("HTTP {code}: {msg}"),
+        Failure::Transport(e) => e.clone(),
+    }
+}
+
+fn problem(plural: &str, message: String) -> InputWarning {
+    InputWarning {
+        file: format!("live:{plural}"),
+        line: None,
+        column: None,
+        message,
+    }
+}
+
+/// Percent-encodes a continue token for a query string.
+fn encode(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for b in s.bytes() {
+        if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,266 @@
+//! The API server scripted with tower-test (kube-rs's mock pattern): paging, 410 restarts,
+//! 403s, 404 fallbacks and retries.
+
+use super::*;
+use http::{Request, Response};
+use kube::client::Body;
+use std::sync::{Arc, Mutex};
+
+/// Answers every request with `respond(path_and_query, attempt_for_that_uri)`; records the URIs.
+fn mock_client(
+    respond: impl Fn(&str, u32) -> (u16, String) + Send + 'static,
+) -> (Client, Arc<Mutex<Vec<String>>>) {
+    let (svc, mut handle) = tower_test::mock::pair::<Request<Body>, Response<Body>>();
+    let seen = Arc::new(Mutex::new(Vec::<String>::new()));
+    let log = seen.clone();
+    tokio::spawn(async move {
+        while let Some((req, send)) = handle.next_request().await {
+            let uri = req
+                .uri()
+                .path_and_query()
+                .map(|p| p.to_string())
+                .unwrap_or_default();
+            let attempt = {
+                let mut l = log.lock().unwrap();
+                l.push(uri.clone());
+                l.iter().filter(|u| **u == uri).count() as u32
+            };
+            let (code, body) = respond(&uri, attempt);
+            let resp = Response::builder()
+                .status(code)
+                .body(Body::from(body.into_bytes()))
+                .unwrap();
+            send.send_response(resp);
+        }
+    });
+    (Client::new(svc, "default"), seen)
+}
+
+fn list(kind: &str, items: &str, cont: &str) -> String {
+    format!(
+        r#"{{"kind":"{kind}List","apiVersion":"v1","metadata":{{"resourceVersion":"10","continue":"{cont}"}},"items":[{items}]}}"#
+    )
+}
+
+fn status(code: u16, reason: &str, msg: &str) -> (u16, String) {
+    (
+        code,
+        format!(
+            r#"{{"kind":"Status","apiVersion":"v1","status":"Failure","message":"{msg}","reason":"{reason}","code":{code}}}"#
+        ),
+    )
+}
+
+fn empty(uri: &str) -> (u16, String) {
+    let kind = uri.split('?').next().unwrap().rsplit('/').next().unwrap();
+    (200, list(kind, "", ""))
+}
+
+fn all() -> LiveOptions {
+    LiveOptions {
+        all_namespaces: true,
+        ..Default::default()
+    }
+}
+
+#[tokio::test]
+async fn pages_are_followed_and_the_request_count_depends_on_pages_not_objects() {
+    let (client, seen) = mock_client(|uri, _| {
+        if uri.starts_with("/version") {
+            return (200, r#"{"major":"1","minor":"20"}"#.into());
+        }
+        if uri == "/api/v1/pods?limit=500" {
+            return (
+                200,
+                list(
+                    "Pod",
+                    r#"{"metadata":{"name":"a","namespace":"x"}}"#,
+                    "tok/1+=",
+                ),
+            );
+        }
+        if uri == "/api/v1/pods?limit=500&continue=tok%2F1%2B%3D" {
+            return (
+                200,
+                list("Pod", r#"{"metadata":{"name":"b","namespace":"x"}}"#, ""),
+            );
+        }
+        empty(uri)
+    });
+    let f = fetch_with(client, "default", "https://mock", &all())
+        .await
+        .unwrap();
+    assert!(f.problems.is_empty(), "{:?}", f.problems);
+    let pod_pages: Vec<&String> = f
+        .pages
+        .iter()
+        .filter(|(n, _)| n.contains("/pods"))
+        .map(|(_, t)| t)
+        .collect();
+    assert_eq!(pod_pages.len(), 2);
+    assert!(pod_pages[1].contains("\"b\""));
+    // /version + one request per kind + one extra page.
+    assert_eq!(f.requests as usize + 1, seen.lock().unwrap().len());
+    assert_eq!(f.requests as usize, RESOURCES.len() + 1);
+}
+
+#[tokio::test]
+async fn an_expired_continue_token_restarts_the_list() {
+    let (client, _) = mock_client(|uri, attempt| {
+        if uri.starts_with("/version") {
+            return (200, "{}".into());
+        }
+        if uri == "/api/v1/pods?limit=500" {
+            // First pass hands out a token that then expires; second pass completes.
+            return if attempt == 1 {
+                (200, list("Pod", r#"{"metadata":{"name":"a"}}"#, "old"))
+            } else {
+                (200, list("Pod", r#"{"metadata":{"name":"fresh"}}"#, ""))
+            };
+        }
+        if uri.contains("continue=old") {
+            return status(410, "Expired", "The provided continue parameter is too old");
+        }
+        empty(uri)
+    });
+    let f = fetch_with(client, "default", "https://mock", &all())
+        .await
+        .unwrap();
+    let pods: Vec<&String> = f
+        .pages
+        .iter()
+        .filter(|(n, _)| n.contains("/pods"))
+        .map(|(_, t)| t)
+        .collect();
+    assert_eq!(pods.len(), 1, "the stale first page is dropped");
+    assert!(pods[0].contains("fresh"));
+    assert!(f.problems.is_empty());
+}
+
+#[tokio::test]
+async fn forbidden_kinds_are_reported_with_the_missing_permission_and_the_rest_is_read() {
+    let (client, _) = mock_client(|uri, _| {
+        if uri.starts_with("/version") {
+            return (200, "{}".into());
+        }
+        if uri.starts_with("/api/v1/secrets") {
+            return status(
+                403,
+                "Forbidden",
+                "secrets is forbidden: User \\\"viewer\\\" cannot list resource \\\"secrets\\\" in API group \\\"\\\" at the cluster scope",
+            );
+        }
+        if uri.starts_with("/apis/apiregistration.k8s.io/v1/apiservices") {
+            return status(403, "Forbidden", "no");
+        }
+        empty(uri)
+    });
+    let f = fetch_with(client, "default", "https://mock", &all())
+        .await
+        .unwrap();
+    let msgs: Vec<String> = f.problems.iter().map(|p| p.message.clone()).collect();
+    assert_eq!(msgs.len(), 2, "{msgs:?}");
+    assert!(
+        msgs.iter()
+            .any(|m| m.contains("resources=[secrets] apiGroups=[\"\"]")),
+        "{msgs:?}"
+    );
+    assert!(
+        msgs.iter()
+            .any(|m| m.contains("resources=[apiservices] apiGroups=[\"apiregistration.k8s.io\"]")),
+        "{msgs:?}"
+    );
+    assert_eq!(f.pages.len(), RESOURCES.len() - 2);
+}
+
+#[tokio::test]
+async fn older_group_versions_are_tried_and_5xx_is_retried() {
+    let (client, seen) = mock_client(|uri, attempt| {
+        if uri.starts_with("/version") {
+            return (200, "{}".into());
+        }
+        if uri.starts_with("/apis/batch/v1/cronjobs") {
+            return status(
+                404,
+                "NotFound",
+                "the server could not find the requested resource",
+            );
+        }
+        if uri.starts_with("/api/v1/nodes") && attempt == 1 {
+            return status(503, "ServiceUnavailable", "etcd leader changed");
+        }
+        empty(uri)
+    });
+    let f = fetch_with(client, "default", "https://mock", &all())
+        .await
+        .unwrap();
+    assert!(f.problems.is_empty(), "{:?}", f.problems);
+    let seen = seen.lock().unwrap();
+    assert!(
+        seen.iter()
+            .any(|u| u.starts_with("/apis/batch/v1beta1/cronjobs"))
+    );
+    assert_eq!(
+        seen.iter()
+            .filter(|u| u.starts_with("/api/v1/nodes"))
+            .count(),
+        2
+    );
+    assert!(f.pages.iter().any(|(n, _)| n.contains("/nodes")));
+}
+
+#[tokio::test]
+async fn namespaced_kinds_are_listed_per_requested_namespace() {
+    let (client, seen) = mock_client(|uri, _| {
+        if uri.starts_with("/version") {
+            (200, "{}".into())
+        } else {
+            empty(uri)
+        }
+    });
+    let opts = LiveOptions {
+        namespaces: vec!["shop".into()],
+        ..Default::default()
+    };
+    let f = fetch_with(client, "default", "https://mock", &opts)
+        .await
+        .unwrap();
+    assert_eq!(f.namespaces, vec!["shop"]);
+    let seen = seen.lock().unwrap();
+    assert!(
+        seen.iter()
+            .any(|u| u == "/api/v1/namespaces/shop/pods?limit=500")
+    );
+    assert!(seen.iter().any(|u| u == "/api/v1/nodes?limit=500"));
+    assert!(!seen.iter().any(|u| u == "/api/v1/pods?limit=500"));
+}
+
+#[tokio::test]
+async fn the_context_namespace_is_the_default_like_kubectl() {
+    let (client, seen) = mock_client(|uri, _| {
+        if uri.starts_with("/version") {
+            (200, "{}".into())
+        } else {
+            empty(uri)
+        }
+    });
+    let f = fetch_with(client, "team-a", "https://mock", &LiveOptions::default())
+        .await
+        .unwrap();
+    assert_eq!(f.namespaces, vec!["team-a"]);
+    assert!(
+        seen.lock()
+            .unwrap()
+            .iter()
+            .any(|u| u == "/api/v1/namespaces/team-a/pods?limit=500")
+    );
+}
+
+#[tokio::test]
+async fn an_unreachable_server_is_one_clear_error() {
+    let (client, _) = mock_client(|_, _| status(503, "ServiceUnavailable", "down"));
+    match fetch_with(client, "default", "https://10.9.9.9:6443", &all()).await {
+        Err(LiveError::Unreachable { url, .. }) => assert_eq!(url, "https://10.9.9.9:6443"),
+        other => panic!("{other:?}"),
+    }
+}
