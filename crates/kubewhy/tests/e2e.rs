@@ -486,6 +486,7 @@ fn real_cluster_scenarios() {
     // Phase 1: scenarios that do not disturb the node, in parallel, one namespace each.
     let scenarios: Vec<(Scenario, String)> = scenarios()
         .into_iter()
+        .filter(|s| selected(s.name))
         .map(|s| {
             let ns = format!("e2e-{}", s.name);
             (s, ns)
@@ -506,7 +507,12 @@ fn real_cluster_scenarios() {
     let result = converge(&c, &scenarios, &all_ns);
 
     // Phase 2: an untolerated taint on the only node (after phase 1's pods are placed).
-    let taint = if result.is_ok() {
+    if let (Ok(_), Some(dir)) = (&result, capture_dir()) {
+        for (s, ns) in &scenarios {
+            capture_scenario(&c, s, ns, &dir);
+        }
+    }
+    let taint = if result.is_ok() && selected("taint") {
         Some(taint_phase(&c))
     } else {
         None
@@ -574,7 +580,96 @@ fn taint_phase(c: &Cluster) -> Result<(), String> {
         objects: &["gpu-job"],
         evidence: "e2e-dedicated: gpu",
     };
-    let r = converge(c, &[(s, "e2e-taint".to_string())], &["e2e-taint"]).map(|_| ());
+    let scenario = [(s, "e2e-taint".to_string())];
+    let r = converge(c, &scenario, &["e2e-taint"]).map(|_| ());
+    if let (Ok(()), Some(dir)) = (&r, capture_dir()) {
+        capture_scenario(c, &scenario[0].0, "e2e-taint", &dir);
+    }
     let _ = c.run(&["taint", "nodes", &node, "e2e-dedicated-"], None);
     r
+}
+
+/// `KUBEWHY_E2E_ONLY=a,b` runs only those scenarios (names as in `scenarios()`, plus `taint`).
+fn selected(name: &str) -> bool {
+    match std::env::var("KUBEWHY_E2E_ONLY") {
+        Ok(list) if !list.trim().is_empty() => list.split(',').any(|n| n.trim() == name),
+        _ => true,
+    }
+}
+
+/// `KUBEWHY_E2E_CAPTURE=DIR`: store each scenario's real data under DIR/<scenario>/.
+fn capture_dir() -> Option<std::path::PathBuf> {
+    std::env::var("KUBEWHY_E2E_CAPTURE").ok().map(Into::into)
+}
+
+/// Blanks every Secret value in a `kubectl get -o json` document: names and keys only.
+fn blank_secret_values(json: &str) -> String {
+    let mut v: Value = serde_json::from_str(json).expect("kubectl JSON");
+    if let Some(items) = v["items"].as_array_mut() {
+        for item in items {
+            if let (true, Some(data)) = (item["kind"] == "Secret", item["data"].as_object_mut()) {
+                for val in data.values_mut() {
+                    *val = Value::String(String::new());
+                }
+            }
+        }
+    }
+    serde_json::to_string_pretty(&v).unwrap() + "\n"
+}
+
+/// Lines of a component log that mention the namespace, the last `max` of them.
+fn log_excerpt(path: &std::path::Path, ns: &str, max: usize) -> String {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    let lines: Vec<&str> = text.lines().filter(|l| l.contains(ns)).collect();
+    let start = lines.len().saturating_sub(max);
+    let mut out = lines[start..].join("\n");
+    out.push('\n');
+    out
+}
+
+/// Writes DIR/<scenario>/: dump.json (cluster-info dump + the kinds it lacks, Secret values
+/// blanked), describe.txt, kubelet.log and containerd.log excerpts, expected.json.
+fn capture_scenario(c: &Cluster, s: &Scenario, ns: &str, dir: &std::path::Path) {
+    let out = dir.join(s.name);
+    let _ = std::fs::remove_dir_all(&out);
+    std::fs::create_dir_all(&out).unwrap();
+    let mut dump = c.k(&["cluster-info", "dump", "--namespaces", ns]);
+    dump.push_str(&c.k(&["get", "namespace", ns, "-o", "json"]));
+    dump.push_str(&c.k(&[
+        "-n",
+        ns,
+        "get",
+        "configmaps,serviceaccounts,persistentvolumeclaims",
+        "-o",
+        "json",
+    ]));
+    dump.push_str(&blank_secret_values(
+        &c.k(&["-n", ns, "get", "secrets", "-o", "json"]),
+    ));
+    std::fs::write(out.join("dump.json"), dump).unwrap();
+    let mut describe = c.k(&["-n", ns, "describe", "pods"]);
+    describe.push_str(&c.k(&["describe", "namespace", ns]));
+    std::fs::write(out.join("describe.txt"), describe).unwrap();
+    let logs = std::path::PathBuf::from(
+        std::env::var("KUBEWHY_E2E_LOGS").unwrap_or_else(|_| "/tmp/realcluster/logs".into()),
+    );
+    for component in ["kubelet", "containerd"] {
+        std::fs::write(
+            out.join(format!("{component}.log")),
+            log_excerpt(&logs.join(format!("{component}.log")), ns, 200),
+        )
+        .unwrap();
+    }
+    // A dump does not say when it was taken; the replay needs that moment (`--now`), or a pod
+    // deleted just before the capture would look freshly deleted instead of stuck.
+    let expected = serde_json::json!({
+        "scenario": s.name, "namespace": ns, "cause": s.cause, "objects": s.objects, "evidence": s.evidence,
+        "now": jiff::Timestamp::now().to_string(),
+    });
+    std::fs::write(
+        out.join("expected.json"),
+        serde_json::to_string_pretty(&expected).unwrap() + "\n",
+    )
+    .unwrap();
+    eprintln!("e2e: captured {}", out.display());
 }

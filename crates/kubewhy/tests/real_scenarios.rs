@@ -1,0 +1,77 @@
+//! Replays every scenario captured from the real cluster (`scripts/capture.sh`, which runs the
+//! e2e suite with KUBEWHY_E2E_CAPTURE): tests/fixtures/real/<scenario>/dump.json must give the
+//! cause, objects and evidence recorded in expected.json, offline, on every `cargo test`.
+
+use assert_cmd::Command;
+use serde_json::Value;
+use std::path::PathBuf;
+
+#[test]
+fn every_captured_scenario_replays() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/real");
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&root)
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.join("expected.json").exists())
+        .collect();
+    dirs.sort();
+    let mut failures = Vec::new();
+    for dir in &dirs {
+        let expected: Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.join("expected.json")).unwrap())
+                .unwrap();
+        let ns = expected["namespace"].as_str().unwrap();
+        let mut cmd = Command::cargo_bin("kubewhy").unwrap();
+        cmd.args(["scan", "-o", "json", "--from"])
+            .arg(dir.join("dump.json"));
+        // The moment of the capture: dumps do not record it.
+        if let Some(now) = expected["now"].as_str() {
+            cmd.args(["--now", now]);
+        }
+        let out = cmd.output().unwrap();
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        if !v["inputProblems"].as_array().unwrap().is_empty() {
+            failures.push(format!(
+                "{}: input problems {}",
+                dir.display(),
+                v["inputProblems"]
+            ));
+        }
+        let found: Vec<&Value> =
+            v["findings"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|f| {
+                    f["objects"].as_array().unwrap().iter().any(|o| {
+                        o["namespace"] == ns || (o["kind"] == "Namespace" && o["name"] == ns)
+                    })
+                })
+                .collect();
+        let said: Vec<String> = found.iter().map(|f| f["cause"].to_string()).collect();
+        let ok = found.len() == 1 && found[0]["cause"] == expected["cause"] && {
+            let names: Vec<Value> = found[0]["objects"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|o| o["name"].clone())
+                .collect();
+            let want = expected["objects"].as_array().unwrap();
+            (want.is_empty() || names == *want)
+                && found[0]["evidence"]
+                    .to_string()
+                    .contains(&expected["evidence"].as_str().unwrap().replace('"', "\\\""))
+        };
+        if !ok {
+            failures.push(format!(
+                "{}: expected {} {} with {}; kubewhy said {said:?}",
+                dir.display(),
+                expected["cause"],
+                expected["objects"],
+                expected["evidence"]
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    eprintln!("replayed {} captured scenarios", dirs.len());
+}

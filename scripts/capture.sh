@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Re-captures real fixtures from the real cluster of ../shared/realcluster (must be up: build.sh,
+# up.sh): runs the e2e scenarios and stores, for each, tests/fixtures/real/<scenario>/
+# dump.json (cluster-info dump + kinds it lacks, Secret values blanked), describe.txt,
+# kubelet.log and containerd.log excerpts, and expected.json. The offline suite replays them
+# (crates/kubewhy/tests/real_scenarios.rs).
+#
+#   scripts/capture.sh                 every scenario
+#   scripts/capture.sh oom crash       only these (names as in crates/kubewhy/tests/e2e.rs; "taint" too)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export KUBEWHY_E2E_KUBECONFIG=${KUBEWHY_E2E_KUBECONFIG:-/tmp/realcluster/admin.kubeconfig}
+export KUBEWHY_E2E_CAPTURE=$PWD/tests/fixtures/real
+KUBEWHY_E2E_ONLY=$(IFS=,; echo "$*")
+export KUBEWHY_E2E_ONLY
+cargo test -p kubewhy --test e2e -- --nocapture
