@@ -96,54 +96,32 @@ impl Cluster {
         }
     }
 
-    /// Removes our finalizers and deletes the namespace, waiting until it is gone.
-    fn clean_namespace(&self, ns: &str) {
-        if self.run(&["get", "namespace", ns], None).is_err() {
-            return;
-        }
+    /// Removes the finalizers of the pods and ConfigMaps of a namespace (ours hold them).
+    fn strip_finalizers(&self, ns: &str) {
         for kind in ["pods", "configmaps"] {
             let names = self
                 .run(&["-n", ns, "get", kind, "-o", "name"], None)
                 .unwrap_or_default();
             for n in names.lines() {
-                let _ = self.run(
-                    &[
-                        "-n",
-                        ns,
-                        "patch",
-                        n,
-                        "--type=merge",
-                        "-p",
-                        r#"{"metadata":{"finalizers":null}}"#,
-                    ],
-                    None,
-                );
+                let patch = r#"{"metadata":{"finalizers":null}}"#;
+                let _ = self.run(&["-n", ns, "patch", n, "--type=merge", "-p", patch], None);
             }
         }
+    }
+
+    /// Removes our finalizers and deletes the namespace, waiting until it is gone.
+    fn clean_namespace(&self, ns: &str) {
+        if self.run(&["get", "namespace", ns], None).is_err() {
+            return;
+        }
+        self.strip_finalizers(ns);
         let _ = self.run(&["delete", "namespace", ns, "--wait=false"], None);
         let t = Instant::now();
+        // Objects created while the deletion started may still carry a finalizer: strip again.
         while self.run(&["get", "namespace", ns], None).is_ok()
             && t.elapsed() < Duration::from_secs(120)
         {
-            for kind in ["pods", "configmaps"] {
-                let names = self
-                    .run(&["-n", ns, "get", kind, "-o", "name"], None)
-                    .unwrap_or_default();
-                for n in names.lines() {
-                    let _ = self.run(
-                        &[
-                            "-n",
-                            ns,
-                            "patch",
-                            n,
-                            "--type=merge",
-                            "-p",
-                            r#"{"metadata":{"finalizers":null}}"#,
-                        ],
-                        None,
-                    );
-                }
-            }
+            self.strip_finalizers(ns);
             std::thread::sleep(Duration::from_secs(1));
         }
     }
