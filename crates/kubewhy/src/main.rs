@@ -165,6 +165,7 @@ fn scan(args: ScanArgs) -> Result<u8> {
         ),
         None => None,
     };
+    let live = !args.demo && args.from.is_empty();
     let mut live_problems = Vec::new();
     let mut scope_namespaces = args.namespace.clone();
     let inputs: Vec<Input> = if args.demo {
@@ -172,7 +173,7 @@ fn scan(args: ScanArgs) -> Result<u8> {
             name: "demo/cluster-dump.json".into(),
             text: DEMO.into(),
         }]
-    } else if args.from.is_empty() {
+    } else if live {
         let opts = kubewhy_live::LiveOptions {
             kubeconfig: args.kubeconfig.clone(),
             context: args.context.clone(),
@@ -199,7 +200,7 @@ fn scan(args: ScanArgs) -> Result<u8> {
 
     // A live cluster is judged as of now; offline data as of its newest timestamp (see --now).
     let now = match now {
-        None if args.from.is_empty() && !args.demo => Some(jiff::Timestamp::now()),
+        None if live => Some(jiff::Timestamp::now()),
         n => n,
     };
     let mut loaded = kubewhy_source::load_owned(inputs, now);
