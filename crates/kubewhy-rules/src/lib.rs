@@ -106,6 +106,8 @@ mod tests;
 pub struct Scope {
     pub namespaces: Vec<String>,
     pub selector: Option<kubewhy_model::selector::Selector>,
+    /// One object by kind and name (`kubewhy pod NAME`).
+    pub object: Option<(String, String)>,
 }
 
 impl Diagnosis {
@@ -121,7 +123,11 @@ impl Diagnosis {
                 None => true,
                 Some(sel) => snap.labels_of(o).is_some_and(|l| sel.matches(l)),
             };
-            ns_ok && sel_ok
+            let obj_ok = match &scope.object {
+                None => true,
+                Some((kind, name)) => o.kind == *kind && o.name == *name,
+            };
+            ns_ok && sel_ok && obj_ok
         };
         for f in &mut self.findings {
             f.objects.retain(keep);

@@ -22,7 +22,7 @@ const DEMO: &str = include_str!("../../../demo/cluster-dump.json");
     long_about = "kubewhy reads the state of a Kubernetes cluster and explains every pod or namespace that is \
 stuck: one root cause per finding (a stable slug, see `kubewhy causes`), the evidence that proves it, \
 every object it affects, and the next steps with their risk. It only reads: it never changes the cluster.",
-    after_help = "Examples:\n  kubewhy scan -A                                  diagnose the current cluster (kubeconfig), all namespaces\n  kubewhy scan --demo                              diagnose the bundled demo cluster\n  kubectl get pods,events,nodes -A -o json | kubewhy scan --from -\n  kubectl cluster-info dump -A --output-directory=dump && kubewhy scan --from dump\n  kubewhy scan --from dump -n shop -o markdown     a report to paste into a ticket\n  kubewhy explain oom-killed                       what a cause means and how to fix it"
+    after_help = "Examples:\n  kubewhy scan -A                                  diagnose the current cluster (kubeconfig), all namespaces\n  kubewhy scan --demo                              diagnose the bundled demo cluster\n  kubectl get pods,events,nodes -A -o json | kubewhy scan --from -\n  kubectl cluster-info dump -A --output-directory=dump && kubewhy scan --from dump\n  kubewhy scan --from dump -n shop -o markdown     a report to paste into a ticket\n  kubewhy pod web-1 -n shop                        why is this one pod stuck?\n  kubewhy ns old-team                              why does this namespace not go away?\n  kubewhy explain oom-killed                       what a cause means and how to fix it\n\nInstalled as kubectl-why on the PATH, it is also `kubectl why pod web-1 -n shop`."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -33,6 +33,23 @@ struct Cli {
 enum Command {
     /// Diagnose a cluster snapshot and report every stuck pod and namespace.
     Scan(ScanArgs),
+    /// Why is this pod stuck? Diagnoses one pod (live, or with --from / --demo).
+    Pod {
+        /// The pod's name.
+        name: String,
+        #[command(flatten)]
+        scan: ScanArgs,
+    },
+    /// Why is this namespace stuck (Terminating)? Diagnoses the namespace and what is in it.
+    #[command(visible_alias = "namespace")]
+    Ns {
+        /// The namespace's name.
+        name: String,
+        #[command(flatten)]
+        scan: ScanArgs,
+    },
+    /// Print a shell completion script: `source <(kubewhy completions bash)`.
+    Completions { shell: clap_complete::Shell },
     /// Print the page of a cause: what it means, how it is detected, how to fix it safely.
     Explain {
         /// A cause slug (e.g. `image-pull-auth`) or code (e.g. `KW207`).
@@ -126,7 +143,23 @@ enum FailOn {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    // Installed as `kubectl-why`, kubectl runs it as a plugin: `kubectl why pod web-1 -n shop`.
+    let plugin = std::env::args_os()
+        .next()
+        .and_then(|a| {
+            PathBuf::from(a)
+                .file_name()
+                .map(|f| f.to_string_lossy().starts_with("kubectl-why"))
+        })
+        .unwrap_or(false);
+    let mut cmd = <Cli as clap::CommandFactory>::command();
+    if plugin {
+        cmd = cmd.bin_name("kubectl why");
+    }
+    let cli = match <Cli as clap::FromArgMatches>::from_arg_matches(&cmd.get_matches()) {
+        Ok(c) => c,
+        Err(e) => e.exit(),
+    };
     match run(cli) {
         Ok(code) => ExitCode::from(code),
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
@@ -146,13 +179,34 @@ fn is_broken_pipe(e: &anyhow::Error) -> bool {
 
 fn run(cli: Cli) -> Result<u8> {
     match cli.command {
-        Command::Scan(args) => scan(args),
+        Command::Scan(args) => scan(args, Target::All),
+        Command::Pod { name, scan: args } => scan(args, Target::Pod(name)),
+        Command::Ns {
+            name,
+            scan: mut args,
+        } => {
+            args.namespace = vec![name.clone()];
+            args.all_namespaces = false;
+            scan(args, Target::Namespace(name))
+        }
+        Command::Completions { shell } => {
+            let mut cmd = <Cli as clap::CommandFactory>::command();
+            clap_complete::generate(shell, &mut cmd, "kubewhy", &mut std::io::stdout());
+            Ok(0)
+        }
         Command::Explain { cause } => explain(&cause),
         Command::Causes { output } => causes(output),
     }
 }
 
-fn scan(args: ScanArgs) -> Result<u8> {
+/// What the user asked about.
+enum Target {
+    All,
+    Pod(String),
+    Namespace(String),
+}
+
+fn scan(args: ScanArgs, target: Target) -> Result<u8> {
     let now = match &args.now {
         Some(s) => Some(s.parse::<jiff::Timestamp>().with_context(|| {
             format!("--now {s:?} is not an RFC 3339 time (e.g. 2026-11-22T10:00:00Z)")
@@ -239,10 +293,45 @@ fn scan(args: ScanArgs) -> Result<u8> {
         bail!("nothing could be read from the input");
     }
 
+    match &target {
+        Target::Pod(name) => {
+            let homes: Vec<&str> = snap
+                .pods
+                .iter()
+                .filter(|p| p.metadata.name == *name)
+                .map(|p| p.metadata.ns())
+                .filter(|ns| {
+                    scope_namespaces.is_empty() || scope_namespaces.iter().any(|n| n == ns)
+                })
+                .collect();
+            match homes.as_slice() {
+                [] if scope_namespaces.is_empty() => bail!("pod {name:?} not found"),
+                [] => bail!(
+                    "pod {name:?} not found in namespace {}",
+                    scope_namespaces.join(", ")
+                ),
+                [one] => scope_namespaces = vec![one.to_string()],
+                many => bail!(
+                    "pod {name:?} exists in namespaces {}: choose one with -n",
+                    many.join(", ")
+                ),
+            }
+        }
+        Target::Namespace(name)
+            if snap.kinds_loaded.contains_key("Namespace") && snap.namespace(name).is_none() =>
+        {
+            bail!("namespace {name:?} not found")
+        }
+        _ => {}
+    }
     let mut diagnosis = kubewhy_rules::diagnose(snap);
     let scope = kubewhy_rules::Scope {
         namespaces: scope_namespaces,
         selector,
+        object: match &target {
+            Target::Pod(name) => Some(("Pod".to_string(), name.clone())),
+            _ => None,
+        },
     };
     diagnosis.retain_scope(snap, &scope);
 

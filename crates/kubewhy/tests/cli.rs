@@ -243,3 +243,108 @@ fn an_unreachable_cluster_ends_quickly_with_one_clear_message() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn pod_and_ns_diagnose_one_object() {
+    let out = kubewhy()
+        .args(["pod", "api-5d8f7c9b4-q2w3e", "-o", "json", "--from"])
+        .arg(fixture())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let v = json_of(&out.stdout);
+    assert_eq!(v["findings"].as_array().unwrap().len(), 1);
+    assert_eq!(v["findings"][0]["cause"], "image-not-found");
+    // A healthy pod: nothing to report, exit 0.
+    let out = kubewhy()
+        .args(["pod", "web-0", "-o", "json", "--from"])
+        .arg(fixture())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        json_of(&out.stdout)["findings"]
+            .as_array()
+            .unwrap()
+            .is_empty()
+    );
+    // Unknown names are errors, not empty reports.
+    let out = kubewhy()
+        .args(["pod", "nope", "--from"])
+        .arg(fixture())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("pod \"nope\" not found"));
+    let out = kubewhy()
+        .args(["pod", "cart", "-n", "other", "--demo"])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not found in namespace other"));
+    // One pod of the demo among many: only its own finding.
+    let out = kubewhy()
+        .args(["pod", "cart", "--demo", "-o", "json"])
+        .output()
+        .unwrap();
+    let v = json_of(&out.stdout);
+    let causes: Vec<&str> = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["cause"].as_str().unwrap())
+        .collect();
+    assert_eq!(causes, ["configmap-missing"]);
+    // A namespace: its own finding; a missing one is an error.
+    let out = kubewhy()
+        .args(["ns", "legacy-team", "--demo", "-o", "json"])
+        .output()
+        .unwrap();
+    let v = json_of(&out.stdout);
+    let causes: Vec<&str> = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["cause"].as_str().unwrap())
+        .collect();
+    assert_eq!(causes, ["ns-finalizer-pending"]);
+    kubewhy()
+        .args(["namespace", "nope", "--demo"])
+        .assert()
+        .code(2);
+}
+
+#[test]
+fn works_as_the_kubectl_why_plugin() {
+    let dir = std::env::temp_dir().join(format!("kubewhy-plugin-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let plugin = dir.join("kubectl-why");
+    let _ = std::fs::remove_file(&plugin);
+    std::os::unix::fs::symlink(assert_cmd::cargo::cargo_bin("kubewhy"), &plugin).unwrap();
+    let out = std::process::Command::new(&plugin)
+        .arg("--help")
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stdout).contains("Usage: kubectl why <COMMAND>"));
+    let out = std::process::Command::new(&plugin)
+        .args(["pod", "cart", "--demo", "-o", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        json_of(&out.stdout)["findings"][0]["cause"],
+        "configmap-missing"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn completions_for_every_shell() {
+    for shell in ["bash", "zsh", "fish"] {
+        let out = kubewhy().args(["completions", shell]).output().unwrap();
+        assert!(out.status.success(), "{shell}");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            text.contains("kubewhy") && text.contains("explain"),
+            "{shell}"
+        );
+    }
+}
