@@ -10,6 +10,7 @@ mod namespace;
 mod pending;
 mod podinfo;
 mod terminating;
+mod units;
 
 use jiff::Timestamp;
 use kubewhy_model::{Cause, Finding, Snapshot, Unexplained, merge_findings};
@@ -36,6 +37,7 @@ pub static REGISTRY: &[&dyn Check] = &[
     &pending::Pending,
     &image::ImagePull,
     &mounts::ConfigAndMounts,
+    &units::ResourceUnits,
     &crash::Crash,
     &terminating::Terminating,
     &namespace::NamespaceTerminating,

@@ -223,6 +223,15 @@ impl Check for Pending {
 fn check_pod(ctx: &Ctx, info: &PodInfo, out: &mut Vec<Finding>) {
     let snap = ctx.snap;
     let pod = info.pod;
+    // State first: with no Ready node at all, whatever the scheduler says (the not-ready taint,
+    // "didn't match") follows from that.
+    if snap.nodes_known()
+        && !snap.nodes.is_empty()
+        && snap.nodes.iter().all(|n| n.ready() != Some(true))
+    {
+        out.push(no_ready_nodes(ctx, info));
+        return;
+    }
     let cond = condition(&pod.status.conditions, "PodScheduled")
         .filter(|c| c.status == "False" && !c.message.is_empty());
     let events = snap.events_for("Pod", &pod.metadata);
@@ -316,6 +325,54 @@ fn check_pod(ctx: &Ctx, info: &PodInfo, out: &mut Vec<Finding>) {
     f = f.explain(explanation);
     f = remediation(f, ctx, info, cause, &detail);
     out.push(f);
+}
+
+fn no_ready_nodes(ctx: &Ctx, info: &PodInfo) -> Finding {
+    let snap = ctx.snap;
+    let mut f = Finding::new(
+        Cause::NoReadyNodes,
+        Severity::Critical,
+        format!(
+            "None of the cluster's {} node(s) is Ready: nothing can be scheduled",
+            snap.nodes.len()
+        ),
+    )
+    .object(info.key.clone())
+    .group("no-ready-nodes");
+    for n in snap.nodes.iter().take(5) {
+        let key = ObjectKey::of("Node", &n.metadata);
+        let quote = match condition(&n.status.conditions, "Ready") {
+            Some(c) => format!(
+                "Ready={} reason={} {}{}",
+                c.status,
+                c.reason,
+                c.message,
+                c.last_heartbeat_time
+                    .map(|t| format!(" (last heartbeat {t})"))
+                    .unwrap_or_default()
+            ),
+            None => "no Ready condition reported".to_string(),
+        };
+        f = f.evidence(
+            EvidenceKind::Condition,
+            Some(&key),
+            "status.conditions[Ready]",
+            quote,
+        );
+    }
+    if let Some(c) =
+        condition(&info.pod.status.conditions, "PodScheduled").filter(|c| c.status == "False")
+    {
+        f = f.evidence(
+            EvidenceKind::Condition,
+            Some(&info.key),
+            format!("status.conditions[PodScheduled] reason={}", c.reason),
+            c.message.clone(),
+        );
+    }
+    f.explain("Every node is NotReady or Unknown (kubelet down, runtime down, network partition, or the nodes were shut down), so the scheduler has nowhere to place pods; Kubernetes also taints such nodes node.kubernetes.io/not-ready or …/unreachable, which is what the scheduler's message shows. Fix the nodes, not the pods.")
+        .step("See the nodes and their conditions", Some("kubectl get nodes -o wide; kubectl describe nodes".into()), RiskLevel::None, "")
+        .step("On a node: check the kubelet and the container runtime", Some("systemctl status kubelet containerd; journalctl -u kubelet --since '-15min'".into()), RiskLevel::None, "")
 }
 
 /// Without any scheduler verdict, the claims the pod references can still be checked.

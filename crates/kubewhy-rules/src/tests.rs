@@ -128,3 +128,30 @@ fn pods_pending_for_the_same_reason_are_one_finding_across_workloads() {
     );
     assert_eq!(d.findings[0].evidence[0].occurrences, 300);
 }
+
+#[test]
+fn a_not_ready_cluster_is_no_ready_nodes_not_a_taint_problem() {
+    // Real 1.20 wording when the only node is NotReady.
+    let text = r#"{"kind":"List","items":[
+      {"kind":"Node","metadata":{"name":"node-1"},"status":{"conditions":[{"type":"Ready","status":"Unknown","reason":"NodeStatusUnknown","message":"Kubelet stopped posting node status.","lastHeartbeatTime":"2026-11-22T09:00:00Z"}]},
+       "spec":{"taints":[{"key":"node.kubernetes.io/unreachable","effect":"NoSchedule"}]}},
+      {"kind":"Pod","metadata":{"name":"p","namespace":"shop","creationTimestamp":"2026-11-22T09:30:00Z"},
+       "status":{"phase":"Pending","conditions":[{"type":"PodScheduled","status":"False","reason":"Unschedulable",
+       "message":"0/1 nodes are available: 1 node(s) had taint {node.kubernetes.io/unreachable: }, that the pod didn't tolerate."}]}}]}"#;
+    let loaded = load(
+        &[Input::Text {
+            name: "t.json".into(),
+            text: text.into(),
+        }],
+        None,
+    );
+    let d = crate::diagnose(&loaded.snapshot);
+    let causes: Vec<&str> = d.findings.iter().map(|f| f.cause.slug()).collect();
+    assert_eq!(causes, ["no-ready-nodes"]);
+    assert!(
+        d.findings[0]
+            .evidence
+            .iter()
+            .any(|e| e.quote.contains("Kubelet stopped posting node status."))
+    );
+}
