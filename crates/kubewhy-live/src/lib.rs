@@ -124,6 +124,11 @@ const RESOURCES: &[Resource] = &[
         namespaced: false,
     },
     Resource {
+        prefixes: &["/apis/coordination.k8s.io/v1"],
+        plural: "leases",
+        namespaced: true,
+    },
+    Resource {
         prefixes: &["/apis/scheduling.k8s.io/v1"],
         plural: "priorityclasses",
         namespaced: false,

@@ -23,7 +23,11 @@ const CAUSES: &[Cause] = &[
     Cause::PvcUnbound,
     Cause::VolumeNodeAffinityConflict,
     Cause::NoReadyNodes,
+    Cause::SchedulerUnavailable,
 ];
+
+/// A Pending pod the scheduler has not looked at for this long has no scheduler acting on it.
+const UNSEEN_AFTER_SECS: i64 = 120;
 
 /// One scheduler message, split into its per-node reasons.
 #[derive(Debug, PartialEq)]
@@ -242,7 +246,17 @@ fn check_pod(ctx: &Ctx, info: &PodInfo, out: &mut Vec<Finding>) {
         (Some(c), _) => (c.message.clone(), true),
         (None, Some(e)) => (e.message.clone(), false),
         (None, None) => {
-            claims_from_state(ctx, info, out);
+            // No verdict at all: the scheduler never looked at the pod (it stamps PodScheduled
+            // on every pod it tries), unless the pod was created moments ago.
+            if condition(&pod.status.conditions, "PodScheduled").is_none()
+                && info
+                    .age_secs(ctx.now)
+                    .is_some_and(|a| a > UNSEEN_AFTER_SECS)
+            {
+                out.push(scheduler_unavailable(ctx, info));
+            } else {
+                claims_from_state(ctx, info, out);
+            }
             return;
         }
     };
@@ -325,6 +339,75 @@ fn check_pod(ctx: &Ctx, info: &PodInfo, out: &mut Vec<Finding>) {
     f = f.explain(explanation);
     f = remediation(f, ctx, info, cause, &detail);
     out.push(f);
+}
+
+fn scheduler_unavailable(ctx: &Ctx, info: &PodInfo) -> Finding {
+    let snap = ctx.snap;
+    let name = info
+        .pod
+        .spec
+        .scheduler_name
+        .clone()
+        .filter(|n| !n.is_empty())
+        .unwrap_or_else(|| "default-scheduler".into());
+    let age = info
+        .age_secs(ctx.now)
+        .map(human_duration)
+        .unwrap_or_default();
+    let mut f = Finding::new(Cause::SchedulerUnavailable, Severity::Error, format!("No scheduler is acting on the pod (schedulerName {name})"))
+        .object(info.key.clone())
+        .group(name.clone())
+        .evidence(
+            EvidenceKind::Absence,
+            Some(&info.key),
+            "status.conditions[PodScheduled]",
+            format!("absent after {age}, and no FailedScheduling event: no scheduler has tried to place the pod"),
+        )
+        .evidence(EvidenceKind::Field, Some(&info.key), "spec.schedulerName", name.clone())
+        .confidence(Confidence::Medium);
+    // kube-scheduler's leader-election lease says whether it is alive (when leader election is on).
+    let lease_name = if name == "default-scheduler" {
+        "kube-scheduler"
+    } else {
+        name.as_str()
+    };
+    if let Some(l) = snap
+        .leases
+        .iter()
+        .find(|l| l.metadata.ns() == "kube-system" && l.metadata.name == lease_name)
+    {
+        let key = ObjectKey::of("Lease", &l.metadata);
+        if let Some(renew) = l.spec.renew_time {
+            let stale = ctx.now.as_second() - renew.as_second();
+            let duration = l.spec.lease_duration_seconds.unwrap_or(15);
+            if stale > duration {
+                f = f
+                    .evidence(
+                        EvidenceKind::Field,
+                        Some(&key),
+                        "spec.renewTime",
+                        format!(
+                            "{renew}: not renewed for {} (lease duration {duration}s; holder {})",
+                            human_duration(stale),
+                            l.spec.holder_identity.as_deref().unwrap_or("none")
+                        ),
+                    )
+                    .confidence(Confidence::High);
+            }
+        }
+    }
+    let custom = name != "default-scheduler";
+    f.explain(format!(
+        "The pod has been Pending for {age} without a PodScheduled condition or a scheduling event: the scheduler sets that condition on every pod it tries to place, so none has tried. {}",
+        if custom { format!("The pod asks for a scheduler named \"{name}\"; if no running scheduler has that name, the pod waits forever.") } else { "kube-scheduler is down, cannot reach the API server, or has lost its leader lease.".to_string() }
+    ))
+    .step("Check the scheduler runs", Some("kubectl -n kube-system get pods -l component=kube-scheduler -o wide; kubectl -n kube-system get lease kube-scheduler -o yaml".into()), RiskLevel::None, "")
+    .step(
+        if custom { format!("Start the scheduler named \"{name}\", or remove schedulerName from the workload to use the default one") } else { "Restart kube-scheduler (static pod manifest on the control-plane nodes, or its service) and read its log".to_string() },
+        None,
+        RiskLevel::Low,
+        "",
+    )
 }
 
 fn no_ready_nodes(ctx: &Ctx, info: &PodInfo) -> Finding {

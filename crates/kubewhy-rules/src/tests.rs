@@ -155,3 +155,36 @@ fn a_not_ready_cluster_is_no_ready_nodes_not_a_taint_problem() {
             .any(|e| e.quote.contains("Kubelet stopped posting node status."))
     );
 }
+
+#[test]
+fn a_pod_the_scheduler_has_not_seen_yet_is_not_flagged_but_an_old_one_is() {
+    let pod = |name: &str, created: &str| {
+        format!(
+            r#"{{"kind":"Pod","metadata":{{"name":"{name}","namespace":"shop","creationTimestamp":"{created}"}},"spec":{{"schedulerName":"my-scheduler"}},"status":{{"phase":"Pending"}}}}"#
+        )
+    };
+    let text = format!(
+        r#"{{"kind":"List","items":[{},{}]}}"#,
+        pod("new", "2026-11-22T09:59:30Z"),
+        pod("old", "2026-11-22T09:00:00Z")
+    );
+    let now = "2026-11-22T10:00:00Z".parse().unwrap();
+    let loaded = load(
+        &[Input::Text {
+            name: "t.json".into(),
+            text,
+        }],
+        Some(now),
+    );
+    let d = crate::diagnose(&loaded.snapshot);
+    assert_eq!(d.findings.len(), 1);
+    let f = &d.findings[0];
+    assert_eq!(
+        (f.cause.slug(), f.objects[0].name.as_str()),
+        ("scheduler-unavailable", "old")
+    );
+    // No lease in the data: medium confidence, and the custom scheduler name is the lead.
+    assert_eq!(f.confidence, kubewhy_model::Confidence::Medium);
+    assert!(f.explanation.contains("\"my-scheduler\""));
+    assert!(d.unexplained.is_empty(), "{:?}", d.unexplained);
+}
