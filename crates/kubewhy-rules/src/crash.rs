@@ -143,7 +143,7 @@ fn check_container(
         (None, None) => return, // nothing to decode: reported as unexplained
     };
 
-    let container = spec_container(info, &cs.name);
+    let container = info.container(&cs.name);
     let limit = container
         .and_then(|c| c.resources.limits.get("memory"))
         .map(|q| q.0.clone());
@@ -242,18 +242,6 @@ fn check_container(
         cs.restart_count,
     ));
     out.push(remediation(f, ctx, info, cause, &cs.name));
-}
-
-fn spec_container<'a>(
-    info: &'a PodInfo,
-    name: &str,
-) -> Option<&'a kubewhy_model::objects::Container> {
-    info.pod
-        .spec
-        .containers
-        .iter()
-        .chain(&info.pod.spec.init_containers)
-        .find(|c| c.name == name)
 }
 
 fn summary(cause: Cause, c: &str, t: Option<&StateTerminated>, limit: Option<&str>) -> String {

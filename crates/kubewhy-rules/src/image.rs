@@ -164,15 +164,6 @@ impl Check for ImagePull {
     }
 }
 
-fn spec_image<'a>(info: &'a PodInfo, name: &str) -> Option<&'a str> {
-    let spec = &info.pod.spec;
-    spec.containers
-        .iter()
-        .chain(&spec.init_containers)
-        .find(|c| c.name == name)
-        .map(|c| c.image.as_str())
-}
-
 fn check_container(
     ctx: &Ctx,
     info: &PodInfo,
@@ -182,7 +173,10 @@ fn check_container(
 ) {
     let snap = ctx.snap;
     let w = cs.state.waiting.as_ref().expect("caller checked");
-    let image = spec_image(info, &cs.name).unwrap_or(&cs.image).to_string();
+    let image = info
+        .container(&cs.name)
+        .map_or(cs.image.as_str(), |c| c.image.as_str())
+        .to_string();
     let field = format!(
         "status.{}[{}].state.waiting",
         if init {

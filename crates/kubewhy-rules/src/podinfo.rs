@@ -35,6 +35,15 @@ impl<'a> PodInfo<'a> {
             .map(|t| now.as_second() - t.as_second())
     }
 
+    /// The spec of a container (app or init) by name.
+    pub fn container(&self, name: &str) -> Option<&'a kubewhy_model::objects::Container> {
+        let spec = &self.pod.spec;
+        spec.containers
+            .iter()
+            .chain(&spec.init_containers)
+            .find(|c| c.name == name)
+    }
+
     pub fn statuses(&self) -> impl Iterator<Item = (&'a ContainerStatus, bool)> {
         self.pod
             .status
