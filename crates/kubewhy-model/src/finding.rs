@@ -56,6 +56,9 @@ pub enum EvidenceKind {
     Log,
     /// Something the snapshot shows is absent (a missing ConfigMap, a vanished node).
     Absence,
+    /// kubewhy's own evaluation of the snapshot's state (e.g. the scheduler's filters run on
+    /// every node), quoted as its result.
+    Analysis,
 }
 
 impl EvidenceKind {
@@ -66,6 +69,7 @@ impl EvidenceKind {
             EvidenceKind::Event => "event",
             EvidenceKind::Log => "log",
             EvidenceKind::Absence => "absence",
+            EvidenceKind::Analysis => "analysis",
         }
     }
 }

@@ -140,6 +140,85 @@ pub struct PodSpec {
     pub tolerations: Vec<Toleration>,
     pub image_pull_secrets: Vec<LocalRef>,
     pub host_network: Option<bool>,
+    pub affinity: Affinity,
+    pub topology_spread_constraints: Vec<TopologySpreadConstraint>,
+    /// RuntimeClass overhead, added to the pod's requests by the scheduler.
+    pub overhead: BTreeMap<String, QuantityText>,
+}
+
+/// The required (hard) parts of a pod's affinity: the preferred ones never keep a pod Pending.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct Affinity {
+    pub node_affinity: Option<NodeAffinity>,
+    pub pod_affinity: Option<PodAffinity>,
+    pub pod_anti_affinity: Option<PodAffinity>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
+pub struct NodeAffinity {
+    #[serde(rename = "requiredDuringSchedulingIgnoredDuringExecution")]
+    pub required: Option<NodeSelector>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct NodeSelector {
+    pub node_selector_terms: Vec<NodeSelectorTerm>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct NodeSelectorTerm {
+    pub match_expressions: Vec<SelectorRequirement>,
+    pub match_fields: Vec<SelectorRequirement>,
+}
+
+/// One requirement of a node selector term or a label selector (`key In (a, b)`, `key Gt 3`).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct SelectorRequirement {
+    pub key: String,
+    pub operator: String,
+    pub values: Vec<String>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
+pub struct PodAffinity {
+    #[serde(rename = "requiredDuringSchedulingIgnoredDuringExecution")]
+    pub required: Vec<PodAffinityTerm>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct PodAffinityTerm {
+    pub label_selector: Option<LabelSelector>,
+    pub namespaces: Vec<String>,
+    pub namespace_selector: Option<LabelSelector>,
+    pub topology_key: String,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct LabelSelector {
+    pub match_labels: Labels,
+    pub match_expressions: Vec<SelectorRequirement>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct TopologySpreadConstraint {
+    pub max_skew: i64,
+    pub topology_key: String,
+    pub when_unsatisfiable: String,
+    pub label_selector: Option<LabelSelector>,
+    pub min_domains: Option<i64>,
+    /// `Honor` (default) or `Ignore`: whether nodes the pod's node affinity excludes count.
+    pub node_affinity_policy: Option<String>,
+    /// `Ignore` (default) or `Honor`: whether nodes with untolerated taints count.
+    pub node_taints_policy: Option<String>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -160,6 +239,8 @@ pub struct Container {
     /// Only names and references: `value` is never read.
     pub env: Vec<EnvVar>,
     pub env_from: Vec<EnvFromSource>,
+    /// `Always` on an init container makes it a sidecar (Kubernetes 1.28+).
+    pub restart_policy: Option<String>,
     #[serde(deserialize_with = "present")]
     pub liveness_probe: bool,
     #[serde(deserialize_with = "present")]
@@ -498,6 +579,14 @@ pub struct PvSpec {
     pub storage_class_name: Option<String>,
     pub claim_ref: Option<ObjectKey>,
     pub access_modes: Vec<String>,
+    pub node_affinity: Option<VolumeNodeAffinity>,
+}
+
+/// Where a PersistentVolume may be used (local and zonal volumes).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
+pub struct VolumeNodeAffinity {
+    pub required: Option<NodeSelector>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]

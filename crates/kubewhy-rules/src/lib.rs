@@ -9,6 +9,7 @@ mod mounts;
 mod namespace;
 mod pending;
 mod podinfo;
+mod scheduling;
 mod terminating;
 mod units;
 

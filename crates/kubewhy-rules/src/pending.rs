@@ -3,6 +3,7 @@
 //! claims the pod references, checked against the snapshot.
 
 use crate::podinfo::{PodInfo, human_duration};
+use crate::scheduling::{Cluster, Failure, Simulation, simulate};
 use crate::{Check, Ctx};
 use kubewhy_model::objects::condition;
 use kubewhy_model::{Cause, Confidence, EvidenceKind, Finding, ObjectKey, RiskLevel, Severity};
@@ -211,6 +212,9 @@ impl Check for Pending {
         CAUSES
     }
     fn run(&self, ctx: &Ctx, out: &mut Vec<Finding>) {
+        // The node-by-node analysis needs the nodes; it is built once, and only when a pod
+        // waits for a node.
+        let mut cluster: Option<Cluster> = None;
         for pod in &ctx.snap.pods {
             let scheduled = pod.spec.node_name.as_deref().is_some_and(|n| !n.is_empty());
             if scheduled
@@ -219,12 +223,17 @@ impl Check for Pending {
             {
                 continue;
             }
-            check_pod(ctx, &PodInfo::new(pod), out);
+            let can_simulate = ctx.snap.nodes_known() && !ctx.snap.nodes.is_empty();
+            let sim = can_simulate.then(|| {
+                let c = cluster.get_or_insert_with(|| Cluster::new(ctx.snap));
+                simulate(c, pod)
+            });
+            check_pod(ctx, &PodInfo::new(pod), sim.as_ref(), out);
         }
     }
 }
 
-fn check_pod(ctx: &Ctx, info: &PodInfo, out: &mut Vec<Finding>) {
+fn check_pod(ctx: &Ctx, info: &PodInfo, sim: Option<&Simulation>, out: &mut Vec<Finding>) {
     let snap = ctx.snap;
     let pod = info.pod;
     // State first: with no Ready node at all, whatever the scheduler says (the not-ready taint,
@@ -241,24 +250,30 @@ fn check_pod(ctx: &Ctx, info: &PodInfo, out: &mut Vec<Finding>) {
     let events = snap.events_for("Pod", &pod.metadata);
     let last_event = events.iter().rev().find(|e| e.reason == "FailedScheduling");
 
-    // State first: the condition holds the scheduler's latest verdict even after events expire.
-    let (message, from_condition) = match (cond, last_event) {
-        (Some(c), _) => (c.message.clone(), true),
-        (None, Some(e)) => (e.message.clone(), false),
-        (None, None) => {
-            // No verdict at all: the scheduler never looked at the pod (it stamps PodScheduled
-            // on every pod it tries), unless the pod was created moments ago.
-            if condition(&pod.status.conditions, "PodScheduled").is_none()
-                && info
-                    .age_secs(ctx.now)
-                    .is_some_and(|a| a > UNSEEN_AFTER_SECS)
-            {
-                out.push(scheduler_unavailable(ctx, info));
-            } else {
-                claims_from_state(ctx, info, out);
+    // The scheduler's own verdict: the condition holds its latest attempt even after events
+    // expire; the event is the fallback.
+    let verdict = match (cond, last_event) {
+        (Some(c), _) => Some((c.message.clone(), true)),
+        (None, Some(e)) => Some((e.message.clone(), false)),
+        (None, None) => None,
+    };
+    let Some((message, from_condition)) = verdict else {
+        // No verdict at all: the scheduler never looked at the pod (it stamps PodScheduled on
+        // every pod it tries), unless the pod was created moments ago.
+        if condition(&pod.status.conditions, "PodScheduled").is_none()
+            && info
+                .age_secs(ctx.now)
+                .is_some_and(|a| a > UNSEEN_AFTER_SECS)
+        {
+            out.push(scheduler_unavailable(ctx, info, sim));
+        } else if let Some(sim) = sim {
+            if let Some(f) = from_simulation(ctx, info, sim) {
+                out.push(f);
             }
-            return;
+        } else {
+            claims_from_state(ctx, info, out);
         }
+        return;
     };
     let parsed = parse_scheduler_message(&message);
     let classified: Vec<(u32, Cause, String, String)> = parsed
@@ -275,7 +290,11 @@ fn check_pod(ctx: &Ctx, info: &PodInfo, out: &mut Vec<Finding>) {
         .max_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)))
         .cloned()
     else {
-        claims_from_state(ctx, info, out);
+        // A wording kubewhy does not know: the nodes' state still answers.
+        match sim.and_then(|sim| from_simulation(ctx, info, sim)) {
+            Some(f) => out.push(f),
+            None => claims_from_state(ctx, info, out),
+        }
         return;
     };
     let (_, cause, detail, reason_text) = primary;
@@ -334,14 +353,142 @@ fn check_pod(ctx: &Ctx, info: &PodInfo, out: &mut Vec<Finding>) {
             others.join("; ")
         ));
     }
+    if let Some(sim) = sim {
+        f = simulation_evidence(f, info, sim);
+        explanation.push(' ');
+        explanation.push_str(&cross_check(sim, cause));
+    }
     explanation.push(' ');
     explanation.push_str(why(cause));
     f = f.explain(explanation);
+    if sim.is_some_and(|s| !s.fitting().is_empty()) {
+        f = f.confidence(Confidence::Medium);
+    }
     f = remediation(f, ctx, info, cause, &detail);
+    if let Some(sim) = sim {
+        f = nearest_miss_step(f, sim, cause);
+    }
     out.push(f);
 }
 
-fn scheduler_unavailable(ctx: &Ctx, info: &PodInfo) -> Finding {
+/// The exact change that lets the nearest miss take the pod, as the second step, when one
+/// change of the finding's own cause is all it needs.
+fn nearest_miss_step(mut f: Finding, sim: &Simulation, cause: Cause) -> Finding {
+    let Some(miss) = sim.nearest_miss() else {
+        return f;
+    };
+    let [only] = &miss.failures[..] else {
+        return f;
+    };
+    if only.cause() != cause {
+        return f;
+    }
+    if let Some((action, command, risk, note)) = only.fix(&miss.node.metadata.name) {
+        let step = kubewhy_model::Step {
+            action,
+            command,
+            risk,
+            risk_note: note.to_string(),
+        };
+        let at = f.remediation.len().min(1);
+        f.remediation.insert(at, step);
+    }
+    f
+}
+
+/// The analysis as evidence: the scheduler-style summary and the nearest miss.
+fn simulation_evidence(mut f: Finding, info: &PodInfo, sim: &Simulation) -> Finding {
+    f = f.evidence(
+        EvidenceKind::Analysis,
+        Some(&info.key),
+        "the scheduler's filters, evaluated on every node from their state",
+        sim.summary(),
+    );
+    if let Some(miss) = sim.nearest_miss() {
+        let key = ObjectKey::of("Node", &miss.node.metadata);
+        let needs: Vec<String> = miss.failures.iter().map(Failure::need).collect();
+        f = f.evidence(
+            EvidenceKind::Analysis,
+            Some(&key),
+            "nearest miss",
+            format!("{}: {}", miss.node.metadata.name, needs.join("; ")),
+        );
+    }
+    f
+}
+
+/// How the analysis compares with the scheduler's verdict, in a sentence or two.
+fn cross_check(sim: &Simulation, said: Cause) -> String {
+    let fitting = sim.fitting();
+    if !fitting.is_empty() {
+        let names: Vec<&str> = fitting
+            .iter()
+            .take(3)
+            .map(|n| n.metadata.name.as_str())
+            .collect();
+        return format!(
+            "Evaluated from the nodes' state now, {} could take the pod ({}): the cluster changed since the scheduler's last attempt, or the data lacks pods of other namespaces that also use the nodes.",
+            names.join(", "),
+            sim.summary()
+        );
+    }
+    let own = sim
+        .pod_level
+        .as_ref()
+        .map(|p| p.cause)
+        .or_else(|| sim.primary().map(|f| f.cause()));
+    let mut s = "kubewhy's own evaluation of every node from its state agrees.".to_string();
+    if own.is_some_and(|c| c != said) {
+        s = format!(
+            "Evaluated from the nodes' state now, the main obstacle differs ({}): the cluster changed since the scheduler's last attempt.",
+            sim.summary()
+        );
+    }
+    if let Some(miss) = sim.nearest_miss() {
+        let needs: Vec<String> = miss.failures.iter().map(Failure::need).collect();
+        s.push_str(&format!(
+            " The nearest miss is node {}: {}.",
+            miss.node.metadata.name,
+            needs.join("; ")
+        ));
+    }
+    s
+}
+
+/// A finding from the analysis alone (no scheduler verdict in the data, or a wording kubewhy
+/// does not know). `None` when some node can take the pod: the scheduler will place it.
+fn from_simulation(ctx: &Ctx, info: &PodInfo, sim: &Simulation) -> Option<Finding> {
+    let (cause, detail) = match (&sim.pod_level, sim.primary()) {
+        (Some(p), _) => (p.cause, p.claim.clone()),
+        (None, Some(f)) if sim.fitting().is_empty() => (f.cause(), f.detail()),
+        _ => return None,
+    };
+    let mut f = Finding::new(cause, Severity::Error, summary(cause, &detail))
+        .object(info.key.clone())
+        .group(detail.clone())
+        .confidence(Confidence::Medium);
+    f = simulation_evidence(f, info, sim);
+    let mut explanation = format!(
+        "The data holds no scheduler verdict for this pod (no PodScheduled condition message, no FailedScheduling event: they may have expired), so kubewhy ran the scheduler's filters on the {} node(s) of the snapshot: {}.",
+        sim.nodes.len(),
+        sim.summary()
+    );
+    if let Some(miss) = sim.nearest_miss() {
+        let needs: Vec<String> = miss.failures.iter().map(Failure::need).collect();
+        explanation.push_str(&format!(
+            " The nearest miss is node {}: {}.",
+            miss.node.metadata.name,
+            needs.join("; ")
+        ));
+    }
+    explanation.push(' ');
+    explanation.push_str(why(cause));
+    f = f.explain(explanation);
+    let f = remediation(f, ctx, info, cause, &detail);
+    Some(nearest_miss_step(f, sim, cause))
+}
+
+fn scheduler_unavailable(ctx: &Ctx, info: &PodInfo, sim: Option<&Simulation>) -> Finding {
     let snap = ctx.snap;
     let name = info
         .pod
@@ -395,6 +542,15 @@ fn scheduler_unavailable(ctx: &Ctx, info: &PodInfo) -> Finding {
                     .confidence(Confidence::High);
             }
         }
+    }
+    // Whether a scheduler would find a node: if one would, the pod waits for nothing else.
+    if let Some(sim) = sim {
+        f = f.evidence(
+            EvidenceKind::Analysis,
+            Some(&info.key),
+            "the scheduler's filters, evaluated on every node from their state",
+            sim.summary(),
+        );
     }
     let custom = name != "default-scheduler";
     f.explain(format!(

@@ -156,8 +156,9 @@ struct Scenario {
     cause: &'static str,
     /// Names of the affected objects (in the scenario's namespace; a Namespace by its name).
     objects: &'static [&'static str],
-    /// Text that must appear in the finding's evidence.
-    evidence: &'static str,
+    /// Texts that must each appear in the finding's evidence (for scheduling causes, the
+    /// nearest miss too).
+    evidence: &'static [&'static str],
 }
 
 fn nothing(_: &Cluster, _: &str) {}
@@ -176,7 +177,7 @@ fn scenarios() -> Vec<Scenario> {
             after: nothing,
             cause: "insufficient-resources",
             objects: &["greedy"],
-            evidence: "Insufficient cpu",
+            evidence: &["Insufficient cpu", " cpu (the pod requests 1000, "],
         },
         Scenario {
             name: "selector",
@@ -184,7 +185,7 @@ fn scenarios() -> Vec<Scenario> {
             after: nothing,
             cause: "node-selector-mismatch",
             objects: &["picky"],
-            evidence: "didn't match Pod's node affinity",
+            evidence: &["didn't match Pod's node affinity", ": it fits if it had label disktype=ssd"],
         },
         Scenario {
             name: "hostport",
@@ -197,7 +198,7 @@ fn scenarios() -> Vec<Scenario> {
             cause: "host-port-conflict",
             // Which of the two gets the port is the scheduler's choice.
             objects: &[],
-            evidence: "didn't have free ports",
+            evidence: &["didn't have free ports", "hostPort 9310/TCP is held there by Pod e2e-hostport/port-"],
         },
         Scenario {
             name: "pvc",
@@ -209,7 +210,7 @@ fn scenarios() -> Vec<Scenario> {
             after: nothing,
             cause: "pvc-unbound",
             objects: &["with-claim"],
-            evidence: "unbound immediate PersistentVolumeClaims",
+            evidence: &["unbound immediate PersistentVolumeClaims"],
         },
         Scenario {
             name: "image",
@@ -217,7 +218,7 @@ fn scenarios() -> Vec<Scenario> {
             after: nothing,
             cause: "image-not-found",
             objects: &["ghost"],
-            evidence: "no-such-image:1: not found",
+            evidence: &["no-such-image:1: not found"],
         },
         Scenario {
             name: "auth",
@@ -225,7 +226,7 @@ fn scenarios() -> Vec<Scenario> {
             after: nothing,
             cause: "image-pull-auth",
             objects: &["private"],
-            evidence: "401 Unauthorized",
+            evidence: &["401 Unauthorized"],
         },
         Scenario {
             name: "tls",
@@ -233,7 +234,7 @@ fn scenarios() -> Vec<Scenario> {
             after: nothing,
             cause: "image-registry-tls",
             objects: &["untrusted"],
-            evidence: "x509: certificate signed by unknown authority",
+            evidence: &["x509: certificate signed by unknown authority"],
         },
         Scenario {
             name: "crash",
@@ -241,7 +242,7 @@ fn scenarios() -> Vec<Scenario> {
             after: nothing,
             cause: "app-exit-error",
             objects: &["quitter"],
-            evidence: "reason=Error exitCode=1",
+            evidence: &["reason=Error exitCode=1"],
         },
         Scenario {
             name: "oom",
@@ -249,7 +250,7 @@ fn scenarios() -> Vec<Scenario> {
             after: nothing,
             cause: "oom-killed",
             objects: &["hog"],
-            evidence: "reason=OOMKilled exitCode=137",
+            evidence: &["reason=OOMKilled exitCode=137"],
         },
         Scenario {
             name: "configmap",
@@ -257,7 +258,7 @@ fn scenarios() -> Vec<Scenario> {
             after: nothing,
             cause: "configmap-missing",
             objects: &["needs-config"],
-            evidence: "configmap \"app-config\" not found",
+            evidence: &["configmap \"app-config\" not found"],
         },
         Scenario {
             name: "finalizer",
@@ -272,7 +273,7 @@ fn scenarios() -> Vec<Scenario> {
             },
             cause: "finalizer-pending",
             objects: &["held"],
-            evidence: FIN,
+            evidence: &[FIN],
         },
         Scenario {
             name: "ns",
@@ -282,7 +283,7 @@ fn scenarios() -> Vec<Scenario> {
             },
             cause: "ns-finalizer-pending",
             objects: &["e2e-ns"],
-            evidence: "ConfigMap/keep",
+            evidence: &["ConfigMap/keep"],
         },
     ]
 }
@@ -391,7 +392,9 @@ fn verdict(v: &Value, s: &Scenario, ns: &str) -> Result<(), String> {
             .collect();
         let evidence = f["evidence"].to_string();
         (s.objects.is_empty() || names == s.objects)
-            && evidence.contains(&s.evidence.replace('"', "\\\""))
+            && s.evidence
+                .iter()
+                .all(|e| evidence.contains(&e.replace('"', "\\\"")))
     };
     if ok && unexplained.is_empty() {
         Ok(())
@@ -556,7 +559,10 @@ fn taint_phase(c: &Cluster) -> Result<(), String> {
         after: nothing,
         cause: "untolerated-taint",
         objects: &["gpu-job"],
-        evidence: "e2e-dedicated: gpu",
+        evidence: &[
+            "e2e-dedicated: gpu",
+            ": it fits if the pod tolerated e2e-dedicated=gpu:NoSchedule",
+        ],
     };
     let scenario = [(s, "e2e-taint".to_string())];
     let r = converge(c, &scenario, &["e2e-taint"]).map(|_| ());

@@ -57,10 +57,17 @@ fn every_captured_scenario_replays() {
                 .map(|o| o["name"].clone())
                 .collect();
             let want = expected["objects"].as_array().unwrap();
+            // One text, or several that must all appear (older captures hold one).
+            let evidence = found[0]["evidence"].to_string();
+            let wanted: Vec<&str> = match &expected["evidence"] {
+                Value::Array(a) => a.iter().filter_map(Value::as_str).collect(),
+                v => v.as_str().into_iter().collect(),
+            };
             (want.is_empty() || names == *want)
-                && found[0]["evidence"]
-                    .to_string()
-                    .contains(&expected["evidence"].as_str().unwrap().replace('"', "\\\""))
+                && !wanted.is_empty()
+                && wanted
+                    .iter()
+                    .all(|e| evidence.contains(&e.replace('"', "\\\"")))
         };
         if !ok {
             failures.push(format!(
