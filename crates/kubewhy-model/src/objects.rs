@@ -478,6 +478,17 @@ pub struct Event {
     /// `source.component`, or `reportingController` for events.k8s.io/v1.
     pub source: String,
     pub host: String,
+    /// `involvedObject.fieldPath`: the kubelet names the container, `spec.containers{web}`.
+    pub field_path: String,
+}
+
+impl Event {
+    /// The container the event is about, from its field path (`spec.containers{web}`,
+    /// `spec.initContainers{init}`).
+    pub fn container(&self) -> Option<&str> {
+        let (_, rest) = self.field_path.split_once('{')?;
+        rest.strip_suffix('}')
+    }
 }
 
 /// Identifies an object: kind, namespace, name, and uid when known.

@@ -4,11 +4,14 @@
 
 pub mod catalogue;
 mod crash;
+mod creation;
 mod image;
 mod mounts;
 mod namespace;
 mod pending;
 mod podinfo;
+mod readiness;
+mod sandbox;
 mod scheduling;
 mod terminating;
 mod units;
@@ -36,10 +39,13 @@ pub trait Check: Sync {
 /// Every check kubewhy runs, in order.
 pub static REGISTRY: &[&dyn Check] = &[
     &pending::Pending,
+    &creation::PodCreation,
+    &sandbox::Sandbox,
     &image::ImagePull,
     &mounts::ConfigAndMounts,
     &units::ResourceUnits,
     &crash::Crash,
+    &readiness::Readiness,
     &terminating::Terminating,
     &namespace::NamespaceTerminating,
 ];

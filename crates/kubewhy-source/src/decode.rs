@@ -179,12 +179,23 @@ struct EventSeries {
     last_observed_time: Option<jiff::Timestamp>,
 }
 
+/// The object an event is about, with the container it names (`spec.containers{web}`).
+#[derive(Deserialize, Default)]
+#[serde(default, rename_all = "camelCase")]
+struct Involved {
+    kind: String,
+    namespace: String,
+    name: String,
+    uid: String,
+    field_path: String,
+}
+
 /// core/v1 Event.
 #[derive(Deserialize, Default)]
 #[serde(default, rename_all = "camelCase")]
 struct CoreEvent {
     metadata: Meta,
-    involved_object: ObjectKey,
+    involved_object: Involved,
     reason: String,
     message: String,
     #[serde(rename = "type")]
@@ -204,7 +215,7 @@ struct CoreEvent {
 /// What both Event API versions carry, under their own field names.
 struct EventParts {
     metadata: Meta,
-    involved: ObjectKey,
+    involved: Involved,
     reason: String,
     message: String,
     type_: String,
@@ -220,10 +231,24 @@ struct EventParts {
 
 impl From<EventParts> for Event {
     fn from(e: EventParts) -> Event {
-        let mut involved = e.involved;
-        if involved.namespace.is_empty() {
-            involved.namespace = e.metadata.ns().to_string();
-        }
+        let Involved {
+            kind,
+            namespace,
+            name,
+            uid,
+            field_path,
+        } = e.involved;
+        let namespace = if namespace.is_empty() {
+            e.metadata.ns().to_string()
+        } else {
+            namespace
+        };
+        let involved = ObjectKey {
+            kind,
+            namespace,
+            name,
+            uid,
+        };
         let [primary, fallback] = e.sources;
         Event {
             namespace: e.metadata.ns().to_string(),
@@ -251,6 +276,7 @@ impl From<EventParts> for Event {
                 primary
             },
             host: e.host,
+            field_path,
             name: e.metadata.name,
         }
     }
@@ -281,7 +307,7 @@ impl From<CoreEvent> for Event {
 #[serde(default, rename_all = "camelCase")]
 struct NewEvent {
     metadata: Meta,
-    regarding: ObjectKey,
+    regarding: Involved,
     reason: String,
     note: String,
     #[serde(rename = "type")]

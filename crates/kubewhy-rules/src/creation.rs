@@ -1,0 +1,451 @@
+//! Workloads whose pods are never created: the API server refuses them at admission
+//! (ResourceQuota, LimitRange, PodSecurity, a webhook, a missing service account), so there is
+//! no pod to look at — only the controller's `FailedCreate` events and the ReplicaSet's
+//! `ReplicaFailure` condition, which stays while the refusal lasts.
+
+use crate::{Check, Ctx};
+use kubewhy_model::objects::{Workload, condition};
+use kubewhy_model::{Cause, Confidence, EvidenceKind, Finding, ObjectKey, RiskLevel, Severity};
+use regex::Regex;
+use std::sync::LazyLock;
+
+pub(crate) struct PodCreation;
+
+/// Why admission refused the pod, with what names it.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Refusal {
+    /// `exceeded quota: NAME, requested: …` or `failed quota: NAME: must specify …`.
+    Quota { name: String, detail: String },
+    /// LimitRange bounds (`maximum cpu usage per Container is 1, but limit is 2`).
+    LimitRange(String),
+    /// Pod Security admission (`violates PodSecurity "restricted:latest": …`) or the older
+    /// PodSecurityPolicy.
+    PodSecurity(String),
+    /// A validating/mutating webhook said no.
+    WebhookDenied { webhook: String, detail: String },
+    /// A webhook could not be called (failurePolicy Fail).
+    WebhookUnreachable { webhook: String, detail: String },
+    /// `error looking up service account NS/NAME: serviceaccount "NAME" not found`.
+    ServiceAccountMissing(String),
+    /// The namespace is being deleted.
+    NamespaceTerminating,
+    /// Another admission error, kept whole.
+    Other(String),
+}
+
+static QUOTA: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?i)(?:exceeded|failed) quota: ([^,:]+)[,:]\s*(.*)$").unwrap());
+static WEBHOOK_DENIED: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"admission webhook "([^"]+)" denied the request:?\s*(.*)$"#).unwrap()
+});
+static WEBHOOK_CALL: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r#"failed calling webhook "([^"]+)":\s*(.*)$"#).unwrap());
+static SERVICE_ACCOUNT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"error looking up service account ([^:]+): serviceaccount "[^"]+" not found"#)
+        .unwrap()
+});
+
+/// Classifies the API server's refusal (the error inside `Error creating: …`).
+pub(crate) fn classify(err: &str) -> Refusal {
+    if let Some(c) = QUOTA.captures(err) {
+        return Refusal::Quota {
+            name: c[1].trim().to_string(),
+            detail: c[2].trim().to_string(),
+        };
+    }
+    if let Some(c) = WEBHOOK_DENIED.captures(err) {
+        return Refusal::WebhookDenied {
+            webhook: c[1].to_string(),
+            detail: c[2].trim().to_string(),
+        };
+    }
+    if let Some(c) = WEBHOOK_CALL.captures(err) {
+        return Refusal::WebhookUnreachable {
+            webhook: c[1].to_string(),
+            detail: c[2].trim().to_string(),
+        };
+    }
+    if let Some(c) = SERVICE_ACCOUNT.captures(err) {
+        return Refusal::ServiceAccountMissing(c[1].trim().to_string());
+    }
+    if err.contains("violates PodSecurity")
+        || err.contains("PodSecurityPolicy")
+        || err.contains("pod security policy")
+    {
+        let detail = err.split_once("forbidden: ").map_or(err, |(_, d)| d);
+        return Refusal::PodSecurity(detail.to_string());
+    }
+    if err.contains(" usage per Container is ")
+        || err.contains(" usage per Pod is ")
+        || err.contains("limit to request ratio per ")
+    {
+        let detail = err.split_once("forbidden: ").map_or(err, |(_, d)| d);
+        return Refusal::LimitRange(detail.trim_matches(|c| c == '[' || c == ']').to_string());
+    }
+    if err.contains("because it is being terminated") {
+        return Refusal::NamespaceTerminating;
+    }
+    Refusal::Other(err.to_string())
+}
+
+/// The API error inside a controller's FailedCreate message, in every controller's wording.
+fn inner_error(message: &str) -> &str {
+    if let Some(rest) = message.strip_prefix("Error creating: ") {
+        return rest;
+    }
+    // StatefulSet: "create Pod web-0 in StatefulSet web failed error: <err>".
+    if let Some((_, rest)) = message.split_once(" failed error: ") {
+        return rest;
+    }
+    message
+}
+
+impl Check for PodCreation {
+    fn name(&self) -> &'static str {
+        "creation"
+    }
+    fn causes(&self) -> &'static [Cause] {
+        &[Cause::PodCreationRejected]
+    }
+    fn run(&self, ctx: &Ctx, out: &mut Vec<Finding>) {
+        for w in &ctx.snap.workloads {
+            if !matches!(
+                w.kind.as_str(),
+                "ReplicaSet" | "StatefulSet" | "DaemonSet" | "Job"
+            ) {
+                continue;
+            }
+            if let Some(f) = check_workload(ctx, w) {
+                out.push(f);
+            }
+        }
+    }
+}
+
+/// Pods the workload owns now.
+fn owned_pods(ctx: &Ctx, w: &Workload) -> i64 {
+    ctx.snap
+        .pods
+        .iter()
+        .filter(|p| {
+            p.metadata.ns() == w.metadata.ns()
+                && p.metadata.owner_references.iter().any(|o| {
+                    o.kind == w.kind
+                        && (o.uid == w.metadata.uid
+                            || (o.uid.is_empty() && o.name == w.metadata.name))
+                })
+        })
+        .count() as i64
+}
+
+/// How many pods the workload wants, when its state says (Jobs: at least one while active).
+fn desired(w: &Workload) -> Option<i64> {
+    match w.kind.as_str() {
+        "ReplicaSet" | "StatefulSet" => Some(w.spec.replicas.unwrap_or(1)),
+        "DaemonSet" => w.status.desired_number_scheduled,
+        _ => None,
+    }
+}
+
+fn check_workload(ctx: &Ctx, w: &Workload) -> Option<Finding> {
+    let key = ObjectKey::of(&w.kind, &w.metadata);
+    let cond = condition(&w.status.conditions, "ReplicaFailure")
+        .filter(|c| c.status == "True" && c.reason == "FailedCreate" && !c.message.is_empty());
+    let events = ctx.snap.events_for(&w.kind, &w.metadata);
+    let event = events
+        .iter()
+        .rev()
+        .find(|e| e.reason == "FailedCreate" && e.type_ != "Normal");
+    // A FailedCreate event may be old news: only a workload still short of pods is stuck.
+    let have = owned_pods(ctx, w);
+    let short = match desired(w) {
+        Some(want) => have < want,
+        None => have == 0,
+    };
+    let message = match (cond, event) {
+        (Some(c), _) => c.message.clone(),
+        (None, Some(e)) if short => e.message.clone(),
+        _ => return None,
+    };
+    let refusal = classify(inner_error(&message));
+    let (summary, group, why, confidence) = describe(ctx, w, &refusal);
+    let mut f = Finding::new(Cause::PodCreationRejected, Severity::Error, summary)
+        .object(key.clone())
+        .group(group)
+        .confidence(confidence);
+    if let Some(c) = cond {
+        f = f.evidence(
+            EvidenceKind::Condition,
+            Some(&key),
+            format!("status.conditions[ReplicaFailure] reason={}", c.reason),
+            c.message.clone(),
+        );
+    }
+    if let Some(e) = event {
+        f = f.evidence(
+            EvidenceKind::Event,
+            Some(&key),
+            format!("event {} from {} (x{})", e.reason, e.source, e.count),
+            e.message.clone(),
+        );
+    }
+    if let Some(want) = desired(w) {
+        f = f.evidence(
+            EvidenceKind::Field,
+            Some(&key),
+            "pods owned / wanted",
+            format!("{have} of {want}"),
+        );
+    }
+    f = related_evidence(ctx, w, &refusal, f);
+    let owner = workload_ref(w);
+    f = f.explain(format!(
+        "The {} controller asks the API server for pods and admission refuses them, so no pod exists to be scheduled or started; the controller retries with a back-off. {why}",
+        w.kind
+    ));
+    Some(steps(f, w, &owner, &refusal))
+}
+
+/// `deployment/web` for a ReplicaSet a Deployment owns, else `replicaset/web-abc`.
+fn workload_ref(w: &Workload) -> String {
+    if w.kind == "ReplicaSet"
+        && let Some(o) = w.metadata.controller()
+        && o.kind == "Deployment"
+    {
+        return format!("deployment/{}", o.name);
+    }
+    format!("{}/{}", w.kind.to_lowercase(), w.metadata.name)
+}
+
+fn describe(ctx: &Ctx, w: &Workload, r: &Refusal) -> (String, String, String, Confidence) {
+    let ns = w.metadata.ns();
+    match r {
+        Refusal::Quota { name, detail } => (
+            format!("ResourceQuota \"{name}\" refuses the pods of {} {}", w.kind, w.metadata.name),
+            format!("quota/{ns}/{name}"),
+            format!("ResourceQuota {ns}/{name} caps what the namespace's pods may request or how many may exist: {detail}. A quota on requests or limits also refuses pods that do not set them."),
+            Confidence::High,
+        ),
+        Refusal::LimitRange(detail) => (
+            format!("A LimitRange refuses the pods of {} {}", w.kind, w.metadata.name),
+            format!("limitrange/{ns}"),
+            format!("A LimitRange in namespace {ns} bounds each container's requests and limits, and the pod template is outside them: {detail}."),
+            Confidence::High,
+        ),
+        Refusal::PodSecurity(detail) => (
+            format!("Pod security admission refuses the pods of {} {}", w.kind, w.metadata.name),
+            format!("podsecurity/{ns}"),
+            format!("The namespace enforces a Pod Security level (label pod-security.kubernetes.io/enforce) or a PodSecurityPolicy that the pod template violates: {detail}."),
+            Confidence::High,
+        ),
+        Refusal::WebhookDenied { webhook, detail } => (
+            format!("Admission webhook \"{webhook}\" denies the pods of {} {}", w.kind, w.metadata.name),
+            format!("webhook/{webhook}"),
+            format!("The webhook \"{webhook}\" examined the pod and refused it: {detail}. It is a policy decision of whoever runs that webhook (OPA Gatekeeper, Kyverno, a vendor's controller)."),
+            Confidence::High,
+        ),
+        Refusal::WebhookUnreachable { webhook, detail } => (
+            format!("Admission webhook \"{webhook}\" cannot be called, so pods of {} {} are refused", w.kind, w.metadata.name),
+            format!("webhook/{webhook}"),
+            format!("The API server must call the webhook \"{webhook}\" for every pod, and the call fails ({detail}); with failurePolicy Fail that refuses the pod. The webhook's service is down, has no endpoints, or its certificate is not trusted."),
+            Confidence::High,
+        ),
+        Refusal::ServiceAccountMissing(sa) => {
+            let known = ctx.snap.kinds_loaded.contains_key("ServiceAccount");
+            (
+                format!("ServiceAccount {sa} that the pods of {} {} use does not exist", w.kind, w.metadata.name),
+                format!("serviceaccount/{sa}"),
+                format!("Admission rejects a pod whose serviceAccountName does not exist in its namespace{}.", if known { "; the snapshot's ServiceAccounts confirm it is missing" } else { "" }),
+                Confidence::High,
+            )
+        }
+        Refusal::NamespaceTerminating => (
+            format!("Namespace {ns} is being deleted, so no pod can be created in it"),
+            format!("ns-terminating/{ns}"),
+            "A namespace that is Terminating accepts no new objects; the workload's pods will never come back there.".to_string(),
+            Confidence::High,
+        ),
+        Refusal::Other(err) => (
+            format!("The API server refuses the pods of {} {}", w.kind, w.metadata.name),
+            format!("other/{ns}/{}", w.metadata.name),
+            format!("The refusal: {err}"),
+            Confidence::Medium,
+        ),
+    }
+}
+
+/// What the snapshot holds about the refusing object: the quota's numbers, the webhook's
+/// service, the missing service account.
+fn related_evidence(ctx: &Ctx, w: &Workload, r: &Refusal, mut f: Finding) -> Finding {
+    let snap = ctx.snap;
+    let ns = w.metadata.ns();
+    match r {
+        Refusal::Quota { name, .. } => {
+            if let Some(q) = snap
+                .resource_quotas
+                .iter()
+                .find(|q| q.metadata.ns() == ns && q.metadata.name == *name)
+            {
+                let usage: Vec<String> = q
+                    .status
+                    .hard
+                    .iter()
+                    .map(|(k, hard)| {
+                        let used = q.status.used.get(k).map(|u| u.0.as_str()).unwrap_or("?");
+                        format!("{k}: {used}/{}", hard.0)
+                    })
+                    .collect();
+                f = f.evidence(
+                    EvidenceKind::Field,
+                    Some(&ObjectKey::of("ResourceQuota", &q.metadata)),
+                    "status.used / status.hard",
+                    usage.join(", "),
+                );
+            }
+        }
+        Refusal::WebhookDenied { webhook, .. } | Refusal::WebhookUnreachable { webhook, .. } => {
+            for cfg in &snap.webhook_configurations {
+                if let Some(h) = cfg.webhooks.iter().find(|h| h.name == *webhook) {
+                    let target = match (&h.client_config.service, &h.client_config.url) {
+                        (Some(s), _) => format!("service {}/{}", s.namespace, s.name),
+                        (None, Some(u)) => format!("url {u}"),
+                        _ => "no client config".into(),
+                    };
+                    f = f.evidence(
+                        EvidenceKind::Field,
+                        Some(&ObjectKey::of(&cfg.kind, &cfg.metadata)),
+                        format!("webhooks[{webhook}]"),
+                        format!(
+                            "{target}, failurePolicy {}",
+                            h.failure_policy.as_deref().unwrap_or("Fail")
+                        ),
+                    );
+                }
+            }
+        }
+        Refusal::ServiceAccountMissing(sa) if snap.kinds_loaded.contains_key("ServiceAccount") => {
+            let name = sa.rsplit('/').next().unwrap_or(sa);
+            if !snap
+                .service_accounts
+                .iter()
+                .any(|s| s.metadata.ns() == ns && s.metadata.name == name)
+            {
+                f = f.evidence(
+                    EvidenceKind::Absence,
+                    None,
+                    "ServiceAccounts of the namespace",
+                    format!("ServiceAccount {ns}/{name} is not in the data"),
+                );
+            }
+        }
+        _ => {}
+    }
+    f
+}
+
+fn steps(f: Finding, w: &Workload, owner: &str, r: &Refusal) -> Finding {
+    let ns = w.metadata.ns();
+    let see = (
+        format!("Read the controller's events for {}", w.metadata.name),
+        Some(format!(
+            "kubectl describe {} {} -n {ns}",
+            w.kind.to_lowercase(),
+            w.metadata.name
+        )),
+    );
+    let f = f.step(see.0, see.1, RiskLevel::None, "");
+    match r {
+        Refusal::Quota { name, .. } => f
+            .step("See the quota's limits and what is used", Some(format!("kubectl describe resourcequota {name} -n {ns}")), RiskLevel::None, "")
+            .step(format!("Lower the requests of {owner}, or free quota by scaling down other workloads of the namespace"), Some(format!("kubectl -n {ns} set resources {owner} --requests=cpu=<smaller>,memory=<smaller>")), RiskLevel::Low, "Rolls the workload's pods; requests below real use invite throttling and eviction.")
+            .step("Or raise the quota, if the namespace's owner agrees", Some(format!("kubectl -n {ns} edit resourcequota {name}")), RiskLevel::Medium, "The quota protects the cluster's capacity for other teams."),
+        Refusal::LimitRange(_) => f
+            .step("See the namespace's bounds", Some(format!("kubectl describe limitrange -n {ns}")), RiskLevel::None, "")
+            .step(format!("Bring the requests and limits of {owner} inside the bounds"), Some(format!("kubectl -n {ns} set resources {owner} --requests=... --limits=...")), RiskLevel::Low, "Rolls the workload's pods."),
+        Refusal::PodSecurity(_) => f
+            .step("See the level the namespace enforces", Some(format!("kubectl get namespace {ns} --show-labels")), RiskLevel::None, "")
+            .step(format!("Make the pod template of {owner} meet the level (runAsNonRoot, allowPrivilegeEscalation: false, dropped capabilities, a seccomp profile)"), None, RiskLevel::Low, "The application must work without the privileges removed.")
+            .step("Or lower the namespace's enforced level, if the workload truly needs privileges", Some(format!("kubectl label --overwrite namespace {ns} pod-security.kubernetes.io/enforce=baseline")), RiskLevel::High, "Every pod of the namespace gets the weaker protection."),
+        Refusal::WebhookDenied { webhook, .. } => f
+            .step(format!("Read the policy behind webhook \"{webhook}\" and change the pod template of {owner} to meet it"), Some("kubectl get validatingwebhookconfigurations,mutatingwebhookconfigurations".into()), RiskLevel::None, "")
+            .step("Or ask the policy's owner for an exception", None, RiskLevel::Low, ""),
+        Refusal::WebhookUnreachable { webhook, .. } => f
+            .step(format!("Find the service behind webhook \"{webhook}\" and check it has ready endpoints"), Some("kubectl get validatingwebhookconfigurations,mutatingwebhookconfigurations -o wide; kubectl get endpoints -A | grep <service>".into()), RiskLevel::None, "")
+            .step("Restore the webhook's pods (they are often themselves unschedulable or crashing: look at them first)", None, RiskLevel::Low, "")
+            .step(format!("As a last resort, set failurePolicy: Ignore on \"{webhook}\" or delete its configuration while the service is down"), None, RiskLevel::High, "Pods are admitted without the webhook's checks or mutations (security policy, sidecar injection)."),
+        Refusal::ServiceAccountMissing(sa) => {
+            let name = sa.rsplit('/').next().unwrap_or(sa);
+            f.step(format!("Create the service account, or fix serviceAccountName in {owner}"), Some(format!("kubectl -n {ns} create serviceaccount {name}")), RiskLevel::Low, "A new service account has no RBAC permissions until bound.")
+        }
+        Refusal::NamespaceTerminating => f.step("See why the namespace is not gone yet", Some(format!("kubewhy ns {ns}")), RiskLevel::None, ""),
+        Refusal::Other(_) => f,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_admission_wording() {
+        assert_eq!(
+            classify(inner_error(
+                r#"Error creating: pods "web-7d4b9c-x2x" is forbidden: exceeded quota: compute, requested: requests.cpu=2, used: requests.cpu=3, limited: requests.cpu=4"#
+            )),
+            Refusal::Quota {
+                name: "compute".into(),
+                detail: "requested: requests.cpu=2, used: requests.cpu=3, limited: requests.cpu=4"
+                    .into()
+            }
+        );
+        assert_eq!(
+            classify(
+                r#"pods "web-x" is forbidden: failed quota: compute: must specify limits.cpu for: web; limits.memory for: web"#
+            ),
+            Refusal::Quota {
+                name: "compute".into(),
+                detail: "must specify limits.cpu for: web; limits.memory for: web".into()
+            }
+        );
+        assert_eq!(
+            classify(inner_error(r#"create Pod db-0 in StatefulSet db failed error: pods "db-0" is forbidden: [maximum cpu usage per Container is 1, but limit is 2, maximum memory usage per Container is 1Gi, but limit is 2Gi]"#)),
+            Refusal::LimitRange("maximum cpu usage per Container is 1, but limit is 2, maximum memory usage per Container is 1Gi, but limit is 2Gi".into())
+        );
+        assert_eq!(
+            classify(r#"pods "web-x" is forbidden: violates PodSecurity "restricted:latest": allowPrivilegeEscalation != false (container "web" must set securityContext.allowPrivilegeEscalation=false)"#),
+            Refusal::PodSecurity(r#"violates PodSecurity "restricted:latest": allowPrivilegeEscalation != false (container "web" must set securityContext.allowPrivilegeEscalation=false)"#.into())
+        );
+        assert!(matches!(
+            classify(
+                r#"pods "x" is forbidden: PodSecurityPolicy: unable to admit pod: [spec.containers[0].securityContext.privileged: Invalid value: true: Privileged containers are not allowed]"#
+            ),
+            Refusal::PodSecurity(_)
+        ));
+        assert_eq!(
+            classify(
+                r#"admission webhook "validation.gatekeeper.sh" denied the request: [must-have-owner] missing required label owner"#
+            ),
+            Refusal::WebhookDenied {
+                webhook: "validation.gatekeeper.sh".into(),
+                detail: "[must-have-owner] missing required label owner".into()
+            }
+        );
+        assert_eq!(
+            classify(r#"Internal error occurred: failed calling webhook "policy.example.com": failed to call webhook: Post "https://policy.policy.svc:443/validate?timeout=10s": dial tcp 10.0.0.12:443: connect: connection refused"#),
+            Refusal::WebhookUnreachable { webhook: "policy.example.com".into(), detail: r#"failed to call webhook: Post "https://policy.policy.svc:443/validate?timeout=10s": dial tcp 10.0.0.12:443: connect: connection refused"#.into() }
+        );
+        assert_eq!(
+            classify(
+                r#"pods "job-x" is forbidden: error looking up service account shop/builder: serviceaccount "builder" not found"#
+            ),
+            Refusal::ServiceAccountMissing("shop/builder".into())
+        );
+        assert_eq!(
+            classify(
+                r#"pods "x" is forbidden: unable to create new content in namespace old because it is being terminated"#
+            ),
+            Refusal::NamespaceTerminating
+        );
+        assert!(matches!(classify("something else"), Refusal::Other(_)));
+    }
+}

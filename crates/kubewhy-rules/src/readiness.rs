@@ -1,0 +1,97 @@
+//! Pods that run but never become Ready because their readiness probe fails: the container is
+//! running and not restarting (a failing readiness probe never restarts it), `ready` is false,
+//! and the kubelet's `Unhealthy` events say `Readiness probe failed: …` with the probe's output.
+//! The pod gets no Service traffic and blocks rollouts.
+
+use crate::podinfo::{PodInfo, human_duration};
+use crate::{Check, Ctx};
+use kubewhy_model::{Cause, Confidence, EvidenceKind, Finding, RiskLevel, Severity};
+
+pub(crate) struct Readiness;
+
+/// A container running this long without becoming Ready is not merely starting.
+const NOT_READY_AFTER_SECS: i64 = 120;
+
+impl Check for Readiness {
+    fn name(&self) -> &'static str {
+        "readiness"
+    }
+    fn causes(&self) -> &'static [Cause] {
+        &[Cause::ReadinessProbeFailing]
+    }
+    fn run(&self, ctx: &Ctx, out: &mut Vec<Finding>) {
+        for pod in &ctx.snap.pods {
+            if pod.status.phase != "Running" || pod.metadata.deletion_timestamp.is_some() {
+                continue;
+            }
+            let info = PodInfo::new(pod);
+            let events = ctx.snap.events_for("Pod", &pod.metadata);
+            for cs in &pod.status.container_statuses {
+                let Some(running) = &cs.state.running else {
+                    continue;
+                };
+                if cs.ready {
+                    continue;
+                }
+                let Some(spec) = info.container(&cs.name) else {
+                    continue;
+                };
+                if !spec.readiness_probe {
+                    continue;
+                }
+                let running_for = running
+                    .started_at
+                    .map(|t| ctx.now.as_second() - t.as_second());
+                if running_for.is_some_and(|s| s < NOT_READY_AFTER_SECS) {
+                    continue;
+                }
+                // The kubelet names the container in the event's fieldPath; events without it
+                // (older recorders) count for a single-container pod only.
+                let probe_event = events.iter().rev().find(|e| {
+                    e.reason == "Unhealthy"
+                        && (e.message.starts_with("Readiness probe failed")
+                            || e.message.starts_with("Readiness probe errored"))
+                        && (e.container() == Some(cs.name.as_str())
+                            || (e.container().is_none()
+                                && pod.status.container_statuses.len() == 1))
+                });
+                let since = running_for
+                    .map(human_duration)
+                    .unwrap_or_else(|| "an unknown time".into());
+                let mut f = Finding::new(
+                    Cause::ReadinessProbeFailing,
+                    Severity::Warning,
+                    format!("Container \"{}\" runs but its readiness probe fails, so the pod is never Ready", cs.name),
+                )
+                .object(info.key.clone())
+                .group(format!("{}/{}", info.workload_ref(ctx.snap), cs.name))
+                .evidence(
+                    EvidenceKind::Field,
+                    Some(&info.key),
+                    format!("status.containerStatuses[{}]", cs.name),
+                    format!("running for {since}, ready=false, restartCount={}", cs.restart_count),
+                );
+                if let Some(e) = probe_event {
+                    f = f.evidence(
+                        EvidenceKind::Event,
+                        Some(&info.key),
+                        format!("event {} from {} (x{})", e.reason, e.source, e.count),
+                        e.message.clone(),
+                    );
+                } else {
+                    f = f.confidence(Confidence::Medium);
+                }
+                let wl = info.workload_ref(ctx.snap);
+                f = f
+                    .explain(format!(
+                        "The container has been running for {since} with a readiness probe that does not pass{}. A failing readiness probe does not restart the container: it keeps the pod out of its Services' endpoints and stalls rollouts that wait for Ready pods. Either the application is not serving where the probe looks (port, path, a dependency it checks), or the probe is stricter than the application can meet.",
+                        if probe_event.is_some() { "" } else { " (the probe's Unhealthy events are not in the data; they expire after an hour)" }
+                    ))
+                    .step("Read the probe's failures and output", Some(info.describe_cmd()), RiskLevel::None, "")
+                    .step("Call the probe's endpoint from inside the pod", Some(format!("kubectl exec {} -n {} -c {} -- wget -qO- http://localhost:<port><path>", info.name(), info.ns(), cs.name)), RiskLevel::None, "")
+                    .step(format!("Fix the application, or the probe's port, path or timeouts in {wl}"), None, RiskLevel::Low, "A probe that passes while the application cannot serve sends it traffic it will fail.");
+                out.push(f);
+            }
+        }
+    }
+}

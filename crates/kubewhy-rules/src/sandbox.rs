@@ -1,0 +1,207 @@
+//! Pods stuck in ContainerCreating because the kubelet cannot create the pod sandbox (the pause
+//! container, its network namespace, its cgroup): `FailedCreatePodSandBox` events, classified by
+//! the part that failed — the CNI plugin, the sandbox image, the OCI runtime, a memory limit too
+//! small to start anything.
+
+use crate::podinfo::PodInfo;
+use crate::{Check, Ctx};
+use kubewhy_model::{Cause, Confidence, EvidenceKind, Finding, RiskLevel, Severity};
+
+pub(crate) struct Sandbox;
+
+/// Which part of sandbox creation failed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Part {
+    /// The CNI plugin: not installed, not configured, out of addresses, or failing.
+    Network,
+    /// The sandbox (pause) image cannot be pulled.
+    Image,
+    /// The memory limit is too small for the container's init process.
+    MemoryTooSmall,
+    /// runc / the OCI runtime refused to create the container.
+    Runtime,
+    Other,
+}
+
+/// Classifies the error of a `Failed to create pod sandbox: …` message.
+pub(crate) fn classify(msg: &str) -> Part {
+    let m = msg.to_ascii_lowercase();
+    if m.contains("memory limit too low") || m.contains("container init was oom-killed") {
+        return Part::MemoryTooSmall;
+    }
+    let network = [
+        "failed to setup network",
+        "failed to set up sandbox container",
+        "networkplugin cni failed",
+        "cni plugin not initialized",
+        "cni config uninitialized",
+        "failed to find plugin",
+        "no ip addresses available",
+        "failed to allocate for range",
+        "plugin type=",
+        "network plugin is not ready",
+        "failed to set up pod",
+    ];
+    if network.iter().any(|n| m.contains(n)) {
+        return Part::Network;
+    }
+    if m.contains("sandbox image")
+        || m.contains("pause")
+            && (m.contains("pull") || m.contains("not found") || m.contains("unauthorized"))
+    {
+        return Part::Image;
+    }
+    if m.contains("oci runtime")
+        || m.contains("runc create failed")
+        || m.contains("failed to create containerd task")
+        || m.contains("failed to start sandbox container")
+    {
+        return Part::Runtime;
+    }
+    Part::Other
+}
+
+impl Check for Sandbox {
+    fn name(&self) -> &'static str {
+        "sandbox"
+    }
+    fn causes(&self) -> &'static [Cause] {
+        &[Cause::SandboxCreationFailed]
+    }
+    fn run(&self, ctx: &Ctx, out: &mut Vec<Finding>) {
+        for pod in &ctx.snap.pods {
+            if pod.metadata.deletion_timestamp.is_some() || pod.status.phase != "Pending" {
+                continue;
+            }
+            let info = PodInfo::new(pod);
+            // Only pods whose sandbox is not up: every container still waiting to be created.
+            let creating = info.statuses().all(|(c, _)| {
+                c.state.waiting.as_ref().is_some_and(|w| {
+                    w.reason == "ContainerCreating" || w.reason == "PodInitializing"
+                })
+            });
+            if !creating {
+                continue;
+            }
+            let events = ctx.snap.events_for("Pod", &pod.metadata);
+            let Some(e) = events
+                .iter()
+                .rev()
+                .find(|e| e.reason == "FailedCreatePodSandBox")
+            else {
+                continue;
+            };
+            // A sandbox created after the failure ends the problem.
+            let recovered = events.iter().any(|x| {
+                matches!(x.reason.as_str(), "Pulled" | "Created" | "Started")
+                    && matches!((x.last_time, e.last_time), (Some(a), Some(b)) if a >= b)
+            });
+            if recovered {
+                continue;
+            }
+            out.push(finding(&info, e, classify(&e.message)));
+        }
+    }
+}
+
+fn finding(info: &PodInfo, e: &kubewhy_model::objects::Event, part: Part) -> Finding {
+    let node = info.pod.spec.node_name.clone().unwrap_or_default();
+    let (summary, why) = match part {
+        Part::Network => (
+            format!("The network plugin cannot set up the pod's network on node {node}"),
+            "The kubelet asks the container runtime for a sandbox and the runtime calls the CNI plugin to give it an interface and an address; the plugin failed. Typical causes: the CNI DaemonSet (Calico, Cilium, Flannel…) is not running on this node, its binary or config is missing from /opt/cni/bin or /etc/cni/net.d, or the node's pod address range is exhausted.",
+        ),
+        Part::Image => (
+            format!("The sandbox (pause) image cannot be pulled on node {node}"),
+            "Every pod starts with the sandbox image (pause) configured in the runtime (containerd's sandbox_image, the kubelet's --pod-infra-container-image); if the node cannot pull it — registry unreachable, auth required, wrong name — no pod on that node can start.",
+        ),
+        Part::MemoryTooSmall => (
+            format!("The pod's memory limit is too small to start its sandbox on node {node}"),
+            "runc could not even start the container's init process within the cgroup's memory limit (\"container init was OOM-killed (memory limit too low?)\"): the limit is a few megabytes or less, usually a unit mistake.",
+        ),
+        Part::Runtime => (
+            format!("The container runtime cannot create the pod sandbox on node {node}"),
+            "The OCI runtime (runc) refused to create the sandbox container: a cgroup, seccomp, AppArmor or permission problem on the node, or a runtime misconfiguration.",
+        ),
+        Part::Other => (
+            format!("The pod sandbox cannot be created on node {node}"),
+            "The kubelet cannot create the pod's sandbox; the event's message says why.",
+        ),
+    };
+    let group = format!("{part:?}/{node}");
+    let mut f = Finding::new(Cause::SandboxCreationFailed, Severity::Error, summary)
+        .object(info.key.clone())
+        .group(group)
+        .evidence(
+            EvidenceKind::Event,
+            Some(&info.key),
+            format!("event {} from {} (x{})", e.reason, e.source, e.count),
+            e.message.clone(),
+        )
+        .confidence(if part == Part::Other {
+            Confidence::Medium
+        } else {
+            Confidence::High
+        })
+        .explain(format!(
+            "{why} Until the sandbox exists no container of the pod is created, so the pod shows ContainerCreating."
+        ))
+        .step("Read the full sandbox error", Some(info.describe_cmd()), RiskLevel::None, "");
+    f = match part {
+        Part::Network => f
+            .step(format!("Check the CNI pods on {node}"), Some(format!("kubectl get pods -A -o wide --field-selector spec.nodeName={node} | grep -Ei 'calico|cilium|flannel|weave|cni'")), RiskLevel::None, "")
+            .step("On the node: the plugin's files and the runtime's log", Some("ls /etc/cni/net.d /opt/cni/bin; journalctl -u containerd --since '-15min' | grep -i cni".into()), RiskLevel::None, "")
+            .step("Restart the CNI pod on that node once the cause is clear", Some(format!("kubectl -n <cni-namespace> delete pod <cni-pod-on-{node}>")), RiskLevel::Medium, "Pods on the node may lose networking while the plugin restarts."),
+        Part::Image => f
+            .step("See which sandbox image the node's runtime uses", Some("crictl info | grep -i sandboxImage; grep -i sandbox_image /etc/containerd/config.toml".into()), RiskLevel::None, "")
+            .step("Make that image pullable from the node (mirror it, fix the registry credentials), or point the runtime at a reachable copy", None, RiskLevel::Medium, "Changing containerd's config needs a restart of containerd on the node."),
+        Part::MemoryTooSmall => f
+            .step("Check the pod's memory limits for a unit mistake (\"4\" is 4 bytes, \"4Mi\" is 4 MiB)", Some(format!("kubectl get pod {} -n {} -o jsonpath='{{.spec.containers[*].resources}}'", info.name(), info.ns())), RiskLevel::None, "")
+            .step("Raise the limit in the workload", None, RiskLevel::Low, "Rolls the workload's pods."),
+        Part::Runtime | Part::Other => f
+            .step("On the node: the runtime's log around the failure", Some("journalctl -u containerd --since '-15min'; journalctl -u kubelet --since '-15min' | grep -i sandbox".into()), RiskLevel::None, ""),
+    };
+    f
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_sandbox_wording() {
+        for (msg, want) in [
+            (
+                r#"Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "3f2a": plugin type="calico" failed (add): stat /var/lib/calico/nodename: no such file or directory: check that the calico/node container is running and has mounted /var/lib/calico/"#,
+                Part::Network,
+            ),
+            (
+                r#"Failed to create pod sandbox: rpc error: code = Unknown desc = failed to set up sandbox container "9c1e" network for pod "web-1": networkPlugin cni failed to set up pod "web-1_shop" network: failed to allocate for range 0: no IP addresses available in range set: 10.244.1.1-10.244.1.254"#,
+                Part::Network,
+            ),
+            (
+                r#"Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "77ab": failed to find plugin "bridge" in path [/opt/cni/bin]"#,
+                Part::Network,
+            ),
+            (
+                r#"Failed to create pod sandbox: failed to get sandbox image "registry.k8s.io/pause:3.9": failed to pull image "registry.k8s.io/pause:3.9": failed to pull and unpack image "registry.k8s.io/pause:3.9": failed to resolve reference "registry.k8s.io/pause:3.9": failed to do request: Head "https://registry.k8s.io/v2/pause/manifests/3.9": dial tcp: lookup registry.k8s.io: no such host"#,
+                Part::Image,
+            ),
+            (
+                r#"Failed to create pod sandbox: rpc error: code = Unknown desc = failed pulling image "k8s.gcr.io/pause:3.2": Error response from daemon: Get https://k8s.gcr.io/v2/: net/http: request canceled while waiting for connection"#,
+                Part::Image,
+            ),
+            (
+                r#"Failed to create pod sandbox: rpc error: code = Unknown desc = failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: container init was OOM-killed (memory limit too low?): unknown"#,
+                Part::MemoryTooSmall,
+            ),
+            (
+                r#"Failed to create pod sandbox: rpc error: code = Unknown desc = failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: can't get final child's PID from pipe: EOF: unknown"#,
+                Part::Runtime,
+            ),
+            ("Failed to create pod sandbox: something new", Part::Other),
+        ] {
+            assert_eq!(classify(msg), want, "{msg}");
+        }
+    }
+}
