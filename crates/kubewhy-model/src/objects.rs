@@ -614,6 +614,99 @@ pub struct KeyedObject {
     pub metadata: Meta,
     pub type_: Option<String>,
     pub keys: Vec<String>,
+    /// For image pull secrets (`.dockerconfigjson`, `.dockercfg`): the registry hosts they hold
+    /// credentials for. The credentials themselves are decoded only to find these keys, inside
+    /// the deserializer, and never kept.
+    pub registries: Vec<String>,
+}
+
+/// A Secret's or ConfigMap's data: its keys, and a pull secret's registry hosts.
+#[derive(Debug, Default)]
+pub struct DataKeys {
+    pub keys: Vec<String>,
+    pub registries: Vec<String>,
+}
+
+/// `data` / `binaryData`: values are base64.
+fn data_keys_b64<'de, D: Deserializer<'de>>(d: D) -> Result<DataKeys, D::Error> {
+    d.deserialize_any(DataVisitor { base64: true })
+}
+
+/// `stringData`: values are plain text.
+fn data_keys_plain<'de, D: Deserializer<'de>>(d: D) -> Result<DataKeys, D::Error> {
+    d.deserialize_any(DataVisitor { base64: false })
+}
+
+struct DataVisitor {
+    base64: bool,
+}
+
+impl<'de> Visitor<'de> for DataVisitor {
+    type Value = DataKeys;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a map")
+    }
+    fn visit_unit<E>(self) -> Result<Self::Value, E> {
+        Ok(DataKeys::default())
+    }
+    fn visit_none<E>(self) -> Result<Self::Value, E> {
+        Ok(DataKeys::default())
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut out = DataKeys::default();
+        while let Some(k) = map.next_key::<String>()? {
+            if k == ".dockerconfigjson" || k == ".dockercfg" {
+                let v: Option<LooseScalar> = map.next_value()?;
+                if let Some(LooseScalar::Str(text)) = v {
+                    out.registries
+                        .extend(registry_hosts(&text, self.base64, k == ".dockercfg"));
+                }
+            } else {
+                map.next_value::<IgnoredAny>()?;
+            }
+            out.keys.push(k);
+        }
+        Ok(out)
+    }
+}
+
+/// The registry hosts of a docker config document: the keys of `auths` (`.dockerconfigjson`)
+/// or the top-level keys (`.dockercfg`). Malformed documents hold no hosts.
+fn registry_hosts(value: &str, is_base64: bool, legacy: bool) -> Vec<String> {
+    use base64::Engine;
+    let decoded;
+    let bytes: &[u8] = if is_base64 {
+        match base64::engine::general_purpose::STANDARD.decode(value.trim()) {
+            Ok(b) => {
+                decoded = b;
+                &decoded
+            }
+            Err(_) => return Vec::new(),
+        }
+    } else {
+        value.as_bytes()
+    };
+    #[derive(Deserialize, Default)]
+    #[serde(default)]
+    struct DockerConfig {
+        #[serde(deserialize_with = "keys_only")]
+        auths: Vec<String>,
+    }
+    struct TopKeys(Vec<String>);
+    impl<'de> Deserialize<'de> for TopKeys {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            keys_only(d).map(TopKeys)
+        }
+    }
+    if legacy {
+        serde_json::from_slice::<TopKeys>(bytes)
+            .map(|t| t.0)
+            .unwrap_or_default()
+    } else {
+        serde_json::from_slice::<DockerConfig>(bytes)
+            .map(|c| c.auths)
+            .unwrap_or_default()
+    }
 }
 
 #[derive(Deserialize)]
@@ -623,25 +716,30 @@ pub struct RawKeyed {
     pub metadata: Meta,
     #[serde(rename = "type")]
     pub type_: Option<String>,
-    #[serde(deserialize_with = "keys_only")]
-    pub data: Vec<String>,
-    #[serde(deserialize_with = "keys_only")]
-    pub binary_data: Vec<String>,
-    #[serde(deserialize_with = "keys_only")]
-    pub string_data: Vec<String>,
+    #[serde(deserialize_with = "data_keys_b64")]
+    pub data: DataKeys,
+    #[serde(deserialize_with = "data_keys_b64")]
+    pub binary_data: DataKeys,
+    #[serde(deserialize_with = "data_keys_plain")]
+    pub string_data: DataKeys,
 }
 
 impl From<RawKeyed> for KeyedObject {
     fn from(r: RawKeyed) -> Self {
-        let mut keys = r.data;
-        keys.extend(r.binary_data);
-        keys.extend(r.string_data);
+        let mut keys = r.data.keys;
+        keys.extend(r.binary_data.keys);
+        keys.extend(r.string_data.keys);
         keys.sort();
         keys.dedup();
+        let mut registries = r.data.registries;
+        registries.extend(r.string_data.registries);
+        registries.sort();
+        registries.dedup();
         KeyedObject {
             metadata: r.metadata,
             type_: r.type_,
             keys,
+            registries,
         }
     }
 }
@@ -841,6 +939,34 @@ mod tests {
         assert_eq!(s.keys, vec!["password", "token"]);
         let dbg = format!("{s:?}");
         assert!(!dbg.contains("c2VjcmV0") && !dbg.contains("plain"), "{dbg}");
+    }
+
+    #[test]
+    fn pull_secrets_keep_registry_hosts_only() {
+        use base64::Engine;
+        let doc = r#"{"auths":{"registry.example.com":{"username":"u","password":"hunter2","auth":"dTpodW50ZXIy"},"https://index.docker.io/v1/":{"auth":"eDp5"}}}"#;
+        let b64 = base64::engine::general_purpose::STANDARD.encode(doc);
+        let raw: RawKeyed = serde_json::from_str(&format!(
+            r#"{{"metadata":{{"name":"regcred"}},"type":"kubernetes.io/dockerconfigjson","data":{{".dockerconfigjson":"{b64}"}}}}"#
+        ))
+        .unwrap();
+        let s = KeyedObject::from(raw);
+        assert_eq!(s.keys, vec![".dockerconfigjson"]);
+        assert_eq!(
+            s.registries,
+            vec!["https://index.docker.io/v1/", "registry.example.com"]
+        );
+        let dbg = format!("{s:?}");
+        assert!(
+            !dbg.contains("hunter2") && !dbg.contains("dTpodW50ZXIy") && !dbg.contains(&b64),
+            "{dbg}"
+        );
+        // Legacy .dockercfg, in stringData; and garbage never fails the object.
+        let raw: RawKeyed = serde_json::from_str(
+            r#"{"metadata":{"name":"old"},"stringData":{".dockercfg":"{\"quay.io\":{\"auth\":\"eDp5\"}}"},"data":{".dockerconfigjson":"!!not base64!!"}}"#,
+        )
+        .unwrap();
+        assert_eq!(KeyedObject::from(raw).registries, vec!["quay.io"]);
     }
 
     #[test]

@@ -33,8 +33,12 @@ pub(crate) enum Refusal {
     Other(String),
 }
 
-static QUOTA: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?i)(?:exceeded|failed) quota: ([^,:]+)[,:]\s*(.*)$").unwrap());
+static QUOTA: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)(?:exceeded quota|failed quota|status unknown for quota): ([^,:]+)[,:]\s*(.*)$",
+    )
+    .unwrap()
+});
 static WEBHOOK_DENIED: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r#"admission webhook "([^"]+)" denied the request:?\s*(.*)$"#).unwrap()
 });
@@ -405,6 +409,16 @@ mod tests {
             Refusal::Quota {
                 name: "compute".into(),
                 detail: "must specify limits.cpu for: web; limits.memory for: web".into()
+            }
+        );
+        // A quota the controller has not counted yet refuses too.
+        assert_eq!(
+            classify(
+                r#"pods "api-x" is forbidden: status unknown for quota: compute, resource: requests.cpu"#
+            ),
+            Refusal::Quota {
+                name: "compute".into(),
+                detail: "resource: requests.cpu".into()
             }
         );
         assert_eq!(

@@ -4,7 +4,7 @@
 use crate::podinfo::{PodInfo, strip_rpc};
 use crate::{Check, Ctx};
 use kubewhy_model::objects::ContainerStatus;
-use kubewhy_model::{Cause, Confidence, EvidenceKind, Finding, RiskLevel, Severity};
+use kubewhy_model::{Cause, Confidence, EvidenceKind, Finding, ObjectKey, RiskLevel, Severity};
 
 pub(crate) struct ImagePull;
 
@@ -243,7 +243,7 @@ fn check_container(
         f = f.evidence(*kind, Some(&info.key), src.clone(), quote.clone());
     }
     if cause == Cause::ImagePullAuth {
-        f = auth_evidence(f, ctx, info);
+        f = auth_evidence(f, ctx, info, &registry_of(&image));
     }
     let node = info.pod.spec.node_name.clone().unwrap_or_default();
     f = f.explain(format!(
@@ -257,7 +257,7 @@ fn check_container(
 
 /// For a refused pull: which pull secrets the pod has (its own and its service account's),
 /// and whether they exist. Only names are shown, never credentials.
-fn auth_evidence(mut f: Finding, ctx: &Ctx, info: &PodInfo) -> Finding {
+fn auth_evidence(mut f: Finding, ctx: &Ctx, info: &PodInfo, registry: &str) -> Finding {
     let snap = ctx.snap;
     let mut names: Vec<String> = info
         .pod
@@ -288,19 +288,74 @@ fn auth_evidence(mut f: Finding, ctx: &Ctx, info: &PodInfo) -> Finding {
         );
     }
     for n in names {
-        if snap.secrets_known(info.ns()) && snap.secret(info.ns(), &n).is_none() {
-            f = f.evidence(
-                EvidenceKind::Absence,
-                Some(&info.key),
-                "spec.imagePullSecrets",
-                format!(
-                    "Secret {}/{n} is named as a pull secret but does not exist",
-                    info.ns()
-                ),
-            );
+        match snap.secret(info.ns(), &n) {
+            None if snap.secrets_known(info.ns()) => {
+                f = f.evidence(
+                    EvidenceKind::Absence,
+                    Some(&info.key),
+                    "spec.imagePullSecrets",
+                    format!(
+                        "Secret {}/{n} is named as a pull secret but does not exist",
+                        info.ns()
+                    ),
+                );
+            }
+            Some(secret) if !secret.registries.is_empty() => {
+                let key = ObjectKey::of("Secret", &secret.metadata);
+                let covered = secret
+                    .registries
+                    .iter()
+                    .any(|h| registry_matches(h, registry));
+                let quote = if covered {
+                    format!(
+                        "holds credentials for {registry}: the registry refuses them (wrong, expired or without access to this repository)"
+                    )
+                } else {
+                    format!(
+                        "holds credentials for {} only, none for {registry}: the kubelet sends no credentials",
+                        secret.registries.join(", ")
+                    )
+                };
+                f = f.evidence(
+                    EvidenceKind::Field,
+                    Some(&key),
+                    "registry hosts of its docker config (credentials not read)",
+                    quote,
+                );
+            }
+            _ => {}
         }
     }
     f
+}
+
+/// A registry host without scheme, path or Docker Hub aliases: `https://index.docker.io/v1/`
+/// and `registry-1.docker.io` are both `docker.io`.
+fn normalise_registry(h: &str) -> String {
+    let h = h.trim().to_ascii_lowercase();
+    let h = h
+        .strip_prefix("https://")
+        .or_else(|| h.strip_prefix("http://"))
+        .unwrap_or(&h);
+    let host = h.split('/').next().unwrap_or(h);
+    match host {
+        "index.docker.io" | "registry-1.docker.io" | "registry.hub.docker.com" => {
+            "docker.io".into()
+        }
+        other => other.to_string(),
+    }
+}
+
+/// Whether a pull secret's host key covers the image's registry, as the kubelet's credential
+/// keyring matches them (exact host and port, or a `*.domain` wildcard).
+fn registry_matches(key: &str, registry: &str) -> bool {
+    let (key, registry) = (normalise_registry(key), normalise_registry(registry));
+    if let Some(suffix) = key.strip_prefix("*.") {
+        return registry
+            .strip_suffix(suffix)
+            .is_some_and(|head| head.ends_with('.') && !head[..head.len() - 1].contains('.'));
+    }
+    key == registry
 }
 
 fn registry_of(image: &str) -> String {
@@ -539,6 +594,45 @@ mod tests {
             Some(Cause::ImageNameInvalid)
         );
         assert_eq!(c("Back-off pulling image \"x\""), None);
+    }
+
+    #[test]
+    fn pull_secret_hosts_match_like_the_kubelet() {
+        assert!(registry_matches("https://index.docker.io/v1/", "docker.io"));
+        assert!(registry_matches("registry-1.docker.io", "docker.io"));
+        assert!(registry_matches("127.0.0.1:5443", "127.0.0.1:5443"));
+        assert!(!registry_matches("127.0.0.1:5443", "127.0.0.1"));
+        assert!(registry_matches("*.example.com", "registry.example.com"));
+        assert!(!registry_matches("*.example.com", "a.b.example.com"));
+        assert!(!registry_matches("*.example.com", "example.com"));
+        assert!(!registry_matches("quay.io", "ghcr.io"));
+    }
+
+    #[test]
+    fn a_pull_secret_for_another_registry_is_named() {
+        use base64::Engine;
+        let cfg = base64::engine::general_purpose::STANDARD
+            .encode(r#"{"auths":{"quay.io":{"auth":"eDp5"}}}"#);
+        let yaml = format!(
+            "apiVersion: v1\nkind: Pod\nmetadata: {{name: p, namespace: shop, creationTimestamp: '2026-11-22T09:00:00Z'}}\nspec:\n  nodeName: n1\n  imagePullSecrets: [{{name: regcred}}]\n  containers: [{{name: app, image: 'registry.example.com/shop/app:1'}}]\nstatus:\n  phase: Pending\n  containerStatuses:\n  - name: app\n    image: 'registry.example.com/shop/app:1'\n    state: {{waiting: {{reason: ImagePullBackOff, message: 'Back-off pulling image \"registry.example.com/shop/app:1\"'}}}}\n---\napiVersion: v1\nkind: Event\nmetadata: {{name: e1, namespace: shop}}\ninvolvedObject: {{kind: Pod, namespace: shop, name: p}}\nreason: Failed\ntype: Warning\nsource: {{component: kubelet}}\nlastTimestamp: '2026-11-22T09:59:00Z'\nmessage: 'Failed to pull image \"registry.example.com/shop/app:1\": rpc error: code = Unknown desc = failed to pull and unpack image \"registry.example.com/shop/app:1\": failed to resolve reference \"registry.example.com/shop/app:1\": pull access denied, repository does not exist or may require authorization: server message: insufficient_scope: authorization failed'\n---\napiVersion: v1\nkind: Secret\nmetadata: {{name: regcred, namespace: shop}}\ntype: kubernetes.io/dockerconfigjson\ndata: {{.dockerconfigjson: {cfg}}}\n"
+        );
+        let loaded = kubewhy_source::load(
+            &[kubewhy_source::Input::Text {
+                name: "t.yaml".into(),
+                text: yaml,
+            }],
+            Some("2026-11-22T10:00:00Z".parse().unwrap()),
+        );
+        assert!(loaded.warnings.is_empty(), "{:?}", loaded.warnings);
+        let d = crate::diagnose(&loaded.snapshot);
+        let f = &d.findings[0];
+        assert_eq!(f.cause, Cause::ImagePullAuth);
+        let quotes: Vec<&str> = f.evidence.iter().map(|e| e.quote.as_str()).collect();
+        assert!(
+            quotes.contains(&"holds credentials for quay.io only, none for registry.example.com: the kubelet sends no credentials"),
+            "{quotes:?}"
+        );
+        assert!(!format!("{d:?}").contains("eDp5"));
     }
 
     #[test]

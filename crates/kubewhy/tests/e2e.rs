@@ -137,7 +137,7 @@ impl Cluster {
                     "-n",
                     ns,
                     "get",
-                    "configmaps,secrets,serviceaccounts,persistentvolumeclaims",
+                    "configmaps,secrets,serviceaccounts,persistentvolumeclaims,resourcequotas,limitranges",
                     "-o",
                     "json",
                 ]));
@@ -259,6 +259,34 @@ fn scenarios() -> Vec<Scenario> {
             cause: "configmap-missing",
             objects: &["needs-config"],
             evidence: &["configmap \"app-config\" not found"],
+        },
+        Scenario {
+            name: "secret",
+            yaml: pod("needs-secret", &format!("{{name: main, image: {BB}, command: [sleep, '100000'], env: [{{name: DB_PASSWORD, valueFrom: {{secretKeyRef: {{name: db-password, key: password}}}}}}]}}")),
+            after: nothing,
+            cause: "secret-missing",
+            objects: &["needs-secret"],
+            evidence: &["secret \"db-password\" not found"],
+        },
+        Scenario {
+            name: "quota",
+            // The quota first: the Deployment's pods must meet it at admission.
+            yaml: format!(
+                "apiVersion: v1\nkind: ResourceQuota\nmetadata: {{name: compute}}\nspec: {{hard: {{requests.cpu: 100m}}}}\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {{name: api}}\nspec:\n  replicas: 1\n  selector: {{matchLabels: {{app: api}}}}\n  template:\n    metadata: {{labels: {{app: api}}}}\n    spec:\n      terminationGracePeriodSeconds: 2\n      containers:\n      - {{name: api, image: {BB}, command: [sleep, '100000'], resources: {{requests: {{cpu: 200m}}}}}}\n"
+            ),
+            after: nothing,
+            cause: "pod-creation-rejected",
+            // The ReplicaSet's name carries the template hash.
+            objects: &[],
+            evidence: &["exceeded quota: compute, requested: requests.cpu=200m", "requests.cpu: 0/100m"],
+        },
+        Scenario {
+            name: "readiness",
+            yaml: pod("unready", &format!("{{name: main, image: {BB}, command: [sleep, '100000'], readinessProbe: {{exec: {{command: ['false']}}, periodSeconds: 2}}}}")),
+            after: nothing,
+            cause: "readiness-probe-failing",
+            objects: &["unready"],
+            evidence: &["Readiness probe failed", "ready=false"],
         },
         Scenario {
             name: "finalizer",
@@ -623,7 +651,7 @@ fn capture_scenario(c: &Cluster, s: &Scenario, ns: &str, dir: &std::path::Path) 
         "-n",
         ns,
         "get",
-        "configmaps,serviceaccounts,persistentvolumeclaims",
+        "configmaps,serviceaccounts,persistentvolumeclaims,resourcequotas,limitranges",
         "-o",
         "json",
     ]));
