@@ -290,6 +290,65 @@ pub async fn fetch_with(
     Ok(out)
 }
 
+/// The most log a finding quotes from: the tail of the previous run, bounded so a chatty
+/// container cannot make a scan slow or large.
+pub const PREVIOUS_LOG_BYTES: i64 = 16 * 1024;
+
+/// Builds a client for the options (for calls after `fetch`, such as `previous_log_with`).
+pub async fn client(opts: &LiveOptions) -> Result<Client, LiveError> {
+    let cfg = config(opts).await?;
+    Client::try_from(cfg).map_err(|e| LiveError::Config(e.to_string()))
+}
+
+/// The log of a container's previous run (what `kubectl logs --previous` shows), at most
+/// `max_bytes` from its end. `Ok(None)` when the API server has none: the container has not
+/// restarted, or the kubelet already removed the dead container.
+pub async fn previous_log_with(
+    client: &Client,
+    namespace: &str,
+    pod: &str,
+    container: &str,
+    max_bytes: i64,
+) -> Result<Option<String>, String> {
+    let path = format!(
+        "/api/v1/namespaces/{}/pods/{}/log?container={}&previous=true&limitBytes={max_bytes}",
+        enc(namespace),
+        enc(pod),
+        enc(container)
+    );
+    let req = http::Request::get(path)
+        .body(Vec::new())
+        .map_err(|e| e.to_string())?;
+    match tokio::time::timeout(Duration::from_secs(15), client.request_text(req)).await {
+        Err(_) => Err("no answer within 15 s".into()),
+        Ok(Ok(text)) => {
+            // limitBytes may cut the first line in the middle: drop that fragment.
+            let text = if text.len() as i64 >= max_bytes {
+                text.split_once('\n')
+                    .map(|(_, rest)| rest.to_string())
+                    .unwrap_or(text)
+            } else {
+                text
+            };
+            Ok(Some(text))
+        }
+        Ok(Err(kube::Error::Api(e))) if e.code == 400 || e.code == 404 => Ok(None),
+        Ok(Err(e)) => Err(e.to_string()),
+    }
+}
+
+/// Percent-encodes a path segment or query value (names are DNS labels, but be exact).
+fn enc(s: &str) -> String {
+    s.bytes()
+        .map(|b| match b {
+            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => {
+                (b as char).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
 #[derive(Default)]
 struct Listed {
     pages: Vec<(String, String)>,

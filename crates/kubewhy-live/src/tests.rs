@@ -264,3 +264,46 @@ async fn an_unreachable_server_is_one_clear_error() {
         other => panic!("{other:?}"),
     }
 }
+
+#[tokio::test]
+async fn previous_log_is_one_bounded_request() {
+    let (client, seen) = mock_client(|uri, _| {
+        if uri.contains("/pods/orders-1/log") {
+            (
+                200,
+                "orders 1.8.0 starting\nFATAL: connection refused\n".into(),
+            )
+        } else {
+            status(
+                400,
+                "BadRequest",
+                "previous terminated container \"main\" in pod \"quiet\" not found",
+            )
+        }
+    });
+    let log = previous_log_with(&client, "shop", "orders-1", "orders", 4096)
+        .await
+        .unwrap();
+    assert_eq!(
+        log.as_deref(),
+        Some("orders 1.8.0 starting\nFATAL: connection refused\n")
+    );
+    // No previous run: nothing, not an error.
+    let none = previous_log_with(&client, "shop", "quiet", "main", 4096)
+        .await
+        .unwrap();
+    assert_eq!(none, None);
+    assert_eq!(
+        seen.lock().unwrap()[0],
+        "/api/v1/namespaces/shop/pods/orders-1/log?container=orders&previous=true&limitBytes=4096"
+    );
+}
+
+#[tokio::test]
+async fn a_log_cut_by_the_byte_limit_loses_its_partial_first_line() {
+    let (client, _) = mock_client(|_, _| (200, "tial line\nwhole line\n".into()));
+    let log = previous_log_with(&client, "shop", "p", "c", 20)
+        .await
+        .unwrap();
+    assert_eq!(log.as_deref(), Some("whole line\n"));
+}

@@ -214,7 +214,11 @@ fn check_container(
             e.message.clone(),
         );
     }
+    let mut recognised = None;
     if let Some(log) = snap.logs_for(info.ns(), info.name(), &cs.name) {
+        if cause == Cause::AppExitError {
+            recognised = crate::loglines::recognise(&log.tail, info.ns());
+        }
         let lines: Vec<&String> = log.tail.iter().filter(|l| !l.trim().is_empty()).collect();
         let last = &lines[lines.len().saturating_sub(LOG_LINES)..];
         if !last.is_empty() {
@@ -231,17 +235,37 @@ fn check_container(
             );
         }
     }
+    if let Some(r) = &recognised {
+        f = f.evidence(
+            EvidenceKind::Log,
+            Some(&info.key),
+            format!("recognised log line ({}) of container {}", r.name, cs.name),
+            r.line.clone(),
+        );
+    }
     if term.is_none() && cause != Cause::LivenessProbeFailing {
         f = f.confidence(Confidence::Medium);
     }
-    f = f.explain(explain(
-        cause,
-        &cs.name,
-        term,
-        limit.as_deref(),
-        cs.restart_count,
-    ));
-    out.push(remediation(f, ctx, info, cause, &cs.name));
+    let mut explanation = explain(cause, &cs.name, term, limit.as_deref(), cs.restart_count);
+    if let Some(r) = &recognised {
+        explanation.push(' ');
+        explanation.push_str(&r.advice);
+    }
+    f = remediation(f.explain(explanation), ctx, info, cause, &cs.name);
+    if let Some(r) = recognised {
+        let (action, command, risk, note) = r.step;
+        let at = f.remediation.len().min(1);
+        f.remediation.insert(
+            at,
+            kubewhy_model::Step {
+                action,
+                command,
+                risk,
+                risk_note: note.to_string(),
+            },
+        );
+    }
+    out.push(f);
 }
 
 fn summary(cause: Cause, c: &str, t: Option<&StateTerminated>, limit: Option<&str>) -> String {

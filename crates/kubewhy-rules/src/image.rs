@@ -245,6 +245,9 @@ fn check_container(
     if cause == Cause::ImagePullAuth {
         f = auth_evidence(f, ctx, info, &registry_of(&image));
     }
+    if cause == Cause::ImageStoreCorrupt {
+        f = same_image_on_node(f, ctx, info, &image);
+    }
     let node = info.pod.spec.node_name.clone().unwrap_or_default();
     f = f.explain(format!(
         "{} Container \"{}\" cannot start until its image \"{image}\" is on node {}.",
@@ -327,6 +330,56 @@ fn auth_evidence(mut f: Finding, ctx: &Ctx, info: &PodInfo, registry: &str) -> F
         }
     }
     f
+}
+
+/// A corrupt local image store is the node's problem: the other pods there that use the same
+/// image show whether it is one image or the whole store.
+fn same_image_on_node(mut f: Finding, ctx: &Ctx, info: &PodInfo, image: &str) -> Finding {
+    let Some(node) = info.pod.spec.node_name.as_deref().filter(|n| !n.is_empty()) else {
+        return f;
+    };
+    let others: Vec<String> = ctx
+        .snap
+        .pods_on_node(node)
+        .filter(|p| p.metadata.uid != info.pod.metadata.uid)
+        .filter(|p| {
+            p.spec
+                .containers
+                .iter()
+                .chain(&p.spec.init_containers)
+                .any(|c| c.image == image)
+        })
+        .map(|p| {
+            let running = p
+                .status
+                .container_statuses
+                .iter()
+                .any(|c| c.state.running.is_some());
+            format!(
+                "{}/{} ({})",
+                p.metadata.ns(),
+                p.metadata.name,
+                if running { "running" } else { "not running" }
+            )
+        })
+        .collect();
+    let quote = if others.is_empty() {
+        format!("no other pod on node {node} uses \"{image}\"")
+    } else {
+        others.join(", ")
+    };
+    f = f.evidence(
+        EvidenceKind::Field,
+        None,
+        format!("other pods on node {node} using the same image"),
+        quote,
+    );
+    f.step(
+        format!("On node {node}: remove the broken image so the kubelet pulls it again"),
+        Some(format!("crictl rmi {image}   # on {node}; if other images fail too, the store itself is damaged: drain the node")),
+        RiskLevel::Medium,
+        "Running containers keep working; pods on the node that need the image wait for the new pull.",
+    )
 }
 
 /// A registry host without scheme, path or Docker Hub aliases: `https://index.docker.io/v1/`
@@ -633,6 +686,51 @@ mod tests {
             "{quotes:?}"
         );
         assert!(!format!("{d:?}").contains("eDp5"));
+    }
+
+    #[test]
+    fn a_corrupt_image_names_the_node_and_its_other_users() {
+        let pod = |name: &str, state: &str| {
+            format!(
+                "apiVersion: v1\nkind: Pod\nmetadata: {{name: {name}, namespace: shop, uid: {name}, creationTimestamp: '2026-11-22T09:00:00Z'}}\nspec:\n  nodeName: node-7\n  containers: [{{name: app, image: 'registry.example.com/app:1'}}]\nstatus:\n  phase: {}\n  containerStatuses:\n  - {{name: app, image: 'registry.example.com/app:1', state: {state}}}\n---\n",
+                if state.contains("running") {
+                    "Running"
+                } else {
+                    "Pending"
+                }
+            )
+        };
+        let yaml = format!(
+            "{}{}",
+            pod(
+                "broken",
+                "{waiting: {reason: ImageInspectError, message: 'Failed to inspect image \"registry.example.com/app:1\": rpc error: code = Unknown desc = Error response from daemon: readlink /var/lib/docker/overlay2/l: invalid argument'}}"
+            ),
+            pod("fine", "{running: {startedAt: '2026-11-22T09:01:00Z'}}")
+        );
+        let loaded = kubewhy_source::load(
+            &[kubewhy_source::Input::Text {
+                name: "t.yaml".into(),
+                text: yaml,
+            }],
+            Some("2026-11-22T10:00:00Z".parse().unwrap()),
+        );
+        assert!(loaded.warnings.is_empty(), "{:?}", loaded.warnings);
+        let d = crate::diagnose(&loaded.snapshot);
+        assert_eq!(d.findings.len(), 1);
+        let f = &d.findings[0];
+        assert_eq!(f.cause, Cause::ImageStoreCorrupt);
+        let e = f
+            .evidence
+            .iter()
+            .find(|e| e.source == "other pods on node node-7 using the same image")
+            .unwrap();
+        assert_eq!(e.quote, "shop/fine (running)");
+        assert!(f.remediation.iter().any(|s| {
+            s.command
+                .as_deref()
+                .is_some_and(|c| c.starts_with("crictl rmi registry.example.com/app:1"))
+        }));
     }
 
     #[test]

@@ -6,6 +6,7 @@ pub mod catalogue;
 mod crash;
 mod creation;
 mod image;
+mod loglines;
 mod mounts;
 mod namespace;
 mod pending;

@@ -185,21 +185,18 @@ fn check_pod(ctx: &Ctx, info: &PodInfo, out: &mut Vec<Finding>) {
         );
         found.push(f);
     }
-    for e in snap.events_for("Pod", &info.pod.metadata) {
-        if e.reason != "FailedMount" {
+    let events = snap.events_for("Pod", &info.pod.metadata);
+    for e in &events {
+        if e.reason != "FailedMount" && e.reason != "FailedAttachVolume" {
+            continue;
+        }
+        if mounted_since(info, &events, e) {
             continue;
         }
         let src = format!("event {} from {} (x{})", e.reason, e.source, e.count);
         let f = match missing_reference(&e.message) {
             Some((cause, name, key)) => base(ctx, info, cause, &name, key.as_deref()),
-            None if e.message.contains("timed out waiting for the condition")
-                || e.message.contains("Unable to attach or mount volumes") =>
-            {
-                // The generic timeout line repeats whatever the specific error was; keep it only
-                // when nothing more specific is known.
-                base(ctx, info, Cause::VolumeMountFailed, "", None).confidence(Confidence::Low)
-            }
-            None => base(ctx, info, Cause::VolumeMountFailed, "", None),
+            None => mount_failure(ctx, info, &e.message),
         };
         found.push(f.evidence(EvidenceKind::Event, Some(&info.key), src, e.message.clone()));
     }
@@ -237,21 +234,215 @@ fn check_pod(ctx: &Ctx, info: &PodInfo, out: &mut Vec<Finding>) {
             _ => continue,
         };
         let key = if obj.is_some() { r.key.clone() } else { None };
-        found.push(base(ctx, info, r.cause, &r.name, key.as_deref()).evidence(
+        let mut f = base(ctx, info, r.cause, &r.name, key.as_deref()).evidence(
             EvidenceKind::Absence,
             Some(&info.key),
             r.field.clone(),
             quote,
-        ));
+        );
+        if obj.is_none() {
+            f = elsewhere(ctx, info, kind, &r.name, f);
+        }
+        found.push(f);
     }
-    // A specific cause makes the generic mount failure redundant.
-    let specific = found.iter().any(|f| f.cause != Cause::VolumeMountFailed);
+    // A specific cause makes the generic mount failure (the timeout line that repeats it)
+    // redundant.
+    let generic = |f: &Finding| f.cause == Cause::VolumeMountFailed && f.group_key.is_empty();
+    let specific = found.iter().any(|f| !generic(f));
     for f in found {
-        if specific && f.cause == Cause::VolumeMountFailed {
+        if specific && generic(&f) {
             continue;
         }
         out.push(f);
     }
+}
+
+/// Whether the pod got past mounting after this mount failure. The kubelet mounts every volume
+/// before it creates the sandbox and pulls images, so a later pull/create/start event, or a
+/// container waiting for anything but its creation, means the volumes are there and the event
+/// is history (a transient "failed to sync secret cache" is common on a busy kubelet).
+fn mounted_since(
+    info: &PodInfo,
+    events: &[&kubewhy_model::objects::Event],
+    failure: &kubewhy_model::objects::Event,
+) -> bool {
+    let past_creation = info.statuses().any(|(c, _)| {
+        c.state.running.is_some()
+            || c.state.terminated.is_some()
+            || c.state.waiting.as_ref().is_some_and(|w| {
+                !matches!(
+                    w.reason.as_str(),
+                    "" | "ContainerCreating" | "PodInitializing" | "CreateContainerConfigError"
+                )
+            })
+    });
+    if past_creation {
+        return true;
+    }
+    events.iter().any(|x| {
+        matches!(
+            x.reason.as_str(),
+            "Pulling" | "Pulled" | "Created" | "Started" | "BackOff"
+        ) && matches!((x.last_time, failure.last_time), (Some(a), Some(b)) if a >= b)
+    })
+}
+
+/// A missing ConfigMap or Secret that exists under the same name in other namespaces: a pod
+/// only sees its own namespace's.
+fn elsewhere(ctx: &Ctx, info: &PodInfo, kind: &str, name: &str, mut f: Finding) -> Finding {
+    let list = if kind == "ConfigMap" {
+        &ctx.snap.config_maps
+    } else {
+        &ctx.snap.secrets
+    };
+    let others: Vec<&str> = list
+        .iter()
+        .filter(|o| o.metadata.name == name && o.metadata.ns() != info.ns())
+        .map(|o| o.metadata.ns())
+        .collect();
+    if others.is_empty() {
+        return f;
+    }
+    f = f.evidence(
+        EvidenceKind::Field,
+        None,
+        format!("{kind}s named {name} in other namespaces"),
+        format!(
+            "{kind} \"{name}\" exists in namespace(s) {}, not in {}: a pod only sees its own namespace's",
+            others.join(", "),
+            info.ns()
+        ),
+    );
+    let lc = kind.to_ascii_lowercase();
+    let from = others[0];
+    let ns = info.ns();
+    let step = kubewhy_model::Step {
+        action: format!("If the one in {from} is the right one, copy it into {ns}"),
+        command: Some(format!(
+            "kubectl get {lc} {name} -n {from} -o json | jq 'del(.metadata.namespace,.metadata.uid,.metadata.resourceVersion,.metadata.creationTimestamp,.metadata.ownerReferences,.metadata.managedFields)' | kubectl apply -n {ns} -f -"
+        )),
+        risk: if kind == "Secret" {
+            RiskLevel::Medium
+        } else {
+            RiskLevel::Low
+        },
+        risk_note: if kind == "Secret" {
+            "Copies credentials into another namespace: everyone who can read that namespace's Secrets can read them.".into()
+        } else {
+            "The copy does not follow later changes to the original.".into()
+        },
+    };
+    let at = f.remediation.len().min(1);
+    f.remediation.insert(at, step);
+    f
+}
+
+/// What kind of mount failure a FailedMount / FailedAttachVolume message describes.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum MountProblem {
+    /// The volume (ReadWriteOnce) is attached to another node.
+    MultiAttach {
+        volume: String,
+    },
+    /// The CSI driver the volume needs is not registered on the node.
+    CsiDriverMissing {
+        driver: String,
+    },
+    /// The generic "timed out waiting" line: it repeats whatever the specific error was.
+    Timeout,
+    Other,
+}
+
+static MULTI_ATTACH: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r#"Multi-Attach error for volume "([^"]+)""#).unwrap());
+static CSI_MISSING: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"driver name (\S+) not found in the list of registered CSI drivers").unwrap()
+});
+
+pub(crate) fn classify_mount(msg: &str) -> MountProblem {
+    if let Some(c) = MULTI_ATTACH.captures(msg) {
+        return MountProblem::MultiAttach {
+            volume: c[1].to_string(),
+        };
+    }
+    if let Some(c) = CSI_MISSING.captures(msg) {
+        return MountProblem::CsiDriverMissing {
+            driver: c[1].to_string(),
+        };
+    }
+    if msg.contains("timed out waiting for the condition")
+        || msg.contains("context deadline exceeded")
+        || msg.starts_with("Unable to attach or mount volumes")
+        || msg.starts_with("Unable to mount volumes")
+    {
+        return MountProblem::Timeout;
+    }
+    MountProblem::Other
+}
+
+fn mount_failure(ctx: &Ctx, info: &PodInfo, msg: &str) -> Finding {
+    let problem = classify_mount(msg);
+    let node = info.pod.spec.node_name.as_deref().unwrap_or("its node");
+    let (summary, group, explanation) = match &problem {
+        MountProblem::MultiAttach { volume } => (
+            format!("Volume \"{volume}\" is still attached to another node"),
+            format!("multi-attach|{volume}"),
+            format!("A ReadWriteOnce volume can be attached to one node at a time. \"{volume}\" is still attached elsewhere: another pod on another node uses it (two replicas of a Deployment sharing one claim), or a pod on a failed node was never cleanly detached (the attach-detach controller force-detaches after 6 minutes once that pod is gone)."),
+        ),
+        MountProblem::CsiDriverMissing { driver } => {
+            let known = ctx.snap.csi_drivers.iter().any(|d| d.metadata.name == *driver);
+            (
+                format!("CSI driver \"{driver}\" is not registered on node {node}"),
+                format!("csi|{driver}|{node}"),
+                format!("The volume needs CSI driver \"{driver}\", and its node plugin is not registered with the kubelet on {node}: the driver's DaemonSet does not run there (or crashes), or the driver is not installed at all.{}", if ctx.snap.kinds_loaded.contains_key("CSIDriver") { if known { " A CSIDriver object exists, so the driver is installed: look at its node pod on this node." } else { " No CSIDriver object of that name is in the snapshot: the driver is probably not installed." } } else { "" }),
+            )
+        }
+        MountProblem::Timeout | MountProblem::Other => (
+            "A volume of the pod cannot be mounted".to_string(),
+            String::new(),
+            "The kubelet could not attach or mount one of the pod's volumes; the event names the volume and the error.".to_string(),
+        ),
+    };
+    let mut f = Finding::new(Cause::VolumeMountFailed, Severity::Error, summary)
+        .object(info.key.clone())
+        .group(group)
+        .explain(explanation)
+        .step(
+            "Read the FailedMount / FailedAttachVolume events",
+            Some(info.describe_cmd()),
+            RiskLevel::None,
+            "",
+        );
+    if problem == MountProblem::Timeout {
+        f = f.confidence(Confidence::Low);
+    }
+    f = match &problem {
+        MountProblem::MultiAttach { volume } => {
+            // Other pods using the same claim: the likely holders.
+            let claims: Vec<&str> = info.pod.spec.volumes.iter().filter_map(|v| v.persistent_volume_claim.as_ref().map(|c| c.claim_name.as_str())).collect();
+            let holders: Vec<String> = ctx.snap.pods.iter().filter(|p| {
+                p.metadata.uid != info.pod.metadata.uid
+                    && p.metadata.ns() == info.ns()
+                    && p.spec.volumes.iter().any(|v| v.persistent_volume_claim.as_ref().is_some_and(|c| claims.contains(&c.claim_name.as_str())))
+            }).map(|p| format!("{} (node {})", p.metadata.name, p.spec.node_name.as_deref().unwrap_or("none"))).collect();
+            if !holders.is_empty() {
+                f = f.evidence(EvidenceKind::Field, None, "other pods of the namespace using the same claim", holders.join(", "));
+            }
+            f.step("See where the volume is attached", Some(format!("kubectl get volumeattachments | grep {volume}")), RiskLevel::None, "")
+                .step("Run one pod per ReadWriteOnce claim (a StatefulSet with volumeClaimTemplates, or replicas: 1 with strategy Recreate), or use a ReadWriteMany volume", None, RiskLevel::Low, "")
+                .step("If the other node is dead and its pod gone, delete the stale VolumeAttachment", Some("kubectl delete volumeattachment <name>".into()), RiskLevel::High, "Detaching a volume a live node still writes to corrupts the data.")
+        }
+        MountProblem::CsiDriverMissing { driver } => f
+            .step("See the registered drivers and the driver's node pods", Some(format!("kubectl get csidrivers; kubectl get csinode {node} -o yaml; kubectl get pods -A -o wide | grep -i {driver}")), RiskLevel::None, "")
+            .step(format!("Install the driver, or fix its node DaemonSet on {node}"), None, RiskLevel::Low, ""),
+        _ => f,
+    };
+    f.step(
+        "Confirm with the pod's events",
+        Some(info.describe_cmd()),
+        RiskLevel::None,
+        "",
+    )
 }
 
 fn base(ctx: &Ctx, info: &PodInfo, cause: Cause, name: &str, key: Option<&str>) -> Finding {
@@ -323,6 +514,83 @@ fn base(ctx: &Ctx, info: &PodInfo, cause: Cause, name: &str, key: Option<&str>) 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn diagnose_yaml(yaml: &str) -> Vec<&'static str> {
+        let loaded = kubewhy_source::load(
+            &[kubewhy_source::Input::Text {
+                name: "t.yaml".into(),
+                text: yaml.into(),
+            }],
+            Some("2026-11-22T13:30:00Z".parse().unwrap()),
+        );
+        assert!(loaded.warnings.is_empty(), "{:?}", loaded.warnings);
+        crate::diagnose(&loaded.snapshot)
+            .findings
+            .iter()
+            .map(|f| f.cause.slug())
+            .collect()
+    }
+
+    /// Captured on the real cluster (scenario tls): the kubelet complained once about the token
+    /// volume, mounted it, and went on to pull the image.
+    #[test]
+    fn a_mount_failure_the_pod_got_past_is_history() {
+        let pod = |waiting: &str| {
+            format!(
+                "apiVersion: v1\nkind: Pod\nmetadata: {{name: untrusted, namespace: e2e-tls, uid: u1, creationTimestamp: '2026-11-22T13:20:00Z'}}\nspec:\n  nodeName: node-1\n  containers: [{{name: main, image: 'localhost:5443/private/busybox:1'}}]\nstatus:\n  phase: Pending\n  containerStatuses:\n  - {{name: main, image: 'localhost:5443/private/busybox:1', state: {{waiting: {{reason: {waiting}}}}}}}\n---\napiVersion: v1\nkind: Event\nmetadata: {{name: e1, namespace: e2e-tls}}\ninvolvedObject: {{kind: Pod, namespace: e2e-tls, name: untrusted, uid: u1}}\nreason: FailedMount\ntype: Warning\ncount: 1\nsource: {{component: kubelet}}\nlastTimestamp: '2026-11-22T13:20:02Z'\nmessage: 'MountVolume.SetUp failed for volume \"default-token-q64xf\" : failed to sync secret cache: timed out waiting for the condition'\n---\n"
+            )
+        };
+        let pulling = "apiVersion: v1\nkind: Event\nmetadata: {name: e2, namespace: e2e-tls}\ninvolvedObject: {kind: Pod, namespace: e2e-tls, name: untrusted, uid: u1}\nreason: Pulling\ntype: Normal\nsource: {component: kubelet}\nlastTimestamp: '2026-11-22T13:21:00Z'\nmessage: 'Pulling image \"localhost:5443/private/busybox:1\"'\n";
+        // Past creation: waiting on the image.
+        assert!(!diagnose_yaml(&pod("ImagePullBackOff")).contains(&"volume-mount-failed"));
+        // Still creating, but the kubelet pulled after the failure.
+        assert!(diagnose_yaml(&format!("{}{pulling}", pod("ContainerCreating"))).is_empty());
+        // Still creating and nothing since: the mount is the problem.
+        assert_eq!(
+            diagnose_yaml(&pod("ContainerCreating")),
+            ["volume-mount-failed"]
+        );
+    }
+
+    #[test]
+    fn mount_failure_wordings() {
+        assert_eq!(
+            classify_mount(
+                "Multi-Attach error for volume \"pvc-3f1c\" Volume is already used by pod(s) db-7d4f9c-x2x9k"
+            ),
+            MountProblem::MultiAttach {
+                volume: "pvc-3f1c".into()
+            }
+        );
+        assert_eq!(
+            classify_mount(
+                "Multi-Attach error for volume \"pvc-3f1c\" Volume is already exclusively attached to one node and can't be attached to another"
+            ),
+            MountProblem::MultiAttach {
+                volume: "pvc-3f1c".into()
+            }
+        );
+        assert_eq!(
+            classify_mount(
+                "MountVolume.MountDevice failed for volume \"pvc-9a\" : kubernetes.io/csi: attacher.MountDevice failed to create newCsiDriverClient: driver name ebs.csi.aws.com not found in the list of registered CSI drivers"
+            ),
+            MountProblem::CsiDriverMissing {
+                driver: "ebs.csi.aws.com".into()
+            }
+        );
+        assert_eq!(
+            classify_mount(
+                "Unable to attach or mount volumes: unmounted volumes=[data], unattached volumes=[data kube-api-access-x]: timed out waiting for the condition"
+            ),
+            MountProblem::Timeout
+        );
+        assert_eq!(
+            classify_mount(
+                "MountVolume.SetUp failed for volume \"nfs\" : mount failed: exit status 32"
+            ),
+            MountProblem::Other
+        );
+    }
 
     #[test]
     fn kubelet_wordings() {

@@ -220,6 +220,21 @@ fn scan(args: ScanArgs, target: Target) -> Result<u8> {
         None => None,
     };
     let live = !args.demo && args.from.is_empty();
+    let live_opts = kubewhy_live::LiveOptions {
+        kubeconfig: args.kubeconfig.clone(),
+        context: args.context.clone(),
+        namespaces: args.namespace.clone(),
+        all_namespaces: args.all_namespaces,
+    };
+    let rt = if live {
+        Some(
+            tokio::runtime::Builder::new_multi_thread()
+                .enable_all()
+                .build()?,
+        )
+    } else {
+        None
+    };
     let mut live_problems = Vec::new();
     let mut scope_namespaces = args.namespace.clone();
     let inputs: Vec<Input> = if args.demo {
@@ -227,17 +242,8 @@ fn scan(args: ScanArgs, target: Target) -> Result<u8> {
             name: "demo/cluster-dump.json".into(),
             text: DEMO.into(),
         }]
-    } else if live {
-        let opts = kubewhy_live::LiveOptions {
-            kubeconfig: args.kubeconfig.clone(),
-            context: args.context.clone(),
-            namespaces: args.namespace.clone(),
-            all_namespaces: args.all_namespaces,
-        };
-        let rt = tokio::runtime::Builder::new_multi_thread()
-            .enable_all()
-            .build()?;
-        let fetched = rt.block_on(kubewhy_live::fetch(&opts)).map_err(|e| {
+    } else if let Some(rt) = &rt {
+        let fetched = rt.block_on(kubewhy_live::fetch(&live_opts)).map_err(|e| {
             anyhow::anyhow!("{e}. To diagnose offline data instead, pass --from PATH (or --demo).")
         })?;
         live_problems = fetched.problems;
@@ -324,6 +330,50 @@ fn scan(args: ScanArgs, target: Target) -> Result<u8> {
         }
         _ => {}
     }
+    // One pod, live: the previous run of each crashed container, when the data has no log of
+    // it (the tail is what explains an exit; bounded in bytes).
+    if let (Some(rt), Target::Pod(name), [ns]) = (&rt, &target, scope_namespaces.as_slice()) {
+        let crashed: Vec<String> = snap
+            .pods
+            .iter()
+            .filter(|p| p.metadata.name == *name && p.metadata.ns() == ns)
+            .flat_map(|p| {
+                p.status
+                    .init_container_statuses
+                    .iter()
+                    .chain(&p.status.container_statuses)
+            })
+            .filter(|c| c.restart_count > 0 && c.last_state.terminated.is_some())
+            .filter(|c| snap.logs_for(ns, name, &c.name).is_none())
+            .map(|c| c.name.clone())
+            .collect();
+        if !crashed.is_empty() {
+            let fetched = rt.block_on(previous_logs(&live_opts, ns, name, &crashed));
+            for problem in fetched.1 {
+                writeln!(
+                    err,
+                    "kubewhy: warning: {}",
+                    kubewhy_report::sanitize(&problem)
+                )?;
+            }
+            let ns = ns.clone();
+            loaded
+                .snapshot
+                .logs
+                .extend(fetched.0.into_iter().map(|(container, text)| {
+                    let lines: Vec<String> = text.lines().map(str::to_string).collect();
+                    let start = lines.len().saturating_sub(40);
+                    kubewhy_model::objects::ContainerLog {
+                        namespace: ns.clone(),
+                        pod: name.clone(),
+                        origin: format!("kubectl logs {name} -n {ns} -c {container} --previous"),
+                        container,
+                        tail: lines[start..].to_vec(),
+                    }
+                }));
+        }
+    }
+    let snap = &loaded.snapshot;
     let mut diagnosis = kubewhy_rules::diagnose(snap);
     let scope = kubewhy_rules::Scope {
         namespaces: scope_namespaces,
@@ -374,6 +424,31 @@ fn scan(args: ScanArgs, target: Target) -> Result<u8> {
         _ => false,
     };
     Ok(if failed { 1 } else { 0 })
+}
+
+/// The previous run's log of each container (bounded), and the problems met (as warnings: a
+/// missing log never stops the diagnosis).
+async fn previous_logs(
+    opts: &kubewhy_live::LiveOptions,
+    ns: &str,
+    pod: &str,
+    containers: &[String],
+) -> (Vec<(String, String)>, Vec<String>) {
+    let client = match kubewhy_live::client(opts).await {
+        Ok(c) => c,
+        Err(e) => return (Vec::new(), vec![format!("previous logs of pod {pod}: {e}")]),
+    };
+    let (mut logs, mut problems) = (Vec::new(), Vec::new());
+    for c in containers {
+        match kubewhy_live::previous_log_with(&client, ns, pod, c, kubewhy_live::PREVIOUS_LOG_BYTES).await {
+            Ok(Some(text)) => logs.push((c.clone(), text)),
+            Ok(None) => {}
+            Err(e) => problems.push(format!(
+                "previous log of container {c} of pod {ns}/{pod} (needs permission to get pods/log): {e}"
+            )),
+        }
+    }
+    (logs, problems)
 }
 
 fn explain(key: &str) -> Result<u8> {

@@ -1,0 +1,295 @@
+//! Well-known application log lines that turn "it exits with code 1" into a cause and a next
+//! step. Small on purpose: each entry is a failure people hit again and again in Kubernetes, with
+//! the wordings real programs print.
+//!
+//! | entry | matches (examples) | advice |
+//! |---|---|---|
+//! | `ipv6-listen` | nginx `socket() [::]:80 failed (97: Address family not supported by protocol)` | the image listens on `[::]` and the pod has no IPv6 (seed 002) |
+//! | `dns` | `no such host`, `Name or service not known`, `Temporary failure in name resolution`, `getaddrinfo ENOTFOUND`, busybox `bad address`, `could not translate host name` | the name does not resolve: Service name and namespace, cluster DNS |
+//! | `connection-refused` | `connection refused`, `ECONNREFUSED`, `Connection refused` | a dependency is not listening: its Service's endpoints |
+//! | `rbac-forbidden` | `User "system:serviceaccount:NS:SA" cannot VERB resource "R"` | the service account lacks RBAC permission |
+//! | `address-in-use` | `address already in use`, `EADDRINUSE` | two processes want the same port (containers of one pod share it; hostNetwork shares the node's) |
+//! | `data-dir-not-empty` | postgres `initdb: … exists but is not empty`, `lost+found`, mysql `data directory has files in it` | a fresh volume's `lost+found` is in the data directory: use a subdirectory |
+//! | `permission-denied` | `open /data/x: permission denied`, `EACCES: permission denied`, `Permission denied` with a path | the process's user cannot write the mounted path: `fsGroup` / `runAsUser` |
+//! | `java-heap` | `java.lang.OutOfMemoryError: Java heap space` | the JVM heap (-Xmx), not the container limit, is too small |
+
+use kubewhy_model::RiskLevel;
+use regex::Regex;
+use std::sync::LazyLock;
+
+/// A recognised log line and what to do about it.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Recognised {
+    /// The catalogue entry's name.
+    pub name: &'static str,
+    /// The line as the application printed it.
+    pub line: String,
+    /// One or two sentences: what the line means here.
+    pub advice: String,
+    /// The next step: action, command, risk, risk note.
+    pub step: (String, Option<String>, RiskLevel, &'static str),
+}
+
+static RBAC: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"User "system:serviceaccount:([^:"]+):([^"]+)" cannot (\w+) resource "([^"]+)"(?: in API group "([^"]*)")?"#).unwrap()
+});
+static DNS: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)no such host|name or service not known|temporary failure in name resolution|getaddrinfo (?:ENOTFOUND|EAI_AGAIN)|bad address '|could not translate host name|unknown host|nodename nor servname").unwrap()
+});
+static REFUSED: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?i)connection refused|ECONNREFUSED").unwrap());
+static IN_USE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?i)address already in use|EADDRINUSE").unwrap());
+static NOT_EMPTY: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)exists but is not empty|lost\+found|data directory has files in it").unwrap()
+});
+static DENIED: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?i)permission denied|EACCES").unwrap());
+static PATH: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r#"['"]?(/[\w.@+-]+(?:/[\w.@+-]+)*)"#).unwrap());
+/// What follows these words is an address (`dial tcp 10.0.0.7:5432`, `lookup orders-db on …`).
+static HOST: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"(?:dial tcp |lookup |bad address '|ENOTFOUND |ECONNREFUSED |translate host name ")\[?([A-Za-z0-9][\w.-]*)\]?"#).unwrap()
+});
+
+/// The last recognised line of a log tail (the newest explains the exit best).
+pub(crate) fn recognise(lines: &[String], ns: &str) -> Option<Recognised> {
+    lines.iter().rev().find_map(|l| recognise_line(l, ns))
+}
+
+fn host_in(line: &str) -> Option<String> {
+    HOST.captures(line).map(|c| c[1].to_string())
+}
+
+pub(crate) fn recognise_line(line: &str, ns: &str) -> Option<Recognised> {
+    let l = line.trim();
+    if l.is_empty() || l.len() > 4096 {
+        return None;
+    }
+    let line = l.to_string();
+    if l.contains("Address family not supported by protocol") && l.contains("[::]") {
+        return Some(Recognised {
+            name: "ipv6-listen",
+            line,
+            advice: "The program (nginx's default configuration does this) listens on the IPv6 address [::], and the pod has no IPv6: the socket cannot be created and the program exits.".into(),
+            step: ("Remove the `listen [::]:PORT` line from its configuration (or mount a configuration without it), or give the cluster IPv6".into(), None, RiskLevel::Low, "Clients that reach the pod over IPv6 would need the cluster's IPv6 first."),
+        });
+    }
+    if let Some(c) = RBAC.captures(l) {
+        let (sa_ns, sa, verb, resource) = (&c[1], &c[2], &c[3], &c[4]);
+        let group = c.get(5).map(|g| g.as_str()).unwrap_or("");
+        let res = if group.is_empty() {
+            resource.to_string()
+        } else {
+            format!("{resource}.{group}")
+        };
+        return Some(Recognised {
+            name: "rbac-forbidden",
+            line,
+            advice: format!(
+                "The application calls the Kubernetes API as service account {sa_ns}/{sa}, which may not {verb} {res}: it needs a Role (or ClusterRole) and a binding."
+            ),
+            step: (
+                format!("Confirm, then grant {verb} on {res} to {sa_ns}/{sa}"),
+                Some(format!(
+                    "kubectl auth can-i {verb} {res} --as=system:serviceaccount:{sa_ns}:{sa} -n {ns}; kubectl -n {sa_ns} create role {sa}-{verb}-{resource} --verb={verb} --resource={res} && kubectl -n {sa_ns} create rolebinding {sa}-{verb}-{resource} --role={sa}-{verb}-{resource} --serviceaccount={sa_ns}:{sa}"
+                )),
+                RiskLevel::Medium,
+                "Grant only the verbs and resources the application needs; a ClusterRole reaches every namespace.",
+            ),
+        });
+    }
+    if NOT_EMPTY.is_match(l) {
+        return Some(Recognised {
+            name: "data-dir-not-empty",
+            line,
+            advice: "The database refuses to initialise a data directory that is not empty; a freshly formatted volume holds `lost+found`, so mounting the volume itself as the data directory fails.".into(),
+            step: ("Point the data directory at a subdirectory of the volume (subPath, or e.g. PGDATA=/var/lib/postgresql/data/pgdata)".into(), None, RiskLevel::Low, "Existing data stays where it is; do not delete lost+found or other files on a volume that may hold data."),
+        });
+    }
+    if IN_USE.is_match(l) {
+        return Some(Recognised {
+            name: "address-in-use",
+            line,
+            advice: "The port the program binds is taken: containers of one pod share a network namespace (two containers on one port), and a hostNetwork pod shares the node's.".into(),
+            step: ("Give each container of the pod its own port (or stop binding the node's port with hostNetwork)".into(), None, RiskLevel::Low, ""),
+        });
+    }
+    if DNS.is_match(l) {
+        let host = host_in(l);
+        let what = host
+            .as_deref()
+            .map(|h| format!("\"{h}\""))
+            .unwrap_or_else(|| "a host name".into());
+        return Some(Recognised {
+            name: "dns",
+            line,
+            advice: format!(
+                "The application cannot resolve {what}: the Service does not exist under that name (a Service in another namespace needs NAME.NAMESPACE), or the cluster's DNS does not answer."
+            ),
+            step: (
+                "Check the name against the Services, and that cluster DNS runs".into(),
+                Some(format!(
+                    "kubectl get svc -n {ns}; kubectl -n kube-system get pods -l k8s-app=kube-dns"
+                )),
+                RiskLevel::None,
+                "",
+            ),
+        });
+    }
+    if REFUSED.is_match(l) {
+        let host = host_in(l);
+        let what = host
+            .as_deref()
+            .map(|h| format!(" at {h}"))
+            .unwrap_or_default();
+        return Some(Recognised {
+            name: "connection-refused",
+            line,
+            advice: format!(
+                "A dependency{what} refuses the connection: it is not running, not ready, or listens on another port. The application exits instead of retrying, so it restarts until the dependency is up."
+            ),
+            step: (
+                "Check the dependency's Service has ready endpoints".into(),
+                Some(format!("kubectl get endpoints -n {ns}")),
+                RiskLevel::None,
+                "",
+            ),
+        });
+    }
+    if l.contains("java.lang.OutOfMemoryError") {
+        return Some(Recognised {
+            name: "java-heap",
+            line,
+            advice: "The JVM ran out of its own heap (-Xmx or its default share of the container's memory), which is not the container's memory limit: raising the limit alone does not help.".into(),
+            step: ("Raise the heap (-Xmx, or -XX:MaxRAMPercentage) and keep it well below the container's memory limit".into(), None, RiskLevel::Low, "A heap close to the limit turns this into an OOM kill."),
+        });
+    }
+    if DENIED.is_match(l) {
+        let path = PATH
+            .captures(l)
+            .map(|c| c[1].to_string())
+            .filter(|p| !p.starts_with("/usr/") && !p.starts_with("/bin/"));
+        if let Some(path) = path {
+            return Some(Recognised {
+                name: "permission-denied",
+                line,
+                advice: format!("The process's user may not write {path}: a mounted volume is owned by another user (root, or the previous image's user)."),
+                step: ("Set securityContext.fsGroup (and runAsUser) in the pod so the volume is writable by the process's user".into(), None, RiskLevel::Low, "fsGroup changes the ownership of every file on the volume at mount, which is slow on large volumes."),
+            });
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn name(l: &str) -> Option<&'static str> {
+        recognise_line(l, "shop").map(|r| r.name)
+    }
+
+    #[test]
+    fn real_wordings() {
+        for (line, want) in [
+            (
+                "2026/11/22 10:00:01 [emerg] 1#1: socket() [::]:80 failed (97: Address family not supported by protocol)",
+                "ipv6-listen",
+            ),
+            (
+                "nginx: [emerg] socket() [::]:80 failed (97: Address family not supported by protocol)",
+                "ipv6-listen",
+            ),
+            (
+                r#"Error from server (Forbidden): pods is forbidden: User "system:serviceaccount:shop:default" cannot list resource "pods" in API group "" in the namespace "shop""#,
+                "rbac-forbidden",
+            ),
+            (
+                "dial tcp: lookup orders-db on 10.96.0.10:53: no such host",
+                "dns",
+            ),
+            ("wget: bad address 'orders-db'", "dns"),
+            (
+                "psql: error: could not translate host name \"orders-db\" to address: Name or service not known",
+                "dns",
+            ),
+            ("Error: getaddrinfo ENOTFOUND redis", "dns"),
+            (
+                "FATAL: could not connect to database: dial tcp 10.0.0.7:5432: connect: connection refused",
+                "connection-refused",
+            ),
+            (
+                "Error: connect ECONNREFUSED 10.0.0.8:6379",
+                "connection-refused",
+            ),
+            (
+                "listen tcp :8080: bind: address already in use",
+                "address-in-use",
+            ),
+            (
+                r#"initdb: error: directory "/var/lib/postgresql/data" exists but is not empty"#,
+                "data-dir-not-empty",
+            ),
+            (
+                "It contains a lost+found directory, perhaps due to it being a mount point.",
+                "data-dir-not-empty",
+            ),
+            (
+                "[ERROR] [MY-010457] [Server] --initialize specified but the data directory has files in it. Aborting.",
+                "data-dir-not-empty",
+            ),
+            (
+                "mkdir: cannot create directory '/data/cache': Permission denied",
+                "permission-denied",
+            ),
+            (
+                "Error: EACCES: permission denied, open '/app/logs/out.log'",
+                "permission-denied",
+            ),
+            (
+                "Exception in thread \"main\" java.lang.OutOfMemoryError: Java heap space",
+                "java-heap",
+            ),
+        ] {
+            assert_eq!(name(line), Some(want), "{line}");
+        }
+        assert_eq!(name("starting server on :8080"), None);
+        assert_eq!(name(""), None);
+    }
+
+    #[test]
+    fn advice_names_what_the_line_names() {
+        let r = recognise_line(r#"pods is forbidden: User "system:serviceaccount:shop:builder" cannot watch resource "deployments" in API group "apps" in the namespace "shop""#, "shop").unwrap();
+        assert!(
+            r.advice
+                .contains("shop/builder, which may not watch deployments.apps"),
+            "{}",
+            r.advice
+        );
+        assert!(r.step.1.unwrap().starts_with("kubectl auth can-i watch deployments.apps --as=system:serviceaccount:shop:builder -n shop"));
+        let r = recognise_line(
+            "dial tcp: lookup orders-db on 10.96.0.10:53: no such host",
+            "shop",
+        )
+        .unwrap();
+        assert!(
+            r.advice.contains("cannot resolve \"orders-db\""),
+            "{}",
+            r.advice
+        );
+        let r = recognise_line("FATAL: could not connect to database: dial tcp 10.0.0.7:5432: connect: connection refused", "shop").unwrap();
+        assert!(r.advice.contains("at 10.0.0.7"), "{}", r.advice);
+        let lines: Vec<String> = ["boot", "wget: bad address 'orders-db'", "exiting"]
+            .map(String::from)
+            .to_vec();
+        assert_eq!(recognise(&lines, "shop").unwrap().name, "dns");
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn never_panics(s in "\\PC{0,300}") {
+            let _ = recognise_line(&s, "ns");
+        }
+    }
+}
