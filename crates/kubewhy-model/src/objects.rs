@@ -768,6 +768,16 @@ pub struct WorkloadSpec {
     pub ttl_seconds_after_finished: Option<i64>,
     pub successful_jobs_history_limit: Option<i64>,
     pub failed_jobs_history_limit: Option<i64>,
+    /// The pod template (Deployments, ReplicaSets, StatefulSets, DaemonSets, Jobs): what the
+    /// controller would create, for workloads that have no pod to look at.
+    pub template: Option<PodTemplate>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct PodTemplate {
+    pub metadata: Meta,
+    pub spec: PodSpec,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]

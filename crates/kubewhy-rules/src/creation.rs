@@ -3,8 +3,9 @@
 //! no pod to look at — only the controller's `FailedCreate` events and the ReplicaSet's
 //! `ReplicaFailure` condition, which stays while the refusal lasts.
 
+use crate::scheduling::{Cluster, Failure, simulate};
 use crate::{Check, Ctx};
-use kubewhy_model::objects::{Workload, condition};
+use kubewhy_model::objects::{Pod, Toleration, Workload, condition};
 use kubewhy_model::{Cause, Confidence, EvidenceKind, Finding, ObjectKey, RiskLevel, Severity};
 use regex::Regex;
 use std::sync::LazyLock;
@@ -109,9 +110,10 @@ impl Check for PodCreation {
         "creation"
     }
     fn causes(&self) -> &'static [Cause] {
-        &[Cause::PodCreationRejected]
+        &[Cause::PodCreationRejected, Cause::HostPortConflict]
     }
     fn run(&self, ctx: &Ctx, out: &mut Vec<Finding>) {
+        daemonsets_without_ports(ctx, out);
         for w in &ctx.snap.workloads {
             if !matches!(
                 w.kind.as_str(),
@@ -123,6 +125,152 @@ impl Check for PodCreation {
                 out.push(f);
             }
         }
+    }
+}
+
+/// Tolerations the DaemonSet controller adds to every daemon pod.
+const DAEMON_TOLERATIONS: &[(&str, &str)] = &[
+    ("node.kubernetes.io/not-ready", "NoExecute"),
+    ("node.kubernetes.io/unreachable", "NoExecute"),
+    ("node.kubernetes.io/disk-pressure", "NoSchedule"),
+    ("node.kubernetes.io/memory-pressure", "NoSchedule"),
+    ("node.kubernetes.io/pid-pressure", "NoSchedule"),
+    ("node.kubernetes.io/unschedulable", "NoSchedule"),
+];
+
+/// DaemonSets with no pod on nodes they target because the template's hostPort is taken there.
+/// Older DaemonSet controllers leave such nodes out of `desiredNumberScheduled` (no Pending pod
+/// ever shows the problem); newer ones create a pod that stays Pending, which the Pending check
+/// explains — so only nodes without any pod of the DaemonSet are reported here.
+fn daemonsets_without_ports(ctx: &Ctx, out: &mut Vec<Finding>) {
+    let snap = ctx.snap;
+    if !snap.nodes_known() {
+        return;
+    }
+    let candidates: Vec<&Workload> = snap
+        .workloads
+        .iter()
+        .filter(|w| w.kind == "DaemonSet" && w.metadata.deletion_timestamp.is_none())
+        .filter(|w| {
+            w.spec.template.as_ref().is_some_and(|t| {
+                t.spec
+                    .containers
+                    .iter()
+                    .flat_map(|c| &c.ports)
+                    .any(|p| p.host_port.is_some_and(|h| h > 0))
+            })
+        })
+        .collect();
+    if candidates.is_empty() {
+        return;
+    }
+    let cluster = Cluster::new(snap);
+    for w in candidates {
+        let Some(template) = &w.spec.template else {
+            continue;
+        };
+        let mut pod = Pod {
+            spec: template.spec.clone(),
+            ..Default::default()
+        };
+        pod.metadata.namespace = w.metadata.namespace.clone();
+        pod.metadata.labels = template.metadata.labels.clone();
+        for (key, effect) in DAEMON_TOLERATIONS {
+            pod.spec.tolerations.push(Toleration {
+                key: Some(key.to_string()),
+                operator: Some("Exists".into()),
+                effect: Some(effect.to_string()),
+                ..Default::default()
+            });
+        }
+        let served: std::collections::HashSet<&str> = snap
+            .pods
+            .iter()
+            .filter(|p| {
+                p.metadata.ns() == w.metadata.ns()
+                    && p.metadata
+                        .owner_references
+                        .iter()
+                        .any(|o| o.kind == "DaemonSet" && o.name == w.metadata.name)
+            })
+            .filter_map(|p| p.spec.node_name.as_deref())
+            .collect();
+        let sim = simulate(&cluster, &pod);
+        let blocked: Vec<(&str, &Failure)> = sim
+            .nodes
+            .iter()
+            .filter(|n| !served.contains(n.node.metadata.name.as_str()))
+            // A node the DaemonSet does not target (selector, taints) is not a gap.
+            .filter(|n| {
+                !n.failures.iter().any(|f| {
+                    matches!(
+                        f,
+                        Failure::Unschedulable | Failure::Taint(_) | Failure::NodeAffinity(_)
+                    )
+                })
+            })
+            .filter_map(|n| {
+                n.failures
+                    .iter()
+                    .find(|f| matches!(f, Failure::HostPort { .. }))
+                    .map(|f| (n.node.metadata.name.as_str(), f))
+            })
+            .collect();
+        if blocked.is_empty() {
+            continue;
+        }
+        let key = ObjectKey::of("DaemonSet", &w.metadata);
+        let ns = w.metadata.ns();
+        let mut f = Finding::new(
+            Cause::HostPortConflict,
+            Severity::Error,
+            format!(
+                "DaemonSet {} has no pod on {} node(s) where its hostPort is taken",
+                w.metadata.name,
+                blocked.len()
+            ),
+        )
+        .object(key.clone())
+        .group(format!("daemonset/{ns}/{}", w.metadata.name))
+        .evidence(
+            EvidenceKind::Field,
+            Some(&key),
+            "status.desiredNumberScheduled / currentNumberScheduled",
+            format!(
+                "{} / {}",
+                w.status
+                    .desired_number_scheduled
+                    .map_or("?".into(), |n| n.to_string()),
+                w.status
+                    .current_number_scheduled
+                    .map_or("?".into(), |n| n.to_string())
+            ),
+        );
+        for (node, failure) in blocked.iter().take(5) {
+            let node_key = ObjectKey {
+                kind: "Node".into(),
+                name: node.to_string(),
+                ..Default::default()
+            };
+            f = f.evidence(
+                EvidenceKind::Analysis,
+                Some(&node_key),
+                "the DaemonSet's pod template against the node",
+                format!("{node}: {}", failure.need()),
+            );
+        }
+        let holder = match blocked[0].1 {
+            Failure::HostPort { holder, .. } => Some(holder.clone()),
+            _ => None,
+        };
+        f = f
+            .explain(format!(
+                "A hostPort can be bound by one pod per node. On {} node(s) the DaemonSet targets, another pod already holds the template's hostPort, so the DaemonSet has no pod there: older controllers leave such nodes out of desiredNumberScheduled, so nothing is Pending and the gap is easy to miss. Often it is a second copy of the same agent (an old DaemonSet, a static pod, a hostNetwork pod).",
+                blocked.len()
+            ))
+            .step("See the pods holding the port", holder.map(|h| format!("kubectl get pod {} -n {} -o wide", h.name, h.namespace)), RiskLevel::None, "")
+            .step(format!("Remove the duplicate agent, or change the hostPort of daemonset/{}", w.metadata.name), Some(format!("kubectl -n {ns} edit daemonset {}", w.metadata.name)), RiskLevel::Medium, "Clients that reach the agent on the node's port must follow a port change.");
+        out.push(f);
     }
 }
 
@@ -389,6 +537,47 @@ fn steps(f: Finding, w: &Workload, owner: &str, r: &Refusal) -> Finding {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_daemonset_without_pods_where_its_host_port_is_taken() {
+        let node = |name: &str, taints: &str| {
+            format!(
+                "apiVersion: v1\nkind: Node\nmetadata: {{name: {name}}}\nspec: {{taints: [{taints}]}}\nstatus:\n  allocatable: {{cpu: '4', memory: 8Gi, pods: '110'}}\n  conditions: [{{type: Ready, status: 'True'}}]\n---\n"
+            )
+        };
+        let yaml = format!(
+            "{}{}{}apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {{name: node-exporter, namespace: monitoring, uid: ds1}}\nspec:\n  template:\n    metadata: {{labels: {{app: node-exporter}}}}\n    spec:\n      containers: [{{name: exporter, image: 'prom/node-exporter:v1.8.0', ports: [{{containerPort: 9100, hostPort: 9100}}]}}]\nstatus: {{desiredNumberScheduled: 1, currentNumberScheduled: 1}}\n---\napiVersion: v1\nkind: Pod\nmetadata: {{name: node-exporter-a1, namespace: monitoring, ownerReferences: [{{kind: DaemonSet, name: node-exporter, uid: ds1, controller: true}}]}}\nspec: {{nodeName: node-a, containers: [{{name: exporter, ports: [{{containerPort: 9100, hostPort: 9100}}]}}]}}\nstatus: {{phase: Running}}\n---\napiVersion: v1\nkind: Pod\nmetadata: {{name: old-exporter, namespace: legacy}}\nspec: {{nodeName: node-b, containers: [{{name: x, ports: [{{containerPort: 9100, hostPort: 9100}}]}}]}}\nstatus: {{phase: Running}}\n---\napiVersion: v1\nkind: Pod\nmetadata: {{name: gpu-agent, namespace: legacy}}\nspec: {{nodeName: node-c, containers: [{{name: x, ports: [{{containerPort: 9100, hostPort: 9100}}]}}]}}\nstatus: {{phase: Running}}\n",
+            node("node-a", ""),
+            node("node-b", ""),
+            node("node-c", "{key: dedicated, value: gpu, effect: NoSchedule}"),
+        );
+        let loaded = kubewhy_source::load(
+            &[kubewhy_source::Input::Text {
+                name: "t.yaml".into(),
+                text: yaml,
+            }],
+            Some("2026-11-22T10:00:00Z".parse().unwrap()),
+        );
+        assert!(loaded.warnings.is_empty(), "{:?}", loaded.warnings);
+        let d = crate::diagnose(&loaded.snapshot);
+        assert_eq!(d.findings.len(), 1, "{:#?}", d.findings);
+        let f = &d.findings[0];
+        assert_eq!(f.cause, Cause::HostPortConflict);
+        assert_eq!(f.objects[0].kind, "DaemonSet");
+        assert_eq!(
+            f.summary,
+            "DaemonSet node-exporter has no pod on 1 node(s) where its hostPort is taken"
+        );
+        // node-c is tainted: the DaemonSet does not target it, so it is no gap.
+        let quotes: Vec<&str> = f.evidence.iter().map(|e| e.quote.as_str()).collect();
+        assert_eq!(
+            quotes,
+            [
+                "1 / 1",
+                "node-b: hostPort 9100/TCP is held there by Pod legacy/old-exporter"
+            ]
+        );
+    }
 
     #[test]
     fn every_admission_wording() {

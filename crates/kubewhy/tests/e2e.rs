@@ -159,6 +159,8 @@ struct Scenario {
     /// Texts that must each appear in the finding's evidence (for scheduling causes, the
     /// nearest miss too).
     evidence: &'static [&'static str],
+    /// Evidence only a dump can show (container logs: a live scan reads none).
+    dump_evidence: &'static [&'static str],
 }
 
 fn nothing(_: &Cluster, _: &str) {}
@@ -178,6 +180,7 @@ fn scenarios() -> Vec<Scenario> {
             cause: "insufficient-resources",
             objects: &["greedy"],
             evidence: &["Insufficient cpu", " cpu (the pod requests 1000, "],
+            dump_evidence: &[],
         },
         Scenario {
             name: "selector",
@@ -186,6 +189,7 @@ fn scenarios() -> Vec<Scenario> {
             cause: "node-selector-mismatch",
             objects: &["picky"],
             evidence: &["didn't match Pod's node affinity", ": it fits if it had label disktype=ssd"],
+            dump_evidence: &[],
         },
         Scenario {
             name: "hostport",
@@ -199,6 +203,21 @@ fn scenarios() -> Vec<Scenario> {
             // Which of the two gets the port is the scheduler's choice.
             objects: &[],
             evidence: &["didn't have free ports", "hostPort 9310/TCP is held there by Pod e2e-hostport/port-"],
+            dump_evidence: &[],
+        },
+        Scenario {
+            name: "daemonset",
+            // A second agent on the node's port: the DaemonSet's pod for the node stays Pending.
+            yaml: format!(
+                "{}---\napiVersion: apps/v1\nkind: DaemonSet\nmetadata: {{name: agent}}\nspec:\n  selector: {{matchLabels: {{app: agent}}}}\n  template:\n    metadata: {{labels: {{app: agent}}}}\n    spec:\n      terminationGracePeriodSeconds: 2\n      containers:\n      - {{name: agent, image: {BB}, command: [sleep, '100000'], ports: [{{containerPort: 9320, hostPort: 9320}}]}}\n",
+                pod("old-agent", &format!("{{name: main, image: {BB}, command: [sleep, '100000'], ports: [{{containerPort: 9320, hostPort: 9320}}]}}"))
+            ),
+            after: nothing,
+            cause: "host-port-conflict",
+            // Which of the two gets the port first is the scheduler's choice.
+            objects: &[],
+            evidence: &["didn't have free ports", "hostPort 9320/TCP is held there by Pod e2e-daemonset/"],
+            dump_evidence: &[],
         },
         Scenario {
             name: "pvc",
@@ -211,6 +230,7 @@ fn scenarios() -> Vec<Scenario> {
             cause: "pvc-unbound",
             objects: &["with-claim"],
             evidence: &["unbound immediate PersistentVolumeClaims"],
+            dump_evidence: &[],
         },
         Scenario {
             name: "image",
@@ -219,6 +239,7 @@ fn scenarios() -> Vec<Scenario> {
             cause: "image-not-found",
             objects: &["ghost"],
             evidence: &["no-such-image:1: not found"],
+            dump_evidence: &[],
         },
         Scenario {
             name: "auth",
@@ -227,6 +248,7 @@ fn scenarios() -> Vec<Scenario> {
             cause: "image-pull-auth",
             objects: &["private"],
             evidence: &["401 Unauthorized"],
+            dump_evidence: &[],
         },
         Scenario {
             name: "tls",
@@ -235,6 +257,7 @@ fn scenarios() -> Vec<Scenario> {
             cause: "image-registry-tls",
             objects: &["untrusted"],
             evidence: &["x509: certificate signed by unknown authority"],
+            dump_evidence: &[],
         },
         Scenario {
             name: "crash",
@@ -243,6 +266,18 @@ fn scenarios() -> Vec<Scenario> {
             cause: "app-exit-error",
             objects: &["quitter"],
             evidence: &["reason=Error exitCode=1"],
+            dump_evidence: &[],
+        },
+        Scenario {
+            name: "dns",
+            // A real resolver failure, fast: the pod's resolver points where no DNS server runs.
+            yaml: pod("lookup", &format!("{{name: main, image: {BB}, command: [sh, -c, 'echo starting; wget -q -T 3 -O- http://orders-db:5432/; exit 1']}}"))
+                .replace("spec:\n", "spec:\n  dnsPolicy: None\n  dnsConfig: {nameservers: [127.0.0.1], options: [{name: timeout, value: '1'}, {name: attempts, value: '1'}]}\n"),
+            after: nothing,
+            cause: "app-exit-error",
+            objects: &["lookup"],
+            evidence: &["reason=Error exitCode=1"],
+            dump_evidence: &["recognised log line (dns)", "bad address 'orders-db'"],
         },
         Scenario {
             name: "oom",
@@ -251,6 +286,7 @@ fn scenarios() -> Vec<Scenario> {
             cause: "oom-killed",
             objects: &["hog"],
             evidence: &["reason=OOMKilled exitCode=137"],
+            dump_evidence: &[],
         },
         Scenario {
             name: "configmap",
@@ -259,6 +295,7 @@ fn scenarios() -> Vec<Scenario> {
             cause: "configmap-missing",
             objects: &["needs-config"],
             evidence: &["configmap \"app-config\" not found"],
+            dump_evidence: &[],
         },
         Scenario {
             name: "secret",
@@ -267,6 +304,7 @@ fn scenarios() -> Vec<Scenario> {
             cause: "secret-missing",
             objects: &["needs-secret"],
             evidence: &["secret \"db-password\" not found"],
+            dump_evidence: &[],
         },
         Scenario {
             name: "quota",
@@ -279,6 +317,7 @@ fn scenarios() -> Vec<Scenario> {
             // The ReplicaSet's name carries the template hash.
             objects: &[],
             evidence: &["exceeded quota: compute, requested: requests.cpu=200m", "requests.cpu: 0/100m"],
+            dump_evidence: &[],
         },
         Scenario {
             name: "readiness",
@@ -287,6 +326,7 @@ fn scenarios() -> Vec<Scenario> {
             cause: "readiness-probe-failing",
             objects: &["unready"],
             evidence: &["Readiness probe failed", "ready=false"],
+            dump_evidence: &[],
         },
         Scenario {
             name: "finalizer",
@@ -302,6 +342,7 @@ fn scenarios() -> Vec<Scenario> {
             cause: "finalizer-pending",
             objects: &["held"],
             evidence: &[FIN],
+            dump_evidence: &[],
         },
         Scenario {
             name: "ns",
@@ -312,6 +353,7 @@ fn scenarios() -> Vec<Scenario> {
             cause: "ns-finalizer-pending",
             objects: &["e2e-ns"],
             evidence: &["ConfigMap/keep"],
+            dump_evidence: &[],
         },
     ]
 }
@@ -389,7 +431,7 @@ fn findings_in<'a>(v: &'a Value, ns: &str) -> Vec<&'a Value> {
 }
 
 /// `Ok` when kubewhy said exactly what the scenario expects, else what it said instead.
-fn verdict(v: &Value, s: &Scenario, ns: &str) -> Result<(), String> {
+fn verdict(v: &Value, s: &Scenario, ns: &str, from_dump: bool) -> Result<(), String> {
     let found = findings_in(v, ns);
     let said: Vec<String> = found
         .iter()
@@ -428,8 +470,17 @@ fn verdict(v: &Value, s: &Scenario, ns: &str) -> Result<(), String> {
         Ok(())
     } else {
         Err(format!(
-            "expected {} {:?} with evidence {:?}; kubewhy said {:?}, unexplained {:?}",
-            s.cause, s.objects, s.evidence, said, unexplained
+            "expected {} {:?} with evidence {:?}{}; kubewhy said {:?}, unexplained {:?}",
+            s.cause,
+            s.objects,
+            s.evidence,
+            if from_dump && !s.dump_evidence.is_empty() {
+                format!(" and {:?}", s.dump_evidence)
+            } else {
+                String::new()
+            },
+            said,
+            unexplained
         ))
     }
 }
@@ -448,13 +499,13 @@ fn converge(
         eprintln!("e2e: capture after {} s", start.elapsed().as_secs());
         let mut failures: Vec<String> = Vec::new();
         for (s, ns) in scenarios {
-            if let Err(e) = verdict(&v, s, ns) {
+            if let Err(e) = verdict(&v, s, ns, true) {
                 failures.push(format!(
                     "scenario {} (namespace {ns}), from a cluster-info dump: {e}",
                     s.name
                 ));
             }
-            if let Err(e) = verdict(&live, s, ns) {
+            if let Err(e) = verdict(&live, s, ns, false) {
                 failures.push(format!(
                     "scenario {} (namespace {ns}), from the live cluster: {e}",
                     s.name
@@ -515,6 +566,13 @@ fn real_cluster_scenarios() {
     all_ns.push("e2e-healthy");
     let result = converge(&c, &scenarios, &all_ns);
 
+    // `kubewhy pod` on the live cluster fetches the crashed container's previous log itself.
+    let pod_logs = if result.is_ok() && selected("crash") {
+        Some(pod_command_quotes_previous_log(&c))
+    } else {
+        None
+    };
+
     // Phase 2: an untolerated taint on the only node (after phase 1's pods are placed).
     if let (Ok(_), Some(dir)) = (&result, capture_dir()) {
         for (s, ns) in &scenarios {
@@ -557,11 +615,48 @@ fn real_cluster_scenarios() {
     if let Some(Err(e)) = taint {
         panic!("{e}");
     }
+    if let Some(Err(e)) = pod_logs {
+        panic!("{e}");
+    }
     eprintln!(
         "e2e: {} scenarios diagnosed as expected in {} s",
         scenarios.len() + 1,
         started.elapsed().as_secs()
     );
+}
+
+/// `kubewhy pod quitter -n e2e-crash`, live: the finding quotes the previous run's output,
+/// read through the API (`pods/log?previous=true`), not from a dump.
+fn pod_command_quotes_previous_log(c: &Cluster) -> Result<(), String> {
+    let out = Bin::cargo_bin("kubewhy")
+        .unwrap()
+        .args([
+            "pod",
+            "quitter",
+            "-n",
+            "e2e-crash",
+            "-o",
+            "json",
+            "--kubeconfig",
+            c.kubeconfig.as_str(),
+        ])
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).map_err(|e| {
+        format!(
+            "kubewhy pod gave no JSON ({e}): {}",
+            String::from_utf8_lossy(&out.stderr)
+        )
+    })?;
+    let evidence = v["findings"].to_string();
+    if evidence.contains("--previous") && evidence.contains("fatal: no config") {
+        Ok(())
+    } else {
+        Err(format!(
+            "kubewhy pod quitter -n e2e-crash: expected the previous run's log (\"fatal: no config\") as evidence; it said {evidence}; stderr {}",
+            String::from_utf8_lossy(&out.stderr)
+        ))
+    }
 }
 
 fn taint_phase(c: &Cluster) -> Result<(), String> {
@@ -591,6 +686,7 @@ fn taint_phase(c: &Cluster) -> Result<(), String> {
             "e2e-dedicated: gpu",
             ": it fits if the pod tolerated e2e-dedicated=gpu:NoSchedule",
         ],
+        dump_evidence: &[],
     };
     let scenario = [(s, "e2e-taint".to_string())];
     let r = converge(c, &scenario, &["e2e-taint"]).map(|_| ());
@@ -675,7 +771,7 @@ fn capture_scenario(c: &Cluster, s: &Scenario, ns: &str, dir: &std::path::Path) 
     // A dump does not say when it was taken; the replay needs that moment (`--now`), or a pod
     // deleted just before the capture would look freshly deleted instead of stuck.
     let expected = serde_json::json!({
-        "scenario": s.name, "namespace": ns, "cause": s.cause, "objects": s.objects, "evidence": s.evidence,
+        "scenario": s.name, "namespace": ns, "cause": s.cause, "objects": s.objects, "evidence": s.evidence.iter().chain(s.dump_evidence).collect::<Vec<_>>(),
         "now": jiff::Timestamp::now().to_string(),
     });
     std::fs::write(
