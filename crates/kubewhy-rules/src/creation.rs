@@ -193,7 +193,7 @@ fn daemonsets_without_ports(ctx: &Ctx, out: &mut Vec<Finding>) {
                         .iter()
                         .any(|o| o.kind == "DaemonSet" && o.name == w.metadata.name)
             })
-            .filter_map(|p| p.spec.node_name.as_deref())
+            .flat_map(daemon_pod_nodes)
             .collect();
         let sim = simulate(&cluster, &pod);
         let blocked: Vec<(&str, &Failure)> = sim
@@ -272,6 +272,25 @@ fn daemonsets_without_ports(ctx: &Ctx, out: &mut Vec<Finding>) {
             .step(format!("Remove the duplicate agent, or change the hostPort of daemonset/{}", w.metadata.name), Some(format!("kubectl -n {ns} edit daemonset {}", w.metadata.name)), RiskLevel::Medium, "Clients that reach the agent on the node's port must follow a port change.");
         out.push(f);
     }
+}
+
+/// The node a daemon pod is for: its `nodeName` once bound; before that, the node its
+/// controller pinned it to with `matchFields metadata.name` (DaemonSets scheduled by
+/// kube-scheduler, 1.12+).
+fn daemon_pod_nodes(p: &Pod) -> Vec<&str> {
+    if let Some(n) = p.spec.node_name.as_deref().filter(|n| !n.is_empty()) {
+        return vec![n];
+    }
+    p.spec
+        .affinity
+        .node_affinity
+        .iter()
+        .flat_map(|a| &a.required)
+        .flat_map(|r| &r.node_selector_terms)
+        .flat_map(|t| &t.match_fields)
+        .filter(|f| f.key == "metadata.name" && f.operator == "In")
+        .flat_map(|f| f.values.iter().map(String::as_str))
+        .collect()
 }
 
 /// Pods the workload owns now.
@@ -569,6 +588,7 @@ mod tests {
             "DaemonSet node-exporter has no pod on 1 node(s) where its hostPort is taken"
         );
         // node-c is tainted: the DaemonSet does not target it, so it is no gap.
+        // (A Pending daemon pod pinned to node-b would be the Pending check's: see below.)
         let quotes: Vec<&str> = f.evidence.iter().map(|e| e.quote.as_str()).collect();
         assert_eq!(
             quotes,
@@ -577,6 +597,12 @@ mod tests {
                 "node-b: hostPort 9100/TCP is held there by Pod legacy/old-exporter"
             ]
         );
+    }
+
+    #[test]
+    fn a_pending_daemon_pod_pinned_by_node_affinity_serves_its_node() {
+        let pod: Pod = serde_json::from_str(r#"{"spec":{"affinity":{"nodeAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["node-b"]}]}]}}}}}"#).unwrap();
+        assert_eq!(daemon_pod_nodes(&pod), ["node-b"]);
     }
 
     #[test]

@@ -297,7 +297,14 @@ fn check_pod(ctx: &Ctx, info: &PodInfo, sim: Option<&Simulation>, out: &mut Vec<
         }
         return;
     };
-    let (_, cause, detail, reason_text) = primary;
+    let (_, cause, mut detail, reason_text) = primary;
+    // The scheduler's words do not always say which port, claim or taint; the analysis does,
+    // and findings must not merge different ones.
+    if detail.is_empty()
+        && let Some(f) = sim.and_then(|s| s.primary()).filter(|f| f.cause() == cause)
+    {
+        detail = f.detail();
+    }
     let others: Vec<String> = parsed
         .reasons
         .iter()
@@ -696,6 +703,9 @@ fn summary(cause: Cause, detail: &str) -> String {
             format!("Nodes carry taint {detail} that the pod does not tolerate")
         }
         Cause::UntoleratedTaint => "Nodes carry taints that the pod does not tolerate".into(),
+        Cause::HostPortConflict if !detail.is_empty() => {
+            format!("hostPort {detail} is already taken on every candidate node")
+        }
         Cause::HostPortConflict => {
             "The pod's hostPort is already taken on every candidate node".into()
         }

@@ -101,6 +101,7 @@ impl Failure {
             Failure::VolumeNodeAffinity { claim, .. } | Failure::NoVolumeToBind { claim } => {
                 claim.clone()
             }
+            Failure::HostPort { port, protocol, .. } => format!("{port}/{protocol}"),
             _ => String::new(),
         }
     }
