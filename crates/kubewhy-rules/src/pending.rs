@@ -3,11 +3,13 @@
 //! claims the pod references, checked against the snapshot.
 
 use crate::podinfo::{PodInfo, human_duration};
-use crate::scheduling::{Cluster, Failure, Simulation, simulate};
+use crate::scheduling::{Cluster, Failure, Verdict, simulate};
 use crate::{Check, Ctx};
 use kubewhy_model::objects::condition;
 use kubewhy_model::{Cause, Confidence, EvidenceKind, Finding, ObjectKey, RiskLevel, Severity};
 use regex::Regex;
+use std::collections::HashMap;
+use std::rc::Rc;
 use std::sync::LazyLock;
 
 pub(crate) struct Pending;
@@ -215,6 +217,9 @@ impl Check for Pending {
         // The node-by-node analysis needs the nodes; it is built once, and only when a pod
         // waits for a node.
         let mut cluster: Option<Cluster> = None;
+        // Replicas of one workload are the same pod to the filters: simulate each distinct pod
+        // once (keyed by everything `simulate` reads of it).
+        let mut memo: HashMap<String, Rc<Verdict>> = HashMap::new();
         for pod in &ctx.snap.pods {
             let scheduled = pod.spec.node_name.as_deref().is_some_and(|n| !n.is_empty());
             if scheduled
@@ -226,14 +231,22 @@ impl Check for Pending {
             let can_simulate = ctx.snap.nodes_known() && !ctx.snap.nodes.is_empty();
             let sim = can_simulate.then(|| {
                 let c = cluster.get_or_insert_with(|| Cluster::new(ctx.snap));
-                simulate(c, pod)
+                let key = format!(
+                    "{}|{:?}|{:?}",
+                    pod.metadata.ns(),
+                    pod.metadata.labels,
+                    pod.spec
+                );
+                memo.entry(key)
+                    .or_insert_with(|| Rc::new(simulate(c, pod).verdict()))
+                    .clone()
             });
-            check_pod(ctx, &PodInfo::new(pod), sim.as_ref(), out);
+            check_pod(ctx, &PodInfo::new(pod), sim.as_deref(), out);
         }
     }
 }
 
-fn check_pod(ctx: &Ctx, info: &PodInfo, sim: Option<&Simulation>, out: &mut Vec<Finding>) {
+fn check_pod(ctx: &Ctx, info: &PodInfo, sim: Option<&Verdict>, out: &mut Vec<Finding>) {
     let snap = ctx.snap;
     let pod = info.pod;
     // State first: with no Ready node at all, whatever the scheduler says (the not-ready taint,
@@ -380,7 +393,7 @@ fn check_pod(ctx: &Ctx, info: &PodInfo, sim: Option<&Simulation>, out: &mut Vec<
 
 /// The exact change that lets the nearest miss take the pod, as the second step, when one
 /// change of the finding's own cause is all it needs.
-fn nearest_miss_step(mut f: Finding, sim: &Simulation, cause: Cause) -> Finding {
+fn nearest_miss_step(mut f: Finding, sim: &Verdict, cause: Cause) -> Finding {
     let Some(miss) = sim.nearest_miss() else {
         return f;
     };
@@ -390,7 +403,7 @@ fn nearest_miss_step(mut f: Finding, sim: &Simulation, cause: Cause) -> Finding 
     if only.cause() != cause {
         return f;
     }
-    if let Some((action, command, risk, note)) = only.fix(&miss.node.metadata.name) {
+    if let Some((action, command, risk, note)) = only.fix(&miss.node) {
         let step = kubewhy_model::Step {
             action,
             command,
@@ -404,7 +417,7 @@ fn nearest_miss_step(mut f: Finding, sim: &Simulation, cause: Cause) -> Finding 
 }
 
 /// The analysis as evidence: the scheduler-style summary and the nearest miss.
-fn simulation_evidence(mut f: Finding, info: &PodInfo, sim: &Simulation) -> Finding {
+fn simulation_evidence(mut f: Finding, info: &PodInfo, sim: &Verdict) -> Finding {
     f = f.evidence(
         EvidenceKind::Analysis,
         Some(&info.key),
@@ -412,27 +425,27 @@ fn simulation_evidence(mut f: Finding, info: &PodInfo, sim: &Simulation) -> Find
         sim.summary(),
     );
     if let Some(miss) = sim.nearest_miss() {
-        let key = ObjectKey::of("Node", &miss.node.metadata);
+        let key = ObjectKey {
+            kind: "Node".into(),
+            name: miss.node.clone(),
+            ..Default::default()
+        };
         let needs: Vec<String> = miss.failures.iter().map(Failure::need).collect();
         f = f.evidence(
             EvidenceKind::Analysis,
             Some(&key),
             "nearest miss",
-            format!("{}: {}", miss.node.metadata.name, needs.join("; ")),
+            format!("{}: {}", miss.node, needs.join("; ")),
         );
     }
     f
 }
 
 /// How the analysis compares with the scheduler's verdict, in a sentence or two.
-fn cross_check(sim: &Simulation, said: Cause) -> String {
+fn cross_check(sim: &Verdict, said: Cause) -> String {
     let fitting = sim.fitting();
     if !fitting.is_empty() {
-        let names: Vec<&str> = fitting
-            .iter()
-            .take(3)
-            .map(|n| n.metadata.name.as_str())
-            .collect();
+        let names: Vec<&str> = fitting.iter().take(3).map(String::as_str).collect();
         return format!(
             "Evaluated from the nodes' state now, {} could take the pod ({}): the cluster changed since the scheduler's last attempt, or the data lacks pods of other namespaces that also use the nodes.",
             names.join(", "),
@@ -455,7 +468,7 @@ fn cross_check(sim: &Simulation, said: Cause) -> String {
         let needs: Vec<String> = miss.failures.iter().map(Failure::need).collect();
         s.push_str(&format!(
             " The nearest miss is node {}: {}.",
-            miss.node.metadata.name,
+            miss.node,
             needs.join("; ")
         ));
     }
@@ -464,7 +477,7 @@ fn cross_check(sim: &Simulation, said: Cause) -> String {
 
 /// A finding from the analysis alone (no scheduler verdict in the data, or a wording kubewhy
 /// does not know). `None` when some node can take the pod: the scheduler will place it.
-fn from_simulation(ctx: &Ctx, info: &PodInfo, sim: &Simulation) -> Option<Finding> {
+fn from_simulation(ctx: &Ctx, info: &PodInfo, sim: &Verdict) -> Option<Finding> {
     let (cause, detail) = match (&sim.pod_level, sim.primary()) {
         (Some(p), _) => (p.cause, p.claim.clone()),
         (None, Some(f)) if sim.fitting().is_empty() => (f.cause(), f.detail()),
@@ -477,14 +490,14 @@ fn from_simulation(ctx: &Ctx, info: &PodInfo, sim: &Simulation) -> Option<Findin
     f = simulation_evidence(f, info, sim);
     let mut explanation = format!(
         "The data holds no scheduler verdict for this pod (no PodScheduled condition message, no FailedScheduling event: they may have expired), so kubewhy ran the scheduler's filters on the {} node(s) of the snapshot: {}.",
-        sim.nodes.len(),
+        sim.node_count,
         sim.summary()
     );
     if let Some(miss) = sim.nearest_miss() {
         let needs: Vec<String> = miss.failures.iter().map(Failure::need).collect();
         explanation.push_str(&format!(
             " The nearest miss is node {}: {}.",
-            miss.node.metadata.name,
+            miss.node,
             needs.join("; ")
         ));
     }
@@ -495,7 +508,7 @@ fn from_simulation(ctx: &Ctx, info: &PodInfo, sim: &Simulation) -> Option<Findin
     Some(nearest_miss_step(f, sim, cause))
 }
 
-fn scheduler_unavailable(ctx: &Ctx, info: &PodInfo, sim: Option<&Simulation>) -> Finding {
+fn scheduler_unavailable(ctx: &Ctx, info: &PodInfo, sim: Option<&Verdict>) -> Finding {
     let snap = ctx.snap;
     let name = info
         .pod

@@ -12,7 +12,7 @@ use kubewhy_model::objects::{
     Container, LabelSelector, Labels, Node, Pod, PodAffinityTerm, QuantityText, Taint,
 };
 use kubewhy_model::{Cause, ObjectKey, RiskLevel, Snapshot, quantity};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 /// Requests in the scheduler's units: millicores for cpu, whole units (bytes, devices) otherwise.
 pub(crate) type Requests = BTreeMap<String, i64>;
@@ -103,6 +103,20 @@ impl Failure {
             }
             Failure::HostPort { port, protocol, .. } => format!("{port}/{protocol}"),
             _ => String::new(),
+        }
+    }
+
+    /// Whether two failures read the same in the scheduler's histogram (`reason()` equal),
+    /// without formatting either.
+    fn same_reason(&self, other: &Failure) -> bool {
+        use Failure::*;
+        match (self, other) {
+            (Taint(a), Taint(b)) => a.key == b.key && a.value == b.value,
+            (Insufficient { resource: a, .. }, Insufficient { resource: b, .. }) => a == b,
+            (TopologySpread { skew: a, .. }, TopologySpread { skew: b, .. }) => {
+                a.is_none() == b.is_none()
+            }
+            _ => std::mem::discriminant(self) == std::mem::discriminant(other),
         }
     }
 
@@ -396,41 +410,70 @@ fn host_ports(p: &Pod) -> Vec<(i64, String, String)> {
         .collect()
 }
 
+/// What the filters need to know about one node, computed once per scan.
+#[derive(Default)]
+struct NodeFacts<'a> {
+    /// Allocatable, parsed.
+    allocatable: Requests,
+    /// What its bound, non-terminal pods request.
+    used: Requests,
+    /// How many such pods it runs.
+    count: i64,
+    /// Their hostPorts: (port, protocol, hostIP, holder).
+    ports: Vec<(i64, String, String, &'a Pod)>,
+}
+
 /// Facts about the cluster the filters share, computed once per scan.
 pub(crate) struct Cluster<'a> {
     snap: &'a Snapshot,
-    /// What bound, non-terminal pods request, per node.
-    used: HashMap<&'a str, Requests>,
-    /// Bound, non-terminal pods per node.
-    count: HashMap<&'a str, i64>,
-    /// Those pods' hostPorts, per node.
-    ports: HashMap<&'a str, Vec<(i64, String, String, &'a Pod)>>,
+    /// Per node, by the node's position in `snap.nodes`.
+    facts: Vec<NodeFacts<'a>>,
     /// Bound, non-terminal, not deleting pods with their node: the inter-pod rules' input.
     placed: Vec<(&'a Pod, &'a Node)>,
     /// The placed pods with required anti-affinity (few): they can reject any incoming pod.
     anti_holders: Vec<(&'a Pod, &'a Node)>,
+    /// Inter-pod reductions already made, by what they depend on: replicas of one workload
+    /// share them, so the placed pods are scanned once per distinct rule set, not per pod.
+    inter: std::cell::RefCell<HashMap<String, std::rc::Rc<InterPod>>>,
 }
 
 impl<'a> Cluster<'a> {
     pub fn new(snap: &'a Snapshot) -> Self {
-        let mut used: HashMap<&str, Requests> = HashMap::new();
-        let mut count: HashMap<&str, i64> = HashMap::new();
-        let mut ports: HashMap<&str, Vec<_>> = HashMap::new();
+        let index: HashMap<&str, usize> = snap
+            .nodes
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (n.metadata.name.as_str(), i))
+            .collect();
+        let mut facts: Vec<NodeFacts> = snap
+            .nodes
+            .iter()
+            .map(|n| NodeFacts {
+                allocatable: n
+                    .status
+                    .allocatable
+                    .iter()
+                    .map(|(k, q)| (k.clone(), units(k, q)))
+                    .collect(),
+                ..Default::default()
+            })
+            .collect();
         let mut placed = Vec::new();
         for p in &snap.pods {
             let Some(node) = bound_node(p) else { continue };
             if !holds_node(p) {
                 continue;
             }
-            add(used.entry(node).or_default(), &pod_requests(p));
-            *count.entry(node).or_default() += 1;
+            // Pods of nodes not in the snapshot use no capacity the filters can see.
+            let Some(&i) = index.get(node) else { continue };
+            let f = &mut facts[i];
+            add(&mut f.used, &pod_requests(p));
+            f.count += 1;
             for (port, proto, ip) in host_ports(p) {
-                ports.entry(node).or_default().push((port, proto, ip, p));
+                f.ports.push((port, proto, ip, p));
             }
-            if p.metadata.deletion_timestamp.is_none()
-                && let Some(n) = snap.node(node)
-            {
-                placed.push((p, n));
+            if p.metadata.deletion_timestamp.is_none() {
+                placed.push((p, &snap.nodes[i]));
             }
         }
         let anti_holders = placed
@@ -446,12 +489,38 @@ impl<'a> Cluster<'a> {
             .collect();
         Cluster {
             snap,
-            used,
-            count,
-            ports,
+            facts,
             placed,
             anti_holders,
+            inter: Default::default(),
         }
+    }
+
+    /// The inter-pod reduction for the pod, from the cache when an identical rule set was seen.
+    fn inter_pod(&self, pod: &Pod) -> std::rc::Rc<InterPod> {
+        let spec = &pod.spec;
+        let has_rules = spec.affinity.pod_affinity.is_some()
+            || spec.affinity.pod_anti_affinity.is_some()
+            || !spec.topology_spread_constraints.is_empty();
+        if !has_rules && self.anti_holders.is_empty() {
+            return std::rc::Rc::new(InterPod::default());
+        }
+        // Everything `InterPod::new` reads of the pod.
+        let key = format!(
+            "{}|{:?}|{:?}|{:?}|{:?}|{:?}",
+            pod.metadata.ns(),
+            pod.metadata.labels,
+            spec.affinity.pod_affinity,
+            spec.affinity.pod_anti_affinity,
+            spec.topology_spread_constraints,
+            (&spec.node_selector, &spec.affinity.node_affinity)
+        );
+        if let Some(hit) = self.inter.borrow().get(&key) {
+            return hit.clone();
+        }
+        let made = std::rc::Rc::new(InterPod::new(self, pod));
+        self.inter.borrow_mut().insert(key, made.clone());
+        made
     }
 }
 
@@ -475,6 +544,8 @@ pub(crate) struct PodLevel {
 pub(crate) struct Simulation<'a> {
     pub pod_level: Option<PodLevel>,
     pub nodes: Vec<NodeFit<'a>>,
+    /// `histogram()`, computed once.
+    hist: Vec<(u32, String, Failure)>,
 }
 
 impl<'a> Simulation<'a> {
@@ -492,17 +563,21 @@ impl<'a> Simulation<'a> {
 
     /// Each node under its first failing filter (and, for resources, every resource it lacks),
     /// most frequent first: `(count, reason, the failure)`.
-    pub fn histogram(&self) -> Vec<(u32, String, Failure)> {
+    pub fn histogram(&self) -> &[(u32, String, Failure)] {
+        &self.hist
+    }
+
+    fn compute_histogram(nodes: &[NodeFit]) -> Vec<(u32, String, Failure)> {
+        // Failures are compared by what their reason says; each distinct one is worded once.
         let mut h: Vec<(u32, String, Failure)> = Vec::new();
-        for n in &self.nodes {
+        for n in nodes {
             let Some(first) = n.failures.first() else {
                 continue;
             };
             for f in n.failures.iter().filter(|f| f.order() == first.order()) {
-                let reason = f.reason();
-                match h.iter_mut().find(|(_, r, _)| *r == reason) {
+                match h.iter_mut().find(|(_, _, x)| x.same_reason(f)) {
                     Some(e) => e.0 += 1,
-                    None => h.push((1, reason, f.clone())),
+                    None => h.push((1, f.reason(), f.clone())),
                 }
             }
         }
@@ -530,7 +605,7 @@ impl<'a> Simulation<'a> {
 
     /// The failure that rules out the most nodes (the first filter's, as the scheduler counts).
     pub fn primary(&self) -> Option<Failure> {
-        self.histogram().into_iter().next().map(|(_, _, f)| f)
+        self.hist.first().map(|(_, _, f)| f.clone())
     }
 
     /// The node closest to fitting: fewest failing filters, then the smallest shortfall.
@@ -552,6 +627,62 @@ impl<'a> Simulation<'a> {
     }
 }
 
+/// What a check keeps of a simulation: the summary, the main obstacle, the nearest miss and a
+/// few nodes that fit — small enough to keep one per distinct pod of a large cluster.
+#[derive(Debug)]
+pub(crate) struct Verdict {
+    pub pod_level: Option<PodLevel>,
+    pub node_count: usize,
+    summary: String,
+    primary: Option<Failure>,
+    nearest: Option<NearMiss>,
+    /// Up to three nodes that can take the pod.
+    fitting: Vec<String>,
+}
+
+/// The node closest to fitting, and everything it lacks.
+#[derive(Debug)]
+pub(crate) struct NearMiss {
+    pub node: String,
+    pub failures: Vec<Failure>,
+}
+
+impl Verdict {
+    pub fn summary(&self) -> String {
+        self.summary.clone()
+    }
+    pub fn primary(&self) -> Option<Failure> {
+        self.primary.clone()
+    }
+    pub fn nearest_miss(&self) -> Option<&NearMiss> {
+        self.nearest.as_ref()
+    }
+    pub fn fitting(&self) -> &[String] {
+        &self.fitting
+    }
+}
+
+impl Simulation<'_> {
+    pub fn verdict(&self) -> Verdict {
+        Verdict {
+            pod_level: self.pod_level.clone(),
+            node_count: self.nodes.len(),
+            summary: self.summary(),
+            primary: self.primary(),
+            nearest: self.nearest_miss().map(|m| NearMiss {
+                node: m.node.metadata.name.clone(),
+                failures: m.failures.clone(),
+            }),
+            fitting: self
+                .fitting()
+                .iter()
+                .take(3)
+                .map(|n| n.metadata.name.clone())
+                .collect(),
+        }
+    }
+}
+
 /// Runs every filter for the pod on every node of the snapshot.
 pub(crate) fn simulate<'a>(cluster: &Cluster<'a>, pod: &Pod) -> Simulation<'a> {
     let snap = cluster.snap;
@@ -559,8 +690,9 @@ pub(crate) fn simulate<'a>(cluster: &Cluster<'a>, pod: &Pod) -> Simulation<'a> {
     let pod_level = claims_prefilter(snap, pod);
     let wanted_ports = host_ports(pod);
     let mut nodes = Vec::with_capacity(snap.nodes.len());
-    let inter = InterPod::new(cluster, pod);
-    for node in &snap.nodes {
+    let inter = cluster.inter_pod(pod);
+    for (node, facts) in snap.nodes.iter().zip(&cluster.facts) {
+        let allocatable = &facts.allocatable;
         let mut failures = Vec::new();
         let name = node.metadata.name.as_str();
         let labels = &node.metadata.labels;
@@ -589,7 +721,8 @@ pub(crate) fn simulate<'a>(cluster: &Cluster<'a>, pod: &Pod) -> Simulation<'a> {
             failures.push(Failure::NodeAffinity(unmet));
         }
         // NodePorts.
-        if let Some(held) = cluster.ports.get(name) {
+        if !facts.ports.is_empty() {
+            let held = &facts.ports;
             for (port, proto, ip) in &wanted_ports {
                 if let Some((_, _, _, holder)) = held.iter().find(|(p, pr, hip, _)| {
                     p == port && pr == proto && (hip == ip || hip == "0.0.0.0" || ip == "0.0.0.0")
@@ -604,25 +737,15 @@ pub(crate) fn simulate<'a>(cluster: &Cluster<'a>, pod: &Pod) -> Simulation<'a> {
             }
         }
         // NodeResourcesFit: pod count, then each requested resource.
-        let count = cluster.count.get(name).copied().unwrap_or(0);
-        let empty = Requests::new();
-        let used = cluster.used.get(name).unwrap_or(&empty);
-        if let Some(max) = node
-            .status
-            .allocatable
-            .get("pods")
-            .map(|q| units("pods", q))
+        let count = facts.count;
+        let used = &facts.used;
+        if let Some(&max) = allocatable.get("pods")
             && count + 1 > max
         {
             failures.push(Failure::TooManyPods { pods: count, max });
         }
         for (resource, requested) in &requests {
-            let allocatable = node
-                .status
-                .allocatable
-                .get(resource)
-                .map(|q| units(resource, q))
-                .unwrap_or(0);
+            let allocatable = allocatable.get(resource).copied().unwrap_or(0);
             let in_use = used.get(resource).copied().unwrap_or(0);
             if requested + in_use > allocatable {
                 failures.push(Failure::Insufficient {
@@ -642,7 +765,12 @@ pub(crate) fn simulate<'a>(cluster: &Cluster<'a>, pod: &Pod) -> Simulation<'a> {
         failures.sort_by_key(Failure::order);
         nodes.push(NodeFit { node, failures });
     }
-    Simulation { pod_level, nodes }
+    let hist = Simulation::compute_histogram(&nodes);
+    Simulation {
+        pod_level,
+        nodes,
+        hist,
+    }
 }
 
 /// The nodeSelector labels and node affinity requirements the node does not meet, as text.
@@ -796,6 +924,21 @@ fn selector_matches(sel: Option<&LabelSelector>, labels: &Labels) -> bool {
     sel.is_some_and(|s| s.matches(labels))
 }
 
+/// Records that `pod`, in domain `d` of `key`, forbids that domain (the first pod found names it).
+fn forbid(list: &mut Vec<(String, HashMap<String, ObjectKey>)>, key: &str, d: &str, pod: &Pod) {
+    let i = match list.iter().position(|(k, _)| k == key) {
+        Some(i) => i,
+        None => {
+            list.push((key.to_string(), HashMap::new()));
+            list.len() - 1
+        }
+    };
+    list[i]
+        .1
+        .entry(d.to_string())
+        .or_insert_with(|| ObjectKey::of("Pod", &pod.metadata));
+}
+
 /// Whether a placed pod is in the namespaces a term covers (default: the term owner's own).
 fn term_covers(term: &PodAffinityTerm, owner_ns: &str, other_ns: &str) -> bool {
     if term
@@ -818,14 +961,15 @@ fn domain<'n>(node: &'n Node, key: &str) -> Option<&'n str> {
 
 /// The inter-pod rules for one pod, reduced once to topology domains so that each node is a
 /// lookup: (key, domain) pairs that satisfy or forbid, and spread counts per domain.
+#[derive(Default)]
 struct InterPod {
     /// Required affinity terms: (key, domains holding a matching pod); `None` when the term is
     /// satisfied anywhere (the first pod of a group matching its own term).
-    affinity: Vec<(String, Option<Vec<String>>)>,
-    /// (key, domain, pod) that the pod's own anti-affinity forbids.
-    anti: Vec<(String, String, ObjectKey)>,
-    /// (key, domain, pod) that placed pods' anti-affinity forbids.
-    existing_anti: Vec<(String, String, ObjectKey)>,
+    affinity: Vec<(String, Option<HashSet<String>>)>,
+    /// Per topology key, the domains the pod's own anti-affinity forbids, each with a pod there.
+    anti: Vec<(String, HashMap<String, ObjectKey>)>,
+    /// The same for what placed pods' anti-affinity forbids.
+    existing_anti: Vec<(String, HashMap<String, ObjectKey>)>,
     /// Required spread constraints: (key, maxSkew, counts per eligible domain, self matches).
     spread: Vec<(String, i64, BTreeMap<String, i64>, i64)>,
 }
@@ -840,13 +984,13 @@ impl InterPod {
         };
         let mut affinity = Vec::new();
         for term in aff.pod_affinity.iter().flat_map(|a| &a.required) {
-            let mut domains = Vec::new();
+            let mut domains = HashSet::new();
             let mut any = false;
             for (p, n) in &cluster.placed {
                 if matching(term, p) {
                     any = true;
                     if let Some(d) = domain(n, &term.topology_key) {
-                        domains.push(d.to_string());
+                        domains.insert(d.to_string());
                     }
                 }
             }
@@ -857,21 +1001,17 @@ impl InterPod {
                 (!first_of_group).then_some(domains),
             ));
         }
-        let mut anti = Vec::new();
+        let mut anti: Vec<(String, HashMap<String, ObjectKey>)> = Vec::new();
         for term in aff.pod_anti_affinity.iter().flat_map(|a| &a.required) {
             for (p, n) in &cluster.placed {
                 if matching(term, p)
                     && let Some(d) = domain(n, &term.topology_key)
                 {
-                    anti.push((
-                        term.topology_key.clone(),
-                        d.to_string(),
-                        ObjectKey::of("Pod", &p.metadata),
-                    ));
+                    forbid(&mut anti, &term.topology_key, d, p);
                 }
             }
         }
-        let mut existing_anti = Vec::new();
+        let mut existing_anti: Vec<(String, HashMap<String, ObjectKey>)> = Vec::new();
         for (p, n) in &cluster.anti_holders {
             for term in p
                 .spec
@@ -884,11 +1024,7 @@ impl InterPod {
                     && selector_matches(term.label_selector.as_ref(), &pod.metadata.labels)
                     && let Some(d) = domain(n, &term.topology_key)
                 {
-                    existing_anti.push((
-                        term.topology_key.clone(),
-                        d.to_string(),
-                        ObjectKey::of("Pod", &p.metadata),
-                    ));
+                    forbid(&mut existing_anti, &term.topology_key, d, p);
                 }
             }
         }
@@ -957,17 +1093,19 @@ impl InterPod {
         }
         for (key, domains) in &self.affinity {
             let Some(domains) = domains else { continue };
-            let ok = domain(node, key).is_some_and(|d| domains.iter().any(|x| x == d));
+            let ok = domain(node, key).is_some_and(|d| domains.contains(d));
             if !ok {
                 out.push(Failure::PodAffinity { key: key.clone() });
                 break;
             }
         }
         for (list, existing) in [(&self.anti, false), (&self.existing_anti, true)] {
-            if let Some((key, _, other)) = list
-                .iter()
-                .find(|(key, d, _)| domain(node, key) == Some(d.as_str()))
-            {
+            let hit = list.iter().find_map(|(key, domains)| {
+                domain(node, key)
+                    .and_then(|d| domains.get(d))
+                    .map(|other| (key, other))
+            });
+            if let Some((key, other)) = hit {
                 out.push(if existing {
                     Failure::ExistingAntiAffinity {
                         key: key.clone(),
