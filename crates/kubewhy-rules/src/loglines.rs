@@ -49,7 +49,7 @@ static PATH: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r#"['"]?(/[\w.@+-]+(?:/[\w.@+-]+)*)"#).unwrap());
 /// What follows these words is an address (`dial tcp 10.0.0.7:5432`, `lookup orders-db on …`).
 static HOST: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"(?:dial tcp |lookup |bad address '|ENOTFOUND |ECONNREFUSED |translate host name ")\[?([A-Za-z0-9][\w.-]*)\]?"#).unwrap()
+    Regex::new(r#"(?:dial tcp |lookup |bad address '|ENOTFOUND |ECONNREFUSED |translate host name "|remote host \()\[?([A-Za-z0-9][\w.-]*)\]?"#).unwrap()
 });
 
 /// The last recognised line of a log tail (the newest explains the exit best).
@@ -280,6 +280,12 @@ mod tests {
         );
         let r = recognise_line("FATAL: could not connect to database: dial tcp 10.0.0.7:5432: connect: connection refused", "shop").unwrap();
         assert!(r.advice.contains("at 10.0.0.7"), "{}", r.advice);
+        let r = recognise_line(
+            "wget: can't connect to remote host (127.0.0.1): Connection refused",
+            "shop",
+        )
+        .unwrap();
+        assert!(r.advice.contains("at 127.0.0.1"), "{}", r.advice);
         let lines: Vec<String> = ["boot", "wget: bad address 'orders-db'", "exiting"]
             .map(String::from)
             .to_vec();
