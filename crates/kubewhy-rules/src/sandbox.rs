@@ -26,7 +26,11 @@ pub(crate) enum Part {
 /// Classifies the error of a `Failed to create pod sandbox: …` message.
 pub(crate) fn classify(msg: &str) -> Part {
     let m = msg.to_ascii_lowercase();
-    if m.contains("memory limit too low") || m.contains("container init was oom-killed") {
+    if m.contains("memory limit too low")
+        || m.contains("container init was oom-killed")
+        || (m.contains("unable to apply cgroup configuration")
+            && m.contains("cannot allocate memory"))
+    {
         return Part::MemoryTooSmall;
     }
     let network = [
@@ -99,7 +103,13 @@ impl Check for Sandbox {
             if recovered {
                 continue;
             }
-            out.push(finding(&info, e, classify(&e.message)));
+            let part = classify(&e.message);
+            // A memory quantity with the wrong unit is the root cause; resource-units-wrong
+            // reports it, with this event as its evidence.
+            if part == Part::MemoryTooSmall && crate::units::pod_has_absurd_memory(pod) {
+                continue;
+            }
+            out.push(finding(&info, e, part));
         }
     }
 }

@@ -14,6 +14,27 @@ const CAUSES: &[Cause] = &[Cause::ResourceUnitsWrong];
 /// Below this many bytes a memory quantity is a unit mistake.
 const MIN_MEMORY_BYTES: f64 = 1024.0 * 1024.0;
 
+/// Whether a memory quantity is a unit mistake (under 1 MiB, above zero).
+pub(crate) fn absurd_memory(q: &str) -> bool {
+    quantity::parse(q).is_some_and(|b| b > 0.0 && b < MIN_MEMORY_BYTES)
+}
+
+/// Whether any container of the pod has a memory quantity that is a unit mistake.
+pub(crate) fn pod_has_absurd_memory(pod: &kubewhy_model::objects::Pod) -> bool {
+    pod.spec
+        .containers
+        .iter()
+        .chain(&pod.spec.init_containers)
+        .flat_map(|c| {
+            [
+                c.resources.requests.get("memory"),
+                c.resources.limits.get("memory"),
+            ]
+        })
+        .flatten()
+        .any(|q| absurd_memory(&q.0))
+}
+
 /// What the user probably meant: `1024m` → `1024Mi`, `4` → `4Mi` or `4Gi`.
 fn suggestion(q: &str) -> String {
     match q.strip_suffix('m') {
@@ -82,6 +103,21 @@ impl Check for ResourceUnits {
                         " --{which}=memory={}",
                         fixed.split(' ').next().unwrap_or("")
                     ));
+                }
+                // The symptom, when it already showed: the sandbox (or the container) could
+                // not be given so little memory.
+                let events = ctx.snap.events_for("Pod", &pod.metadata);
+                if let Some(e) = events.iter().rev().find(|e| {
+                    e.reason == "FailedCreatePodSandBox"
+                        && crate::sandbox::classify(&e.message)
+                            == crate::sandbox::Part::MemoryTooSmall
+                }) {
+                    f = f.evidence(
+                        EvidenceKind::Event,
+                        Some(&info.key),
+                        format!("event {} from {} (x{})", e.reason, e.source, e.count),
+                        e.message.clone(),
+                    );
                 }
                 f = f
                     .explain(format!("Kubernetes reads memory quantities in bytes: \"{first_q}\" is {first_bytes} bytes, not megabytes. With a limit that small the runtime cannot even start the container (runc refuses limits under about 6 MB, or the process is OOM-killed at once), and a request that small misleads the scheduler. Lower-case \"m\" means milli (one thousandth), not mega."))

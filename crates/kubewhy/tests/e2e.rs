@@ -280,6 +280,16 @@ fn scenarios() -> Vec<Scenario> {
             dump_evidence: &["recognised log line (connection-refused)", "nc: can't connect to remote host (127.0.0.1): Connection refused"],
         },
         Scenario {
+            name: "units",
+            // memory: "4" is 4 bytes: runc cannot even create the sandbox's cgroup.
+            yaml: pod("tiny", &format!("{{name: main, image: {BB}, command: [sleep, '100000'], resources: {{limits: {{memory: '4'}}}}}}")),
+            after: nothing,
+            cause: "resource-units-wrong",
+            objects: &["tiny"],
+            evidence: &["4 (= 4 bytes)", "unable to apply cgroup configuration", "cannot allocate memory"],
+            dump_evidence: &[],
+        },
+        Scenario {
             name: "oom",
             yaml: pod("hog", &format!("{{name: main, image: {BB}, command: [tail, /dev/zero], resources: {{limits: {{memory: 32Mi}}}}}}")),
             after: nothing,
