@@ -878,6 +878,65 @@ fn remediation(mut f: Finding, ctx: &Ctx, info: &PodInfo, cause: Cause, detail: 
 mod tests {
     use super::*;
 
+    fn diagnose(yaml: &str) -> Vec<Finding> {
+        let loaded = kubewhy_source::load(
+            &[kubewhy_source::Input::Text {
+                name: "t.yaml".into(),
+                text: yaml.into(),
+            }],
+            Some("2026-11-22T12:00:00Z".parse().unwrap()),
+        );
+        assert!(loaded.warnings.is_empty(), "{:?}", loaded.warnings);
+        crate::diagnose(&loaded.snapshot).findings
+    }
+
+    const NODE: &str = "apiVersion: v1\nkind: Node\nmetadata: {name: node-1, labels: {kubernetes.io/hostname: node-1}}\nstatus:\n  allocatable: {cpu: '8', memory: 16Gi, pods: '110'}\n  conditions: [{type: Ready, status: 'True'}]\n---\n";
+
+    /// The scheduler said "Insufficient cpu" an hour ago; the node has room now (a pod went
+    /// away, or the data lacks other namespaces' pods): the verdict stays, the disagreement is
+    /// said, and confidence drops.
+    #[test]
+    fn the_analysis_says_when_the_scheduler_verdict_is_stale() {
+        let yaml = format!(
+            "{NODE}apiVersion: v1\nkind: Pod\nmetadata: {{name: web, namespace: shop, creationTimestamp: '2026-11-22T10:00:00Z'}}\nspec:\n  containers: [{{name: web, resources: {{requests: {{cpu: '2'}}}}}}]\nstatus:\n  phase: Pending\n  conditions: [{{type: PodScheduled, status: 'False', reason: Unschedulable, message: '0/1 nodes are available: 1 Insufficient cpu.'}}]\n"
+        );
+        let f = diagnose(&yaml);
+        assert_eq!(f.len(), 1);
+        assert_eq!(f[0].cause, Cause::InsufficientResources);
+        assert_eq!(f[0].confidence, Confidence::Medium);
+        assert!(
+            f[0].explanation.contains("Evaluated from the nodes' state now, node-1 could take the pod (1/1 nodes can take the pod): the cluster changed since the scheduler's last attempt"),
+            "{}",
+            f[0].explanation
+        );
+    }
+
+    /// No verdict in the data (events expired, condition without a message): the analysis alone
+    /// names the cause, the nearest miss and the fix.
+    #[test]
+    fn the_analysis_decides_alone_without_a_verdict() {
+        let yaml = format!(
+            "{NODE}apiVersion: v1\nkind: Pod\nmetadata: {{name: indexer, namespace: shop, creationTimestamp: '2026-11-22T11:59:00Z'}}\nspec:\n  nodeSelector: {{disktype: ssd}}\n  containers: [{{name: c}}]\nstatus:\n  phase: Pending\n  conditions: [{{type: PodScheduled, status: 'False', reason: Unschedulable}}]\n"
+        );
+        let f = diagnose(&yaml);
+        assert_eq!(f.len(), 1);
+        assert_eq!(f[0].cause, Cause::NodeSelectorMismatch);
+        assert_eq!(f[0].confidence, Confidence::Medium);
+        let quotes: Vec<&str> = f[0].evidence.iter().map(|e| e.quote.as_str()).collect();
+        assert_eq!(
+            quotes,
+            [
+                "0/1 nodes: 1 node(s) didn't match Pod's node affinity/selector",
+                "node-1: it fits if it had label disktype=ssd"
+            ]
+        );
+        assert!(
+            f[0].remediation
+                .iter()
+                .any(|s| s.command.as_deref() == Some("kubectl label node node-1 disktype=ssd"))
+        );
+    }
+
     fn reasons(m: &str) -> Vec<(Option<u32>, String)> {
         parse_scheduler_message(m).reasons
     }
