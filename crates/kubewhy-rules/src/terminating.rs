@@ -113,14 +113,31 @@ fn check_pod(ctx: &Ctx, info: &PodInfo, deadline: jiff::Timestamp, out: &mut Vec
             format!("[{fins}]"),
         );
         f = del_ev(f);
-        let foreground = pod
-            .metadata
-            .finalizers
-            .iter()
-            .any(|x| x == "foregroundDeletion");
+        let mut owners: Vec<String> = Vec::new();
+        for fin in &pod.metadata.finalizers {
+            owners.push(finalizer_owner(fin));
+            if fin == "foregroundDeletion" {
+                let deps = dependents(snap, &pod.metadata.uid);
+                let quote = if deps.is_empty() {
+                    "none in the data: the garbage collector should finish the deletion".to_string()
+                } else {
+                    deps.iter()
+                        .take(10)
+                        .map(|k| format!("{} {}/{}", k.kind, k.namespace, k.name))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                };
+                f = f.evidence(
+                    EvidenceKind::Field,
+                    Some(&info.key),
+                    "dependents still alive (their ownerReferences name this pod)",
+                    quote,
+                );
+            }
+        }
         f = f.explain(format!(
             "The pod is past its grace period by {stuck_for}, but the API server keeps an object until its finalizers list is empty, and only the controller that added a finalizer should remove it. {}",
-            if foreground { "foregroundDeletion waits until every dependent object is deleted." } else { "Find the controller that owns this finalizer: if it is not running, nothing will ever remove it." }
+            owners.join(" ")
         ))
         .step("See who added the finalizer (managedFields show the field manager)", Some(format!("kubectl get pod {} -n {} -o yaml --show-managed-fields", info.name(), info.ns())), RiskLevel::None, "")
         .step("Start or fix the controller that owns the finalizer so it finishes its cleanup", None, RiskLevel::None, "")
@@ -276,4 +293,115 @@ fn check_pod(ctx: &Ctx, info: &PodInfo, deadline: jiff::Timestamp, out: &mut Vec
         RiskLevel::High,
         force_note,
     ));
+}
+
+/// Who removes a finalizer, in a sentence: the well-known ones by name, custom ones by their
+/// prefix (usually the operator's domain).
+pub(crate) fn finalizer_owner(fin: &str) -> String {
+    match fin {
+        "foregroundDeletion" => "foregroundDeletion: the garbage collector removes it once every dependent with blockOwnerDeletion is deleted.".into(),
+        "orphan" => "orphan: the garbage collector removes it once it has orphaned the dependents.".into(),
+        "batch.kubernetes.io/job-tracking" => "batch.kubernetes.io/job-tracking: the Job controller (in kube-controller-manager) removes it once it has counted the pod in its Job's status; if the Job is gone or kube-controller-manager is down, nothing will.".into(),
+        "kubernetes.io/pvc-protection" | "kubernetes.io/pv-protection" => format!("{fin}: kube-controller-manager removes it once no pod uses the volume."),
+        other => {
+            let domain = other.split('/').next().unwrap_or(other);
+            format!("{other}: added by a controller of its own (prefix \"{domain}\", usually an operator); if that controller is not running, nothing will ever remove it.")
+        }
+    }
+}
+
+/// Objects in the snapshot whose ownerReferences name `uid` and block its deletion.
+pub(crate) fn dependents(snap: &kubewhy_model::Snapshot, uid: &str) -> Vec<ObjectKey> {
+    if uid.is_empty() {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    let mut check = |kind: &str, meta: &kubewhy_model::objects::Meta| {
+        if meta.owner_references.iter().any(|o| o.uid == uid) {
+            out.push(ObjectKey::of(kind, meta));
+        }
+    };
+    for p in &snap.pods {
+        check("Pod", &p.metadata);
+    }
+    for w in &snap.workloads {
+        check(&w.kind, &w.metadata);
+    }
+    for c in &snap.pvcs {
+        check("PersistentVolumeClaim", &c.metadata);
+    }
+    for c in &snap.config_maps {
+        check("ConfigMap", &c.metadata);
+    }
+    for c in &snap.secrets {
+        check("Secret", &c.metadata);
+    }
+    for o in &snap.others {
+        check(&o.kind, &o.metadata);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn findings(yaml: &str) -> Vec<Finding> {
+        let loaded = kubewhy_source::load(
+            &[kubewhy_source::Input::Text {
+                name: "t.yaml".into(),
+                text: yaml.into(),
+            }],
+            Some("2026-11-22T12:00:00Z".parse().unwrap()),
+        );
+        assert!(loaded.warnings.is_empty(), "{:?}", loaded.warnings);
+        crate::diagnose(&loaded.snapshot).findings
+    }
+
+    fn deleted_pod(finalizers: &str) -> String {
+        format!(
+            "apiVersion: v1\nkind: Pod\nmetadata: {{name: worker, namespace: shop, uid: pod-uid-1, deletionTimestamp: '2026-11-22T11:00:00Z', deletionGracePeriodSeconds: 30, finalizers: [{finalizers}]}}\nspec: {{containers: [{{name: c}}]}}\nstatus: {{phase: Running}}\n---\n"
+        )
+    }
+
+    #[test]
+    fn foreground_deletion_lists_the_dependents_still_alive() {
+        let yaml = format!(
+            "{}apiVersion: v1\nkind: ConfigMap\nmetadata: {{name: worker-state, namespace: shop, ownerReferences: [{{apiVersion: v1, kind: Pod, name: worker, uid: pod-uid-1, blockOwnerDeletion: true}}]}}\ndata: {{k: v}}\n",
+            deleted_pod("foregroundDeletion")
+        );
+        let f = findings(&yaml);
+        assert_eq!(f.len(), 1);
+        assert_eq!(f[0].cause, Cause::FinalizerPending);
+        let dep = f[0]
+            .evidence
+            .iter()
+            .find(|e| e.source.starts_with("dependents still alive"))
+            .unwrap();
+        assert_eq!(dep.quote, "ConfigMap shop/worker-state");
+        assert!(
+            f[0].explanation
+                .contains("the garbage collector removes it once every dependent")
+        );
+    }
+
+    #[test]
+    fn known_finalizers_name_their_controller() {
+        let f = findings(&deleted_pod(
+            "batch.kubernetes.io/job-tracking, example.com/cleanup",
+        ));
+        assert_eq!(f.len(), 1);
+        assert!(
+            f[0].explanation
+                .contains("the Job controller (in kube-controller-manager) removes it"),
+            "{}",
+            f[0].explanation
+        );
+        assert!(
+            f[0].explanation
+                .contains("(prefix \"example.com\", usually an operator)"),
+            "{}",
+            f[0].explanation
+        );
+    }
 }
