@@ -172,6 +172,10 @@ impl Finding {
         });
         self
     }
+    /// An event as evidence: its origin (reason, source, count) and its message.
+    pub fn event(self, object: Option<&ObjectKey>, e: &crate::objects::Event) -> Self {
+        self.evidence(EvidenceKind::Event, object, e.origin(), e.message.clone())
+    }
     pub fn explain(mut self, text: impl Into<String>) -> Self {
         self.explanation = text.into();
         self
@@ -189,6 +193,28 @@ impl Finding {
             risk,
             risk_note: risk_note.into(),
         });
+        self
+    }
+    /// A step at position `at` (or last, when there are fewer steps): for the specific fix a
+    /// check found, placed right after the first, read-only step.
+    pub fn step_at(
+        mut self,
+        at: usize,
+        action: impl Into<String>,
+        command: Option<String>,
+        risk: RiskLevel,
+        risk_note: impl Into<String>,
+    ) -> Self {
+        let at = at.min(self.remediation.len());
+        self.remediation.insert(
+            at,
+            Step {
+                action: action.into(),
+                command,
+                risk,
+                risk_note: risk_note.into(),
+            },
+        );
         self
     }
     pub fn confidence(mut self, c: Confidence) -> Self {

@@ -483,6 +483,14 @@ pub struct Event {
 }
 
 impl Event {
+    /// Where an event quote comes from, as evidence shows it: `event Failed from kubelet (x4)`.
+    pub fn origin(&self) -> String {
+        format!(
+            "event {} from {} (x{})",
+            self.reason, self.source, self.count
+        )
+    }
+
     /// The container the event is about, from its field path (`spec.containers{web}`,
     /// `spec.initContainers{init}`).
     pub fn container(&self) -> Option<&str> {

@@ -207,12 +207,7 @@ fn check_container(
         );
     }
     if let Some(e) = probe_kill {
-        f = f.evidence(
-            EvidenceKind::Event,
-            Some(&info.key),
-            format!("event {} from {} (x{})", e.reason, e.source, e.count),
-            e.message.clone(),
-        );
+        f = f.event(Some(&info.key), e);
     }
     let mut recognised = None;
     if let Some(log) = snap.logs_for(info.ns(), info.name(), &cs.name) {
@@ -254,16 +249,7 @@ fn check_container(
     f = remediation(f.explain(explanation), ctx, info, cause, &cs.name);
     if let Some(r) = recognised {
         let (action, command, risk, note) = r.step;
-        let at = f.remediation.len().min(1);
-        f.remediation.insert(
-            at,
-            kubewhy_model::Step {
-                action,
-                command,
-                risk,
-                risk_note: note.to_string(),
-            },
-        );
+        f = f.step_at(1, action, command, risk, note);
     }
     out.push(f);
 }

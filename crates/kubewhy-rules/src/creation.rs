@@ -353,12 +353,7 @@ fn check_workload(ctx: &Ctx, w: &Workload) -> Option<Finding> {
         );
     }
     if let Some(e) = event {
-        f = f.evidence(
-            EvidenceKind::Event,
-            Some(&key),
-            format!("event {} from {} (x{})", e.reason, e.source, e.count),
-            e.message.clone(),
-        );
+        f = f.event(Some(&key), e);
     }
     if let Some(want) = desired(w) {
         f = f.evidence(
@@ -570,15 +565,7 @@ mod tests {
             node("node-b", ""),
             node("node-c", "{key: dedicated, value: gpu, effect: NoSchedule}"),
         );
-        let loaded = kubewhy_source::load(
-            &[kubewhy_source::Input::Text {
-                name: "t.yaml".into(),
-                text: yaml,
-            }],
-            Some("2026-11-22T10:00:00Z".parse().unwrap()),
-        );
-        assert!(loaded.warnings.is_empty(), "{:?}", loaded.warnings);
-        let d = crate::diagnose(&loaded.snapshot);
+        let d = crate::tests::diagnose_yaml(&yaml, "2026-11-22T10:00:00Z");
         assert_eq!(d.findings.len(), 1, "{:#?}", d.findings);
         let f = &d.findings[0];
         assert_eq!(f.cause, Cause::HostPortConflict);

@@ -204,11 +204,7 @@ fn check_container(
             "Failed" | "ErrImageNeverPull" | "InspectFailed" | "InvalidImageName"
         ) && about_image;
         if relevant && !texts.iter().any(|(_, _, m)| *m == e.message) {
-            texts.push((
-                EvidenceKind::Event,
-                format!("event {} from {} (x{})", e.reason, e.source, e.count),
-                e.message.clone(),
-            ));
+            texts.push((EvidenceKind::Event, e.origin(), e.message.clone()));
         }
     }
     let mut classified = None;
@@ -669,15 +665,7 @@ mod tests {
         let yaml = format!(
             "apiVersion: v1\nkind: Pod\nmetadata: {{name: p, namespace: shop, creationTimestamp: '2026-11-22T09:00:00Z'}}\nspec:\n  nodeName: n1\n  imagePullSecrets: [{{name: regcred}}]\n  containers: [{{name: app, image: 'registry.example.com/shop/app:1'}}]\nstatus:\n  phase: Pending\n  containerStatuses:\n  - name: app\n    image: 'registry.example.com/shop/app:1'\n    state: {{waiting: {{reason: ImagePullBackOff, message: 'Back-off pulling image \"registry.example.com/shop/app:1\"'}}}}\n---\napiVersion: v1\nkind: Event\nmetadata: {{name: e1, namespace: shop}}\ninvolvedObject: {{kind: Pod, namespace: shop, name: p}}\nreason: Failed\ntype: Warning\nsource: {{component: kubelet}}\nlastTimestamp: '2026-11-22T09:59:00Z'\nmessage: 'Failed to pull image \"registry.example.com/shop/app:1\": rpc error: code = Unknown desc = failed to pull and unpack image \"registry.example.com/shop/app:1\": failed to resolve reference \"registry.example.com/shop/app:1\": pull access denied, repository does not exist or may require authorization: server message: insufficient_scope: authorization failed'\n---\napiVersion: v1\nkind: Secret\nmetadata: {{name: regcred, namespace: shop}}\ntype: kubernetes.io/dockerconfigjson\ndata: {{.dockerconfigjson: {cfg}}}\n"
         );
-        let loaded = kubewhy_source::load(
-            &[kubewhy_source::Input::Text {
-                name: "t.yaml".into(),
-                text: yaml,
-            }],
-            Some("2026-11-22T10:00:00Z".parse().unwrap()),
-        );
-        assert!(loaded.warnings.is_empty(), "{:?}", loaded.warnings);
-        let d = crate::diagnose(&loaded.snapshot);
+        let d = crate::tests::diagnose_yaml(&yaml, "2026-11-22T10:00:00Z");
         let f = &d.findings[0];
         assert_eq!(f.cause, Cause::ImagePullAuth);
         let quotes: Vec<&str> = f.evidence.iter().map(|e| e.quote.as_str()).collect();
@@ -708,15 +696,7 @@ mod tests {
             ),
             pod("fine", "{running: {startedAt: '2026-11-22T09:01:00Z'}}")
         );
-        let loaded = kubewhy_source::load(
-            &[kubewhy_source::Input::Text {
-                name: "t.yaml".into(),
-                text: yaml,
-            }],
-            Some("2026-11-22T10:00:00Z".parse().unwrap()),
-        );
-        assert!(loaded.warnings.is_empty(), "{:?}", loaded.warnings);
-        let d = crate::diagnose(&loaded.snapshot);
+        let d = crate::tests::diagnose_yaml(&yaml, "2026-11-22T10:00:00Z");
         assert_eq!(d.findings.len(), 1);
         let f = &d.findings[0];
         assert_eq!(f.cause, Cause::ImageStoreCorrupt);

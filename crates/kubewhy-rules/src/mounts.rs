@@ -193,7 +193,7 @@ fn check_pod(ctx: &Ctx, info: &PodInfo, out: &mut Vec<Finding>) {
         if mounted_since(info, &events, e) {
             continue;
         }
-        let src = format!("event {} from {} (x{})", e.reason, e.source, e.count);
+        let src = e.origin();
         let f = match missing_reference(&e.message) {
             Some((cause, name, key)) => base(ctx, info, cause, &name, key.as_deref()),
             None => mount_failure(ctx, info, &e.message),
@@ -316,25 +316,26 @@ fn elsewhere(ctx: &Ctx, info: &PodInfo, kind: &str, name: &str, mut f: Finding) 
     let lc = kind.to_ascii_lowercase();
     let from = others[0];
     let ns = info.ns();
-    let step = kubewhy_model::Step {
-        action: format!("If the one in {from} is the right one, copy it into {ns}"),
-        command: Some(format!(
+    let (risk, note) = if kind == "Secret" {
+        (
+            RiskLevel::Medium,
+            "Copies credentials into another namespace: everyone who can read that namespace's Secrets can read them.",
+        )
+    } else {
+        (
+            RiskLevel::Low,
+            "The copy does not follow later changes to the original.",
+        )
+    };
+    f.step_at(
+        1,
+        format!("If the one in {from} is the right one, copy it into {ns}"),
+        Some(format!(
             "kubectl get {lc} {name} -n {from} -o json | jq 'del(.metadata.namespace,.metadata.uid,.metadata.resourceVersion,.metadata.creationTimestamp,.metadata.ownerReferences,.metadata.managedFields)' | kubectl apply -n {ns} -f -"
         )),
-        risk: if kind == "Secret" {
-            RiskLevel::Medium
-        } else {
-            RiskLevel::Low
-        },
-        risk_note: if kind == "Secret" {
-            "Copies credentials into another namespace: everyone who can read that namespace's Secrets can read them.".into()
-        } else {
-            "The copy does not follow later changes to the original.".into()
-        },
-    };
-    let at = f.remediation.len().min(1);
-    f.remediation.insert(at, step);
-    f
+        risk,
+        note,
+    )
 }
 
 /// What kind of mount failure a FailedMount / FailedAttachVolume message describes.
@@ -516,15 +517,7 @@ mod tests {
     use super::*;
 
     fn diagnose_yaml(yaml: &str) -> Vec<&'static str> {
-        let loaded = kubewhy_source::load(
-            &[kubewhy_source::Input::Text {
-                name: "t.yaml".into(),
-                text: yaml.into(),
-            }],
-            Some("2026-11-22T13:30:00Z".parse().unwrap()),
-        );
-        assert!(loaded.warnings.is_empty(), "{:?}", loaded.warnings);
-        crate::diagnose(&loaded.snapshot)
+        crate::tests::diagnose_yaml(yaml, "2026-11-22T13:30:00Z")
             .findings
             .iter()
             .map(|f| f.cause.slug())

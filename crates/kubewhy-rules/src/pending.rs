@@ -3,7 +3,7 @@
 //! claims the pod references, checked against the snapshot.
 
 use crate::podinfo::{PodInfo, human_duration};
-use crate::scheduling::{Cluster, Failure, Verdict, simulate};
+use crate::scheduling::{Cluster, Verdict, simulate};
 use crate::{Check, Ctx};
 use kubewhy_model::objects::condition;
 use kubewhy_model::{Cause, Confidence, EvidenceKind, Finding, ObjectKey, RiskLevel, Severity};
@@ -220,6 +220,10 @@ impl Check for Pending {
         // Replicas of one workload are the same pod to the filters: simulate each distinct pod
         // once (keyed by everything `simulate` reads of it).
         let mut memo: HashMap<String, Rc<Verdict>> = HashMap::new();
+        let snap = ctx.snap;
+        let no_ready = snap.nodes_known()
+            && !snap.nodes.is_empty()
+            && snap.nodes.iter().all(|n| n.ready() != Some(true));
         for pod in &ctx.snap.pods {
             let scheduled = pod.spec.node_name.as_deref().is_some_and(|n| !n.is_empty());
             if scheduled
@@ -241,20 +245,23 @@ impl Check for Pending {
                     .or_insert_with(|| Rc::new(simulate(c, pod).verdict()))
                     .clone()
             });
-            check_pod(ctx, &PodInfo::new(pod), sim.as_deref(), out);
+            check_pod(ctx, &PodInfo::new(pod), no_ready, sim.as_deref(), out);
         }
     }
 }
 
-fn check_pod(ctx: &Ctx, info: &PodInfo, sim: Option<&Verdict>, out: &mut Vec<Finding>) {
+fn check_pod(
+    ctx: &Ctx,
+    info: &PodInfo,
+    no_ready: bool,
+    sim: Option<&Verdict>,
+    out: &mut Vec<Finding>,
+) {
     let snap = ctx.snap;
     let pod = info.pod;
     // State first: with no Ready node at all, whatever the scheduler says (the not-ready taint,
     // "didn't match") follows from that.
-    if snap.nodes_known()
-        && !snap.nodes.is_empty()
-        && snap.nodes.iter().all(|n| n.ready() != Some(true))
-    {
+    if no_ready {
         out.push(no_ready_nodes(ctx, info));
         return;
     }
@@ -347,12 +354,7 @@ fn check_pod(ctx: &Ctx, info: &PodInfo, sim: Option<&Verdict>, out: &mut Vec<Fin
         );
     }
     if let Some(e) = last_event {
-        f = f.evidence(
-            EvidenceKind::Event,
-            Some(&info.key),
-            format!("event {} from {} (x{})", e.reason, e.source, e.count),
-            e.message.clone(),
-        );
+        f = f.event(Some(&info.key), e);
     }
     let nodes = parsed
         .nodes
@@ -393,7 +395,7 @@ fn check_pod(ctx: &Ctx, info: &PodInfo, sim: Option<&Verdict>, out: &mut Vec<Fin
 
 /// The exact change that lets the nearest miss take the pod, as the second step, when one
 /// change of the finding's own cause is all it needs.
-fn nearest_miss_step(mut f: Finding, sim: &Verdict, cause: Cause) -> Finding {
+fn nearest_miss_step(f: Finding, sim: &Verdict, cause: Cause) -> Finding {
     let Some(miss) = sim.nearest_miss() else {
         return f;
     };
@@ -403,17 +405,10 @@ fn nearest_miss_step(mut f: Finding, sim: &Verdict, cause: Cause) -> Finding {
     if only.cause() != cause {
         return f;
     }
-    if let Some((action, command, risk, note)) = only.fix(&miss.node) {
-        let step = kubewhy_model::Step {
-            action,
-            command,
-            risk,
-            risk_note: note.to_string(),
-        };
-        let at = f.remediation.len().min(1);
-        f.remediation.insert(at, step);
+    match only.fix(&miss.node) {
+        Some((action, command, risk, note)) => f.step_at(1, action, command, risk, note),
+        None => f,
     }
-    f
 }
 
 /// The analysis as evidence: the scheduler-style summary and the nearest miss.
@@ -430,12 +425,11 @@ fn simulation_evidence(mut f: Finding, info: &PodInfo, sim: &Verdict) -> Finding
             name: miss.node.clone(),
             ..Default::default()
         };
-        let needs: Vec<String> = miss.failures.iter().map(Failure::need).collect();
         f = f.evidence(
             EvidenceKind::Analysis,
             Some(&key),
             "nearest miss",
-            format!("{}: {}", miss.node, needs.join("; ")),
+            format!("{}: {}", miss.node, miss.needs()),
         );
     }
     f
@@ -465,11 +459,10 @@ fn cross_check(sim: &Verdict, said: Cause) -> String {
         );
     }
     if let Some(miss) = sim.nearest_miss() {
-        let needs: Vec<String> = miss.failures.iter().map(Failure::need).collect();
         s.push_str(&format!(
             " The nearest miss is node {}: {}.",
             miss.node,
-            needs.join("; ")
+            miss.needs()
         ));
     }
     s
@@ -494,11 +487,10 @@ fn from_simulation(ctx: &Ctx, info: &PodInfo, sim: &Verdict) -> Option<Finding> 
         sim.summary()
     );
     if let Some(miss) = sim.nearest_miss() {
-        let needs: Vec<String> = miss.failures.iter().map(Failure::need).collect();
         explanation.push_str(&format!(
             " The nearest miss is node {}: {}.",
             miss.node,
-            needs.join("; ")
+            miss.needs()
         ));
     }
     explanation.push(' ');
@@ -879,15 +871,7 @@ mod tests {
     use super::*;
 
     fn diagnose(yaml: &str) -> Vec<Finding> {
-        let loaded = kubewhy_source::load(
-            &[kubewhy_source::Input::Text {
-                name: "t.yaml".into(),
-                text: yaml.into(),
-            }],
-            Some("2026-11-22T12:00:00Z".parse().unwrap()),
-        );
-        assert!(loaded.warnings.is_empty(), "{:?}", loaded.warnings);
-        crate::diagnose(&loaded.snapshot).findings
+        crate::tests::diagnose_yaml(yaml, "2026-11-22T12:00:00Z").findings
     }
 
     const NODE: &str = "apiVersion: v1\nkind: Node\nmetadata: {name: node-1, labels: {kubernetes.io/hostname: node-1}}\nstatus:\n  allocatable: {cpu: '8', memory: 16Gi, pods: '110'}\n  conditions: [{type: Ready, status: 'True'}]\n---\n";

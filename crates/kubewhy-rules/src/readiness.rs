@@ -72,12 +72,7 @@ impl Check for Readiness {
                     format!("running for {since}, ready=false, restartCount={}", cs.restart_count),
                 );
                 if let Some(e) = probe_event {
-                    f = f.evidence(
-                        EvidenceKind::Event,
-                        Some(&info.key),
-                        format!("event {} from {} (x{})", e.reason, e.source, e.count),
-                        e.message.clone(),
-                    );
+                    f = f.event(Some(&info.key), e);
                 } else {
                     f = f.confidence(Confidence::Medium);
                 }

@@ -5,7 +5,7 @@
 
 use crate::podinfo::PodInfo;
 use crate::{Check, Ctx};
-use kubewhy_model::{Cause, Confidence, EvidenceKind, Finding, RiskLevel, Severity};
+use kubewhy_model::{Cause, Confidence, Finding, RiskLevel, Severity};
 
 pub(crate) struct Sandbox;
 
@@ -142,12 +142,7 @@ fn finding(info: &PodInfo, e: &kubewhy_model::objects::Event, part: Part) -> Fin
     let mut f = Finding::new(Cause::SandboxCreationFailed, Severity::Error, summary)
         .object(info.key.clone())
         .group(group)
-        .evidence(
-            EvidenceKind::Event,
-            Some(&info.key),
-            format!("event {} from {} (x{})", e.reason, e.source, e.count),
-            e.message.clone(),
-        )
+        .event(Some(&info.key), e)
         .confidence(if part == Part::Other {
             Confidence::Medium
         } else {

@@ -647,6 +647,14 @@ pub(crate) struct NearMiss {
     pub failures: Vec<Failure>,
 }
 
+impl NearMiss {
+    /// Everything the node lacks, in words: `it lacks 1500m cpu (…); it is cordoned: …`.
+    pub fn needs(&self) -> String {
+        let needs: Vec<String> = self.failures.iter().map(Failure::need).collect();
+        needs.join("; ")
+    }
+}
+
 impl Verdict {
     pub fn summary(&self) -> String {
         self.summary.clone()

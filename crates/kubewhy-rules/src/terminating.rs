@@ -251,12 +251,7 @@ fn check_pod(ctx: &Ctx, info: &PodInfo, deadline: jiff::Timestamp, out: &mut Vec
         .object(info.key.clone())
         .group(format!("node|{node_name}"));
     if let Some(e) = ev {
-        f = f.evidence(
-            EvidenceKind::Event,
-            Some(&info.key),
-            format!("event {} from {} (x{})", e.reason, e.source, e.count),
-            e.message.clone(),
-        );
+        f = f.event(Some(&info.key), e);
     } else {
         f = f.confidence(Confidence::Low);
     }
@@ -347,15 +342,7 @@ mod tests {
     use super::*;
 
     fn findings(yaml: &str) -> Vec<Finding> {
-        let loaded = kubewhy_source::load(
-            &[kubewhy_source::Input::Text {
-                name: "t.yaml".into(),
-                text: yaml.into(),
-            }],
-            Some("2026-11-22T12:00:00Z".parse().unwrap()),
-        );
-        assert!(loaded.warnings.is_empty(), "{:?}", loaded.warnings);
-        crate::diagnose(&loaded.snapshot).findings
+        crate::tests::diagnose_yaml(yaml, "2026-11-22T12:00:00Z").findings
     }
 
     fn deleted_pod(finalizers: &str) -> String {

@@ -5,6 +5,24 @@ use crate::catalogue;
 use kubewhy_model::Cause;
 use kubewhy_source::{Input, load};
 
+/// The snapshot of YAML text judged as of `now`; the text must load without a warning.
+pub(crate) fn snapshot_of(yaml: &str, now: &str) -> kubewhy_model::Snapshot {
+    let loaded = load(
+        &[Input::Text {
+            name: "test.yaml".into(),
+            text: yaml.into(),
+        }],
+        Some(now.parse().expect("now is RFC 3339")),
+    );
+    assert!(loaded.warnings.is_empty(), "{:?}", loaded.warnings);
+    loaded.snapshot
+}
+
+/// The diagnosis of YAML text judged as of `now`.
+pub(crate) fn diagnose_yaml(yaml: &str, now: &str) -> crate::Diagnosis {
+    crate::diagnose(&snapshot_of(yaml, now))
+}
+
 #[test]
 fn every_emitted_cause_has_a_page() {
     let missing: Vec<&str> = crate::emitted_causes()

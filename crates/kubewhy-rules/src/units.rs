@@ -14,9 +14,9 @@ const CAUSES: &[Cause] = &[Cause::ResourceUnitsWrong];
 /// Below this many bytes a memory quantity is a unit mistake.
 const MIN_MEMORY_BYTES: f64 = 1024.0 * 1024.0;
 
-/// Whether a memory quantity is a unit mistake (under 1 MiB, above zero).
-pub(crate) fn absurd_memory(q: &str) -> bool {
-    quantity::parse(q).is_some_and(|b| b > 0.0 && b < MIN_MEMORY_BYTES)
+/// The bytes of a memory quantity, when they are a unit mistake (under 1 MiB, above zero).
+fn absurd_memory(q: &str) -> Option<f64> {
+    quantity::parse(q).filter(|b| *b > 0.0 && *b < MIN_MEMORY_BYTES)
 }
 
 /// Whether any container of the pod has a memory quantity that is a unit mistake.
@@ -32,7 +32,7 @@ pub(crate) fn pod_has_absurd_memory(pod: &kubewhy_model::objects::Pod) -> bool {
             ]
         })
         .flatten()
-        .any(|q| absurd_memory(&q.0))
+        .any(|q| absurd_memory(&q.0).is_some())
 }
 
 /// What the user probably meant: `1024m` → `1024Mi`, `4` → `4Mi` or `4Gi`.
@@ -71,12 +71,7 @@ impl Check for ResourceUnits {
                 .into_iter()
                 .filter_map(|(which, map)| {
                     let q = map.get("memory")?;
-                    let bytes = quantity::parse(&q.0)?;
-                    (bytes > 0.0 && bytes < MIN_MEMORY_BYTES).then_some((
-                        which,
-                        q.0.as_str(),
-                        bytes,
-                    ))
+                    Some((which, q.0.as_str(), absurd_memory(&q.0)?))
                 })
                 .collect();
                 let Some(&(_, first_q, first_bytes)) = bad.first() else {
@@ -112,12 +107,7 @@ impl Check for ResourceUnits {
                         && crate::sandbox::classify(&e.message)
                             == crate::sandbox::Part::MemoryTooSmall
                 }) {
-                    f = f.evidence(
-                        EvidenceKind::Event,
-                        Some(&info.key),
-                        format!("event {} from {} (x{})", e.reason, e.source, e.count),
-                        e.message.clone(),
-                    );
+                    f = f.event(Some(&info.key), e);
                 }
                 f = f
                     .explain(format!("Kubernetes reads memory quantities in bytes: \"{first_q}\" is {first_bytes} bytes, not megabytes. With a limit that small the runtime cannot even start the container (runc refuses limits under about 6 MB, or the process is OOM-killed at once), and a request that small misleads the scheduler. Lower-case \"m\" means milli (one thousandth), not mega."))

@@ -18,6 +18,12 @@ use std::path::{Path, PathBuf};
 
 pub use kubewhy_model::InputWarning as LoadWarning;
 
+/// The part of a container log kubewhy keeps: the last lines, each bounded in length — for logs
+/// read elsewhere (live) to be held like the ones in dumps.
+pub fn log_tail(text: &str) -> Vec<String> {
+    logs::tail_lines(text)
+}
+
 pub(crate) fn warn_at(file: &str, line: u64, column: u64, message: String) -> LoadWarning {
     LoadWarning {
         file: file.to_string(),

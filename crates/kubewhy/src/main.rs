@@ -361,14 +361,12 @@ fn scan(args: ScanArgs, target: Target) -> Result<u8> {
                 .snapshot
                 .logs
                 .extend(fetched.0.into_iter().map(|(container, text)| {
-                    let lines: Vec<String> = text.lines().map(str::to_string).collect();
-                    let start = lines.len().saturating_sub(40);
                     kubewhy_model::objects::ContainerLog {
                         namespace: ns.clone(),
                         pod: name.clone(),
                         origin: format!("kubectl logs {name} -n {ns} -c {container} --previous"),
                         container,
-                        tail: lines[start..].to_vec(),
+                        tail: kubewhy_source::log_tail(&text),
                     }
                 }));
         }

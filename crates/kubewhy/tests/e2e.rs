@@ -390,6 +390,24 @@ spec:
   - {name: job, image: localhost:5000/tools/busybox:1, command: [sh, -c, 'echo ok']}
 ";
 
+/// Runs kubewhy (its JSON output on stdout) and returns the document and its stderr.
+fn kubewhy_json(args: &[&str], stdin: Option<&str>) -> Result<(Value, String), String> {
+    let mut cmd = Bin::cargo_bin("kubewhy").unwrap();
+    cmd.args(args);
+    if let Some(text) = stdin {
+        cmd.write_stdin(text);
+    }
+    let out = cmd.output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    match serde_json::from_slice(&out.stdout) {
+        Ok(v) => Ok((v, stderr)),
+        Err(e) => Err(format!(
+            "kubewhy {} gave no JSON ({e}): {stderr}",
+            args.join(" ")
+        )),
+    }
+}
+
 /// kubewhy reading the live cluster, namespace by namespace (`-n` for each).
 fn kubewhy_live(c: &Cluster, namespaces: &[&str]) -> Value {
     let mut args = vec!["scan", "-o", "json", "--kubeconfig", c.kubeconfig.as_str()];
@@ -397,32 +415,15 @@ fn kubewhy_live(c: &Cluster, namespaces: &[&str]) -> Value {
         args.push("-n");
         args.push(ns);
     }
-    let out = Bin::cargo_bin("kubewhy")
-        .unwrap()
-        .args(&args)
-        .output()
-        .unwrap();
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!(
-            "live kubewhy gave no JSON ({e}): {}",
-            String::from_utf8_lossy(&out.stderr)
-        )
-    })
+    kubewhy_json(&args, None)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .0
 }
 
 fn kubewhy(capture: &str) -> Value {
-    let out = Bin::cargo_bin("kubewhy")
-        .unwrap()
-        .args(["scan", "--from", "-", "-o", "json"])
-        .write_stdin(capture)
-        .output()
-        .unwrap();
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!(
-            "kubewhy gave no JSON ({e}): {}",
-            String::from_utf8_lossy(&out.stderr)
-        )
-    })
+    kubewhy_json(&["scan", "--from", "-", "-o", "json"], Some(capture))
+        .unwrap_or_else(|e| panic!("{e}"))
+        .0
 }
 
 fn findings_in<'a>(v: &'a Value, ns: &str) -> Vec<&'a Value> {
@@ -638,9 +639,8 @@ fn real_cluster_scenarios() {
 /// `kubewhy pod quitter -n e2e-crash`, live: the finding quotes the previous run's output,
 /// read through the API (`pods/log?previous=true`), not from a dump.
 fn pod_command_quotes_previous_log(c: &Cluster) -> Result<(), String> {
-    let out = Bin::cargo_bin("kubewhy")
-        .unwrap()
-        .args([
+    let (v, stderr) = kubewhy_json(
+        &[
             "pod",
             "quitter",
             "-n",
@@ -649,22 +649,15 @@ fn pod_command_quotes_previous_log(c: &Cluster) -> Result<(), String> {
             "json",
             "--kubeconfig",
             c.kubeconfig.as_str(),
-        ])
-        .output()
-        .unwrap();
-    let v: Value = serde_json::from_slice(&out.stdout).map_err(|e| {
-        format!(
-            "kubewhy pod gave no JSON ({e}): {}",
-            String::from_utf8_lossy(&out.stderr)
-        )
-    })?;
+        ],
+        None,
+    )?;
     let evidence = v["findings"].to_string();
     if evidence.contains("--previous") && evidence.contains("fatal: no config") {
         Ok(())
     } else {
         Err(format!(
-            "kubewhy pod quitter -n e2e-crash: expected the previous run's log (\"fatal: no config\") as evidence; it said {evidence}; stderr {}",
-            String::from_utf8_lossy(&out.stderr)
+            "kubewhy pod quitter -n e2e-crash: expected the previous run's log (\"fatal: no config\") as evidence; it said {evidence}; stderr {stderr}"
         ))
     }
 }

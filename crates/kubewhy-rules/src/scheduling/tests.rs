@@ -1,16 +1,7 @@
 use super::*;
-use kubewhy_source::{Input, load};
 
 fn snap(yaml: &str) -> Snapshot {
-    let loaded = load(
-        &[Input::Text {
-            name: "test.yaml".into(),
-            text: yaml.into(),
-        }],
-        Some("2026-11-22T12:00:00Z".parse().unwrap()),
-    );
-    assert!(loaded.warnings.is_empty(), "{:?}", loaded.warnings);
-    loaded.snapshot
+    crate::tests::snapshot_of(yaml, "2026-11-22T12:00:00Z")
 }
 
 fn node(name: &str, extra: &str) -> String {
