@@ -987,6 +987,18 @@ mod tests {
         assert_eq!(KeyedObject::from(raw).registries, vec!["quay.io"]);
     }
 
+    proptest::proptest! {
+        /// Secret data is untrusted: any value under a pull-secret key, base64 or not, JSON or
+        /// not, leaves the object readable.
+        #[test]
+        fn pull_secret_values_never_panic(v in "\\PC{0,200}", b64 in proptest::bool::ANY, legacy in proptest::bool::ANY) {
+            use base64::Engine;
+            let text = if b64 { base64::engine::general_purpose::STANDARD.encode(&v) } else { v.clone() };
+            let _ = registry_hosts(&text, b64, legacy);
+            let _ = registry_hosts(&v, true, legacy);
+        }
+    }
+
     #[test]
     fn env_values_are_never_held() {
         let c: Container = serde_json::from_str(

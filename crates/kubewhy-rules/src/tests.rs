@@ -206,3 +206,17 @@ fn a_pod_the_scheduler_has_not_seen_yet_is_not_flagged_but_an_old_one_is() {
     assert!(f.explanation.contains("\"my-scheduler\""));
     assert!(d.unexplained.is_empty(), "{:?}", d.unexplained);
 }
+
+proptest::proptest! {
+    /// Event and condition messages are written by anything in the cluster: no classifier of
+    /// them may panic.
+    #[test]
+    fn message_classifiers_never_panic(m in "\\PC{0,300}") {
+        let _ = crate::creation::classify(&m);
+        let _ = crate::sandbox::classify(&m);
+        let _ = crate::mounts::classify_mount(&m);
+        let _ = crate::mounts::missing_reference(&m);
+        let _ = crate::pending::parse_scheduler_message(&m);
+        let _ = crate::pending::classify_reason(&m);
+    }
+}

@@ -100,4 +100,19 @@ mod tests {
         );
         assert_eq!(parse_header("==== START logs for container x ===="), None);
     }
+
+    #[test]
+    fn a_tail_keeps_the_last_lines_each_bounded() {
+        let mut text: String = (0..100).map(|i| format!("line {i}\n")).collect();
+        text.push_str(&"é".repeat(MAX_LINE)); // 2 bytes a char: the cut lands inside one
+        let tail = crate::log_tail(&text);
+        assert_eq!(tail.len(), TAIL_LINES);
+        assert_eq!(tail[0], "line 61");
+        let last = tail.last().unwrap();
+        assert!(
+            last.ends_with('…') && last.len() <= MAX_LINE + '…'.len_utf8(),
+            "{}",
+            last.len()
+        );
+    }
 }
