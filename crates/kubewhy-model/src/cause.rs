@@ -150,6 +150,13 @@ impl Serialize for Cause {
     }
 }
 
+impl<'de> serde::Deserialize<'de> for Cause {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        Cause::lookup(&s).ok_or_else(|| serde::de::Error::custom(format!("unknown cause {s:?}")))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

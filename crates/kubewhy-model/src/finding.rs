@@ -88,7 +88,7 @@ pub struct Evidence {
     pub occurrences: u32,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum RiskLevel {
     /// Read-only or trivially reversible.

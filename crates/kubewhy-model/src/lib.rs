@@ -4,6 +4,7 @@
 pub mod cause;
 pub mod finding;
 pub mod objects;
+pub mod plan;
 pub mod quantity;
 pub mod selector;
 pub mod snapshot;

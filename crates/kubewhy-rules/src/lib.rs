@@ -5,6 +5,7 @@
 pub mod catalogue;
 mod crash;
 mod creation;
+pub mod fix;
 mod image;
 mod loglines;
 mod mounts;

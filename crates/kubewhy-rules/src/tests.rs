@@ -23,6 +23,16 @@ pub(crate) fn diagnose_yaml(yaml: &str, now: &str) -> crate::Diagnosis {
     crate::diagnose(&snapshot_of(yaml, now))
 }
 
+/// The snapshot of YAML text and its diagnosis.
+pub(crate) fn snapshot_and_diagnosis(
+    yaml: &str,
+    now: &str,
+) -> (kubewhy_model::Snapshot, crate::Diagnosis) {
+    let snap = snapshot_of(yaml, now);
+    let d = crate::diagnose(&snap);
+    (snap, d)
+}
+
 #[test]
 fn every_emitted_cause_has_a_page() {
     let missing: Vec<&str> = crate::emitted_causes()
