@@ -8,6 +8,9 @@
 //! A kind that cannot be listed (RBAC 403, not served 404) does not fail the scan: it becomes an
 //! `InputWarning` naming the permission that is missing.
 
+mod discovery;
+pub mod write;
+
 use kube::config::{KubeConfigOptions, Kubeconfig};
 use kube::{Client, Config};
 use kubewhy_model::InputWarning;
@@ -159,6 +162,8 @@ pub struct LiveOptions {
     /// Namespaces to read; empty with `all_namespaces` false means the context's namespace.
     pub namespaces: Vec<String>,
     pub all_namespaces: bool,
+    /// Namespaces being deleted whose content is enumerated first (`kubewhy ns`, `fix ns`).
+    pub focus: Vec<String>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -207,6 +212,10 @@ async fn config(opts: &LiveOptions) -> Result<Config, LiveError> {
     };
     cfg.connect_timeout = Some(Duration::from_secs(5));
     cfg.read_timeout = Some(Duration::from_secs(60));
+    // kube-rs retries 429/503/504 itself by default, up to 15 times with delays growing to
+    // 1000 s: an unavailable aggregated API (503) would hang the scan. kubewhy retries with its
+    // own bounded backoff instead.
+    cfg.default_retry = false;
     Ok(cfg)
 }
 
@@ -264,7 +273,14 @@ pub async fn fetch_with(
                 (
                     i,
                     scope.clone(),
-                    list_kind(&client, &RESOURCES[i], scope.as_deref()).await,
+                    list_kind(
+                        &client,
+                        RESOURCES[i].prefixes,
+                        RESOURCES[i].plural,
+                        RESOURCES[i].namespaced,
+                        scope.as_deref(),
+                    )
+                    .await,
                 )
             });
         }
@@ -287,12 +303,30 @@ pub async fn fetch_with(
         out.pages.extend(listed.pages);
         out.problems.extend(listed.problem);
     }
+    // Namespaces being deleted: what is left in them, across every resource type served.
+    let mut dying: Vec<String> = discovery::terminating(&out.pages)
+        .into_iter()
+        .filter(|n| out.namespaces.is_empty() || out.namespaces.contains(n))
+        .collect();
+    dying.sort_by_key(|n| !opts.focus.contains(n));
+    if !dying.is_empty() {
+        let l = discovery::contents(&client, &dying).await;
+        out.requests += l.requests;
+        out.pages.extend(l.pages);
+        out.problems.extend(l.problem);
+        out.problems.extend(l.extra_problems);
+    }
     Ok(out)
 }
 
 /// The most log a finding quotes from: the tail of the previous run, bounded so a chatty
 /// container cannot make a scan slow or large.
 pub const PREVIOUS_LOG_BYTES: i64 = 16 * 1024;
+
+/// The namespace of the kubeconfig context (or of the in-cluster service account).
+pub async fn default_namespace(opts: &LiveOptions) -> Result<String, LiveError> {
+    Ok(config(opts).await?.default_namespace)
+}
 
 /// Builds a client for the options (for calls after `fetch`, such as `previous_log_with`).
 pub async fn client(opts: &LiveOptions) -> Result<Client, LiveError> {
@@ -353,6 +387,8 @@ fn enc(s: &str) -> String {
 struct Listed {
     pages: Vec<(String, String)>,
     problem: Option<InputWarning>,
+    /// Further problems (discovery reports one per failing group).
+    extra_problems: Vec<InputWarning>,
     requests: u32,
 }
 
@@ -387,17 +423,24 @@ async fn get(client: &Client, uri: &str) -> Result<String, Failure> {
 }
 
 /// Lists one kind in one scope, all pages.
-async fn list_kind(client: &Client, r: &Resource, ns: Option<&str>) -> Listed {
+async fn list_kind<S: AsRef<str>>(
+    client: &Client,
+    prefixes: &[S],
+    plural: &str,
+    namespaced: bool,
+    ns: Option<&str>,
+) -> Listed {
     let mut listed = Listed::default();
     let scope = match ns {
         Some(n) => format!("in namespace {n}"),
-        None if r.namespaced => "in all namespaces".to_string(),
+        None if namespaced => "in all namespaces".to_string(),
         None => "(cluster-scoped)".to_string(),
     };
-    'versions: for (vi, prefix) in r.prefixes.iter().enumerate() {
+    'versions: for (vi, prefix) in prefixes.iter().enumerate() {
+        let prefix = prefix.as_ref();
         let base = match ns {
-            Some(n) => format!("{prefix}/namespaces/{n}/{}", r.plural),
-            None => format!("{prefix}/{}", r.plural),
+            Some(n) => format!("{prefix}/namespaces/{n}/{plural}"),
+            None => format!("{prefix}/{plural}"),
         };
         let mut restarts = 0;
         'restart: loop {
@@ -420,7 +463,7 @@ async fn list_kind(client: &Client, r: &Resource, ns: Option<&str>) -> Listed {
                             restarts += 1;
                             continue 'restart;
                         }
-                        Err(Failure::Status(404, _)) if vi + 1 < r.prefixes.len() => {
+                        Err(Failure::Status(404, _)) if vi + 1 < prefixes.len() => {
                             continue 'versions;
                         }
                         Err(Failure::Status(404, _)) => {
@@ -433,11 +476,9 @@ async fn list_kind(client: &Client, r: &Resource, ns: Option<&str>) -> Listed {
                                 .trim_start_matches("/apis/")
                                 .trim_start_matches("/api/");
                             listed.problem = Some(problem(
-                                r.plural,
+                                plural,
                                 format!(
-                                    "forbidden: cannot list {} {scope}; the checks that need them ran without them. Missing permission: verbs=[list] resources=[{}] apiGroups=[\"{}\"] ({msg})",
-                                    r.plural,
-                                    r.plural,
+                                    "forbidden: cannot list {plural} {scope}; the checks that need them ran without them. Missing permission: verbs=[list] resources=[{plural}] apiGroups=[\"{}\"] ({msg})",
                                     group.split('/').next().filter(|g| *g != "v1").unwrap_or("")
                                 ),
                             ));
@@ -450,8 +491,8 @@ async fn list_kind(client: &Client, r: &Resource, ns: Option<&str>) -> Listed {
                         Err(f) => {
                             listed.pages.clear();
                             listed.problem = Some(problem(
-                                r.plural,
-                                format!("cannot list {} {scope}: {}", r.plural, describe(&f)),
+                                plural,
+                                format!("cannot list {plural} {scope}: {}", describe(&f)),
                             ));
                             return listed;
                         }

@@ -120,3 +120,46 @@ impl Plan {
         self.steps.is_empty()
     }
 }
+
+/// What happened to one step.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "outcome", content = "detail", rename_all = "kebab-case")]
+pub enum Outcome {
+    /// Written.
+    Applied,
+    /// Nothing to do: the object is already gone.
+    AlreadyGone,
+    /// Not written, and why (a precondition, a dry-run refusal, an earlier step's failure).
+    NotApplied(String),
+    /// The write itself failed.
+    Failed(String),
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct JournalEntry {
+    pub step: PlanStep,
+    /// The object as it was before the write, relative to the backup directory.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub backup: Option<String>,
+    #[serde(flatten)]
+    pub outcome: Outcome,
+}
+
+/// The record of an apply, saved as `journal.json` in the backup directory.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Journal {
+    pub subject: String,
+    pub server: String,
+    pub applied_at: String,
+    pub entries: Vec<JournalEntry>,
+}
+
+impl Journal {
+    pub fn all_applied(&self) -> bool {
+        self.entries
+            .iter()
+            .all(|e| matches!(e.outcome, Outcome::Applied | Outcome::AlreadyGone))
+    }
+}

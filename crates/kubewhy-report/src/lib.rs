@@ -5,6 +5,7 @@
 //! the user's terminal.
 
 mod markdown;
+mod plan;
 mod sanitize;
 mod text;
 
@@ -12,7 +13,19 @@ use kubewhy_model::{Finding, InputWarning, Severity, Unexplained};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
+pub use plan::{journal_text, plan_text};
 pub use sanitize::sanitize;
+
+/// `kubewhy fix -o json`: the plan, and the journal when it was applied. JSON escapes every
+/// control character, so strings from the cluster cannot reach a terminal raw.
+pub fn fix_json(
+    plan: &kubewhy_model::plan::Plan,
+    journal: Option<&kubewhy_model::plan::Journal>,
+    backup: Option<&str>,
+) -> String {
+    let v = serde_json::json!({"schemaVersion": SCHEMA_VERSION, "plan": plan, "journal": journal, "backup": backup});
+    serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"
+}
 
 /// The version of the JSON document's layout (docs/json-schema.md). Bumped on any breaking change.
 pub const SCHEMA_VERSION: u32 = 1;

@@ -412,7 +412,6 @@ impl Planner<'_> {
             }
         }
     }
-
 }
 
 /// The API version and metadata of an object named by key.
@@ -434,7 +433,6 @@ fn meta_of<'s>(snap: &'s Snapshot, k: &ObjectKey) -> Option<(String, &'s Meta)> 
 }
 
 impl Planner<'_> {
-
     /// Any object that does not go away: pods by their own rules, others by their finalizers.
     fn object(&mut self, kind: &str, api: &str, meta: &Meta, depth: usize) {
         if depth > MAX_DEPTH {
@@ -671,7 +669,10 @@ impl Planner<'_> {
                 let Some(o) = cur.owner_references.first() else {
                     break;
                 };
-                match leftovers.iter().find(|(_, x)| x.uid == o.uid && !o.uid.is_empty()) {
+                match leftovers
+                    .iter()
+                    .find(|(_, x)| x.uid == o.uid && !o.uid.is_empty())
+                {
                     Some((_, x)) => {
                         d += 1;
                         cur = x;
@@ -782,7 +783,10 @@ mod tests {
         let p = plan_yaml(
             &format!(
                 "{NODE}{}",
-                deleted_pod(", finalizers: [billing.example.com/cleanup, acme.io/keep]", "")
+                deleted_pod(
+                    ", finalizers: [billing.example.com/cleanup, acme.io/keep]",
+                    ""
+                )
             ),
             pod_subject(),
             false,
@@ -916,7 +920,10 @@ mod tests {
     fn a_namespace_finalizer_is_cleared_only_with_force_and_last() {
         let yaml = format!(
             "{}apiVersion: v1\nkind: ConfigMap\nmetadata: {{name: held, namespace: team, deletionTimestamp: '2026-11-22T10:00:00Z', finalizers: [kubernetes.io/custom-thing]}}\n",
-            TERMINATING_NS.replace("NamespaceDeletionDiscoveryFailure", "NamespaceFinalizersRemaining")
+            TERMINATING_NS.replace(
+                "NamespaceDeletionDiscoveryFailure",
+                "NamespaceFinalizersRemaining"
+            )
         );
         let p = plan_yaml(&yaml, Subject::Namespace("team".into()), false);
         assert!(p.steps.is_empty(), "{p:#?}");
@@ -937,7 +944,10 @@ mod tests {
             controller_words("cert-manager.io/finalizer"),
             vec!["cert-manager"]
         );
-        assert_eq!(controller_words("e2e.kubewhy.dev/hold"), vec!["e2e", "kubewhy"]);
+        assert_eq!(
+            controller_words("e2e.kubewhy.dev/hold"),
+            vec!["e2e", "kubewhy"]
+        );
         assert_eq!(
             controller_words("realcluster.example.com/block"),
             vec!["realcluster"]

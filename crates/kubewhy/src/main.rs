@@ -10,6 +10,8 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+mod fix;
+
 /// The demo snapshot: a cluster-info dump of a real Kubernetes 1.20 cluster with broken
 /// workloads beside healthy ones (see demo/README.md).
 const DEMO: &str = include_str!("../../../demo/cluster-dump.json");
@@ -48,6 +50,13 @@ enum Command {
         #[command(flatten)]
         scan: ScanArgs,
     },
+    /// Repair a pod or namespace that does not go away. Prints a plan; changes nothing without
+    /// --apply.
+    #[command(
+        long_about = "Repair a pod or namespace stuck Terminating. kubewhy reads the cluster, diagnoses the subject and prints a plan that repairs the cause: the dependents a foreground deletion waits on, a finalizer whose controller is confirmed gone, an unavailable APIService that blocks every namespace deletion, a pod whose node is confirmed deleted. Nothing changes without --apply.\n\nWith --apply: every object is read again and must be unchanged since the plan; every step is sent as a server-side dry run first; every object is saved as JSON in a backup directory; every write carries the object's resourceVersion, so a concurrent change aborts the step instead of being overwritten. `kubewhy fix --undo DIR` restores what can be restored from that directory.\n\nRefused unless you insist with --force: removing built-in finalizers or finalizers whose controller may still run, force-deleting a pod whose node is Ready, clearing a namespace's finalizer through /finalize. Refused even with --force: force-deleting a StatefulSet pod or a pod holding ReadWriteOnce volumes while its node still exists.",
+        after_help = "Examples:\n  kubewhy fix pod web-1 -n shop                 show the plan, change nothing\n  kubewhy fix pod web-1 -n shop --apply         carry it out (dry run, backups, preconditions)\n  kubewhy fix ns old-team --save-plan plan.json review a plan, apply it later\n  kubewhy fix --plan plan.json --apply          apply exactly that plan (refused if anything changed)\n  kubewhy fix --undo kubewhy-backup-20261122T101500Z"
+    )]
+    Fix(FixArgs),
     /// Print a shell completion script: `source <(kubewhy completions bash)`.
     Completions { shell: clap_complete::Shell },
     /// Print the page of a cause: what it means, how it is detected, how to fix it safely.
@@ -117,6 +126,66 @@ struct ScanArgs {
     /// Treat any input problem (malformed file, unreadable path) as fatal (exit 2).
     #[arg(long)]
     strict: bool,
+}
+
+#[derive(Args)]
+struct FixArgs {
+    /// What to repair: `pod NAME` or `ns NAME` (also `namespace NAME`).
+    #[arg(value_name = "KIND NAME", num_args = 0..=2, required_unless_present_any = ["plan", "undo"])]
+    subject: Vec<String>,
+
+    /// The pod's namespace (default: the context's namespace).
+    #[arg(short, long, value_name = "NAMESPACE")]
+    namespace: Option<String>,
+
+    /// The kubeconfig file to use (default: KUBECONFIG, ~/.kube/config, or in-cluster).
+    #[arg(long, value_name = "PATH")]
+    kubeconfig: Option<PathBuf>,
+
+    /// The kubeconfig context to use.
+    #[arg(long, value_name = "NAME")]
+    context: Option<String>,
+
+    /// Carry out the plan (server-side dry run first, backups, resourceVersion preconditions).
+    #[arg(long)]
+    apply: bool,
+
+    /// Also plan the steps that need insisting on (see above). Never unlocks force-deleting
+    /// StatefulSet or ReadWriteOnce pods whose node still exists.
+    #[arg(long)]
+    force: bool,
+
+    /// Where --apply saves the objects before changing them (default:
+    /// ./kubewhy-backup-<UTC time>).
+    #[arg(long, value_name = "DIR")]
+    backup_dir: Option<PathBuf>,
+
+    /// Write the plan as JSON to FILE (to review, then apply with --plan FILE --apply).
+    #[arg(long, value_name = "FILE")]
+    save_plan: Option<PathBuf>,
+
+    /// Use a plan saved with --save-plan instead of making one; its resourceVersions are the
+    /// preconditions, so an object changed since refuses the whole plan.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["subject", "force", "save_plan"])]
+    plan: Option<PathBuf>,
+
+    /// Restore what can be restored from a backup directory written by --apply.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["subject", "apply", "force", "plan", "save_plan"])]
+    undo: Option<PathBuf>,
+
+    /// After --apply, wait this many seconds for the pod or namespace to go away.
+    #[arg(long, value_name = "SECONDS", default_value_t = 30)]
+    wait: u64,
+
+    /// Output format.
+    #[arg(short, long, value_enum, default_value_t = FixFormat::Text)]
+    output: FixFormat,
+}
+
+#[derive(Clone, Copy, ValueEnum, PartialEq)]
+enum FixFormat {
+    Text,
+    Json,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -194,6 +263,7 @@ fn run(cli: Cli) -> Result<u8> {
             clap_complete::generate(shell, &mut cmd, "kubewhy", &mut std::io::stdout());
             Ok(0)
         }
+        Command::Fix(args) => fix::run(args),
         Command::Explain { cause } => explain(&cause),
         Command::Causes { output } => causes(output),
     }
@@ -225,6 +295,10 @@ fn scan(args: ScanArgs, target: Target) -> Result<u8> {
         context: args.context.clone(),
         namespaces: args.namespace.clone(),
         all_namespaces: args.all_namespaces,
+        focus: match &target {
+            Target::Namespace(n) => vec![n.clone()],
+            _ => Vec::new(),
+        },
     };
     let rt = if live {
         Some(

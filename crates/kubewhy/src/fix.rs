@@ -1,0 +1,275 @@
+//! `kubewhy fix`: glue between the live source, the planner (`kubewhy_rules::fix`), the renderer
+//! and the writer (`kubewhy_live::write`).
+
+use crate::{FixArgs, FixFormat};
+use anyhow::{Context, Result, anyhow, bail};
+use kubewhy_model::plan::{Journal, Outcome, Plan, Target};
+use kubewhy_rules::fix::{FixOptions, Subject};
+use kubewhy_source::Input;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+pub(crate) fn run(args: FixArgs) -> Result<u8> {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    let opts = kubewhy_live::LiveOptions {
+        kubeconfig: args.kubeconfig.clone(),
+        context: args.context.clone(),
+        namespaces: Vec::new(),
+        all_namespaces: true,
+        focus: Vec::new(),
+    };
+    if let Some(dir) = &args.undo {
+        return undo(&rt, &opts, dir, args.output);
+    }
+    let (plan, server) = match &args.plan {
+        Some(file) => {
+            let text = std::fs::read_to_string(file)
+                .with_context(|| format!("cannot read the plan {}", file.display()))?;
+            let plan: Plan = serde_json::from_str(&text).with_context(|| {
+                format!(
+                    "{} is not a plan written by kubewhy fix --save-plan",
+                    file.display()
+                )
+            })?;
+            (plan, String::new())
+        }
+        None => make_plan(&rt, &opts, &args)?,
+    };
+    if let Some(file) = &args.save_plan {
+        std::fs::write(file, serde_json::to_string_pretty(&plan)? + "\n")
+            .with_context(|| format!("cannot write the plan to {}", file.display()))?;
+    }
+    let mut out = anstream::stdout();
+    if args.output == FixFormat::Text {
+        out.write_all(kubewhy_report::plan_text(&plan, args.apply).as_bytes())?;
+        if let Some(file) = &args.save_plan {
+            writeln!(
+                out,
+                "Plan saved to {0}; apply it with: kubewhy fix --plan {0} --apply",
+                file.display()
+            )?;
+        }
+    }
+    if !args.apply || plan.steps.is_empty() {
+        if args.output == FixFormat::Json {
+            out.write_all(kubewhy_report::fix_json(&plan, None, None).as_bytes())?;
+        }
+        out.flush()?;
+        return Ok(if plan.refused.is_empty() { 0 } else { 1 });
+    }
+
+    let backup = args.backup_dir.clone().unwrap_or_else(|| {
+        let t = jiff::Timestamp::now()
+            .strftime("%Y%m%dT%H%M%SZ")
+            .to_string();
+        PathBuf::from(format!("kubewhy-backup-{t}"))
+    });
+    let (journal, gone) = rt.block_on(async {
+        let client = kubewhy_live::client(&opts).await?;
+        let server = if server.is_empty() {
+            "the cluster of the current context".to_string()
+        } else {
+            server
+        };
+        let journal = kubewhy_live::write::apply(&client, &plan, &server, &backup)
+            .await
+            .map_err(|e| anyhow!(e))?;
+        let gone = if journal.all_applied() && args.wait > 0 {
+            match subject_target(&plan.subject) {
+                Some(t) => Some(
+                    kubewhy_live::write::wait_gone(&client, &t, Duration::from_secs(args.wait))
+                        .await,
+                ),
+                None => None,
+            }
+        } else {
+            None
+        };
+        anyhow::Ok((journal, gone))
+    })?;
+    let backup_s = backup.display().to_string();
+    let wrote = journal.entries.iter().any(|e| e.backup.is_some());
+    match args.output {
+        FixFormat::Text => {
+            out.write_all(kubewhy_report::journal_text(&journal, &backup_s).as_bytes())?;
+            match gone {
+                Some(true) => {
+                    writeln!(out, "{} is gone.", kubewhy_report::sanitize(&plan.subject))?
+                }
+                Some(false) => writeln!(
+                    out,
+                    "{} is still there after {} s: see `kubewhy {}` for what holds it now.",
+                    kubewhy_report::sanitize(&plan.subject),
+                    args.wait,
+                    why_command(&plan.subject)
+                )?,
+                None => {}
+            }
+        }
+        FixFormat::Json => out.write_all(
+            kubewhy_report::fix_json(&plan, Some(&journal), wrote.then_some(backup_s.as_str()))
+                .as_bytes(),
+        )?,
+    }
+    out.flush()?;
+    Ok(if journal.all_applied() && plan.refused.is_empty() {
+        0
+    } else {
+        1
+    })
+}
+
+/// Reads the cluster (every namespace: confirming a finalizer's controller is gone needs every
+/// pod), diagnoses it and plans the repair.
+fn make_plan(
+    rt: &tokio::runtime::Runtime,
+    opts: &kubewhy_live::LiveOptions,
+    args: &FixArgs,
+) -> Result<(Plan, String)> {
+    let (kind, name) = match args.subject.as_slice() {
+        [k, n] => (k.as_str(), n.clone()),
+        [one] => bail!(
+            "what to repair: `kubewhy fix pod NAME` or `kubewhy fix ns NAME` (got only {one:?})"
+        ),
+        _ => bail!("what to repair: `kubewhy fix pod NAME` or `kubewhy fix ns NAME`"),
+    };
+    let mut opts = opts.clone();
+    let is_ns = match kind {
+        "pod" | "pods" | "po" => false,
+        "ns" | "namespace" | "namespaces" => true,
+        other => {
+            bail!("kubewhy fix repairs pods and namespaces: `pod NAME` or `ns NAME`, not {other:?}")
+        }
+    };
+    if is_ns {
+        opts.focus = vec![name.clone()];
+    }
+    let fetched = rt
+        .block_on(kubewhy_live::fetch(&opts))
+        .map_err(|e| anyhow!("{e}"))?;
+    let pods_cluster_wide = !fetched.problems.iter().any(|p| p.file == "live:pods");
+    let mut err = anstream::stderr();
+    for w in &fetched.problems {
+        writeln!(
+            err,
+            "kubewhy: warning: {}",
+            kubewhy_report::sanitize(&w.to_string())
+        )?;
+    }
+    let default_ns = rt
+        .block_on(kubewhy_live::default_namespace(&opts))
+        .unwrap_or_else(|_| "default".into());
+    let server = fetched.server.clone();
+    let inputs: Vec<Input> = fetched
+        .pages
+        .into_iter()
+        .map(|(name, text)| Input::Text { name, text })
+        .collect();
+    let loaded = kubewhy_source::load_owned(inputs, Some(jiff::Timestamp::now()));
+    let snap = &loaded.snapshot;
+    let diagnosis = kubewhy_rules::diagnose(snap);
+    let subject = if is_ns {
+        Subject::Namespace(name)
+    } else {
+        Subject::Pod {
+            namespace: args.namespace.clone().unwrap_or(default_ns),
+            name,
+        }
+    };
+    let plan = kubewhy_rules::fix::plan(
+        snap,
+        &diagnosis,
+        &subject,
+        FixOptions {
+            force: args.force,
+            pods_cluster_wide,
+        },
+    )
+    .map_err(|e| anyhow!(e))?;
+    Ok((plan, server))
+}
+
+/// The object a plan is about, from its subject (`Pod ns/name`, `Namespace name`).
+fn subject_target(subject: &str) -> Option<Target> {
+    let (kind, rest) = subject.split_once(' ')?;
+    let (namespace, name) = match rest.split_once('/') {
+        Some((ns, n)) => (ns.to_string(), n.to_string()),
+        None => (String::new(), rest.to_string()),
+    };
+    Some(Target {
+        api_version: "v1".into(),
+        kind: kind.into(),
+        namespace,
+        name,
+        ..Default::default()
+    })
+}
+
+fn why_command(subject: &str) -> String {
+    match subject_target(subject) {
+        Some(t) if t.kind == "Pod" => format!("pod {} -n {}", t.name, t.namespace),
+        Some(t) => format!("ns {}", t.name),
+        None => "scan".into(),
+    }
+}
+
+fn undo(
+    rt: &tokio::runtime::Runtime,
+    opts: &kubewhy_live::LiveOptions,
+    dir: &Path,
+    format: FixFormat,
+) -> Result<u8> {
+    // Read the journal first: a wrong directory fails before any connection.
+    let journal: Journal = kubewhy_live::write::read_journal(dir).map_err(|e| anyhow!(e))?;
+    let applied = journal
+        .entries
+        .iter()
+        .filter(|e| e.outcome == Outcome::Applied)
+        .count();
+    let done = rt.block_on(async {
+        let client = kubewhy_live::client(opts).await?;
+        kubewhy_live::write::undo(&client, dir)
+            .await
+            .map_err(|e| anyhow!(e))
+    })?;
+    let mut out = anstream::stdout();
+    match format {
+        FixFormat::Text => {
+            writeln!(
+                out,
+                "kubewhy fix --undo: {} step(s) had been applied to {}",
+                applied,
+                kubewhy_report::sanitize(&journal.subject)
+            )?;
+            for u in &done {
+                writeln!(
+                    out,
+                    "  {} {}: {}",
+                    if u.restored { "✓" } else { "✗" },
+                    kubewhy_report::sanitize(&u.object),
+                    kubewhy_report::sanitize(&u.detail)
+                )?;
+            }
+        }
+        FixFormat::Json => {
+            let v: Vec<serde_json::Value> = done
+                .iter()
+                .map(|u| serde_json::json!({"object": u.object, "restored": u.restored, "detail": u.detail}))
+                .collect();
+            writeln!(
+                out,
+                "{}",
+                serde_json::to_string_pretty(&serde_json::json!({"undo": v}))?
+            )?;
+        }
+    }
+    out.flush()?;
+    Ok(if done.iter().all(|u| u.restored) {
+        0
+    } else {
+        1
+    })
+}
