@@ -177,7 +177,7 @@ pub(crate) fn controller_words(finalizer: &str) -> Vec<String> {
 }
 
 /// Running pods that look like the controller of a finalizer.
-fn controller_candidates<'a>(snap: &'a Snapshot, words: &[String]) -> Vec<&'a Pod> {
+pub(crate) fn controller_candidates<'a>(snap: &'a Snapshot, words: &[String]) -> Vec<&'a Pod> {
     if words.is_empty() {
         return Vec::new();
     }

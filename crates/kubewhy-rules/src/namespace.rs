@@ -92,7 +92,13 @@ fn check_namespace(ctx: &Ctx, ns: &Namespace, out: &mut Vec<Finding>) {
 
     // 1. Discovery failures: some API group cannot be listed, so the controller cannot know the
     //    namespace is empty. Almost always an unavailable aggregated APIService.
-    if active("NamespaceDeletionDiscoveryFailure").is_some() {
+    let discovery = active("NamespaceDeletionDiscoveryFailure")
+        .map(|_| "NamespaceDeletionDiscoveryFailure")
+        .or_else(|| {
+            active("NamespaceDeletionGroupVersionParsingFailure")
+                .map(|_| "NamespaceDeletionGroupVersionParsingFailure")
+        });
+    if let Some(failed) = discovery {
         let down: Vec<_> = snap
             .api_services
             .iter()
@@ -112,7 +118,7 @@ fn check_namespace(ctx: &Ctx, ns: &Namespace, out: &mut Vec<Finding>) {
                 .collect::<Vec<_>>()
                 .join(","),
         );
-        f = cond_ev(f, "NamespaceDeletionDiscoveryFailure");
+        f = cond_ev(f, failed);
         for a in &down {
             let c = condition(&a.status.conditions, "Available").expect("filtered");
             f = f.evidence(
@@ -127,7 +133,7 @@ fn check_namespace(ctx: &Ctx, ns: &Namespace, out: &mut Vec<Finding>) {
             .map(|a| a.metadata.name.clone())
             .unwrap_or_else(|| "<name>".into());
         f = f
-            .explain(format!("Namespace {name} is Terminating{stuck}. Before finishing, the namespace controller must list every namespaced resource type; discovery of an aggregated API group fails, so it cannot prove the namespace is empty and keeps waiting. Other namespaces being deleted are blocked the same way."))
+            .explain(format!("Namespace {name} is Terminating{stuck}. Before finishing, the namespace controller must list every namespaced resource type; {}, so it cannot prove the namespace is empty and keeps waiting. Other namespaces being deleted are blocked the same way.", if failed == "NamespaceDeletionDiscoveryFailure" { "discovery of an aggregated API group fails" } else { "a group version served by the API server cannot be parsed (a malformed APIService or CRD registration)" }))
             .step("See which APIServices are unavailable and why", Some("kubectl get apiservices | grep -v True".into()), RiskLevel::None, "")
             .step("Fix the service behind it (its pods, its Service and endpoints)", None, RiskLevel::None, "")
             .step("If that API is no longer used, delete the APIService", Some(format!("kubectl delete apiservice {svc}")), RiskLevel::Medium, "Clients of that API (e.g. kubectl top, HPAs for metrics.k8s.io) stop working.");
@@ -155,6 +161,37 @@ fn check_namespace(ctx: &Ctx, ns: &Namespace, out: &mut Vec<Finding>) {
                 Some(&key),
                 "objects in the namespace with metadata.finalizers",
                 list(&with_finalizers),
+            );
+        }
+        let mut fins: Vec<&str> = with_finalizers
+            .iter()
+            .flat_map(|(_, m)| m.finalizers.iter().map(String::as_str))
+            .collect();
+        fins.sort_unstable();
+        fins.dedup();
+        for fin in fins.iter().take(5) {
+            let words = crate::fix::controller_words(fin);
+            if words.is_empty() || fin.contains("kubernetes.io/") {
+                continue;
+            }
+            let candidates = crate::fix::controller_candidates(snap, &words);
+            f = f.evidence(
+                EvidenceKind::Analysis,
+                None,
+                format!("who removes {fin}"),
+                if candidates.is_empty() {
+                    format!("no running pod in the data looks like its controller (names, labels, images and service accounts searched for {words:?}): the controller was likely removed before the namespace")
+                } else {
+                    format!(
+                        "running pod(s) that may be its controller: {}",
+                        candidates
+                            .iter()
+                            .take(5)
+                            .map(|p| format!("{}/{}", p.metadata.ns(), p.metadata.name))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )
+                },
             );
         }
         let first = with_finalizers
@@ -199,6 +236,34 @@ fn check_namespace(ctx: &Ctx, ns: &Namespace, out: &mut Vec<Finding>) {
                 list(&all),
             );
         }
+        // A webhook that intercepts deletions and cannot be reached fails the controller's
+        // deletes: name it and its service.
+        if let Some(c) = active("NamespaceDeletionContentFailure")
+            && let Some(hook) = c
+                .message
+                .split("failed calling webhook \"")
+                .nth(1)
+                .and_then(|r| r.split('"').next())
+        {
+            for cfg in &snap.webhook_configurations {
+                if let Some(h) = cfg.webhooks.iter().find(|h| h.name == hook) {
+                    let target = match (&h.client_config.service, &h.client_config.url) {
+                        (Some(s), _) => format!("service {}/{}", s.namespace, s.name),
+                        (None, Some(u)) => format!("url {u}"),
+                        _ => "no client config".into(),
+                    };
+                    f = f.evidence(
+                        EvidenceKind::Field,
+                        Some(&ObjectKey::of(&cfg.kind, &cfg.metadata)),
+                        format!("webhooks[{hook}]"),
+                        format!(
+                            "{target}, failurePolicy {} — it intercepts the deletions and cannot be reached: restore its service, or delete this webhook configuration",
+                            h.failure_policy.as_deref().unwrap_or("Fail")
+                        ),
+                    );
+                }
+            }
+        }
         // Terminating pods there have their own findings (and causes).
         for (k, m) in &leftovers {
             if *k == "Pod" && m.deletion_timestamp.is_some() {
@@ -210,5 +275,69 @@ fn check_namespace(ctx: &Ctx, ns: &Namespace, out: &mut Vec<Finding>) {
             .step("List what is left", Some(list_cmd), RiskLevel::None, "")
             .step("Resolve each leftover's own cause (see the other findings for its pods)", None, RiskLevel::None, "");
         out.push(f);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use kubewhy_model::Cause;
+
+    const NS: &str = "apiVersion: v1\nkind: Namespace\nmetadata: {name: team, deletionTimestamp: '2026-11-22T10:00:00Z'}\nstatus:\n  phase: Terminating\n  conditions:\n";
+
+    fn findings(yaml: &str) -> Vec<kubewhy_model::Finding> {
+        crate::tests::diagnose_yaml(yaml, "2026-11-22T12:00:00Z").findings
+    }
+
+    #[test]
+    fn a_webhook_that_blocks_deletions_is_named_with_its_service() {
+        let yaml = format!(
+            "{NS}  - {{type: NamespaceDeletionContentFailure, status: 'True', reason: ContentDeletionFailed, message: 'Failed to delete all resource types, 1 remaining: Internal error occurred: failed calling webhook \"guard.example.com\": Post \"https://guard.ops.svc:443/validate?timeout=10s\": service \"guard\" not found'}}\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata: {{name: guard}}\nwebhooks:\n- name: guard.example.com\n  clientConfig: {{service: {{namespace: ops, name: guard}}}}\n  failurePolicy: Fail\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {{name: left, namespace: team}}\n"
+        );
+        let f = findings(&yaml);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(f[0].cause, Cause::NsResourcesRemaining);
+        let hook = f[0]
+            .evidence
+            .iter()
+            .find(|e| e.source == "webhooks[guard.example.com]")
+            .expect("webhook evidence");
+        assert!(
+            hook.quote
+                .starts_with("service ops/guard, failurePolicy Fail"),
+            "{}",
+            hook.quote
+        );
+    }
+
+    #[test]
+    fn leftover_finalizers_say_whether_a_controller_runs() {
+        let yaml = format!(
+            "{NS}  - {{type: NamespaceFinalizersRemaining, status: 'True', reason: SomeFinalizersRemain, message: 'Some finalizers are remaining: widgets.acme.io/cleanup in 1 resource instances'}}\n---\napiVersion: acme.io/v1\nkind: Widget\nmetadata: {{name: w1, namespace: team, deletionTimestamp: '2026-11-22T10:00:01Z', finalizers: [widgets.acme.io/cleanup]}}\n"
+        );
+        let f = findings(&yaml);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(f[0].cause, Cause::NsFinalizerPending);
+        let who = f[0]
+            .evidence
+            .iter()
+            .find(|e| e.source == "who removes widgets.acme.io/cleanup")
+            .expect("controller evidence");
+        assert!(
+            who.quote
+                .starts_with("no running pod in the data looks like its controller"),
+            "{}",
+            who.quote
+        );
+    }
+
+    #[test]
+    fn a_group_version_parsing_failure_is_a_discovery_failure() {
+        let yaml = format!(
+            "{NS}  - {{type: NamespaceDeletionGroupVersionParsingFailure, status: 'True', reason: GroupVersionParsingFailed, message: 'unexpected GroupVersion string: a/b/c'}}\n"
+        );
+        let f = findings(&yaml);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(f[0].cause, Cause::ApiserviceUnavailable);
+        assert!(f[0].explanation.contains("cannot be parsed"));
     }
 }

@@ -20,8 +20,20 @@ const CAUSES: &[Cause] = &[
     Cause::NodeDeleted,
     Cause::VolumeUnmountStuck,
     Cause::ContainerStopTimeout,
+    Cause::RuntimeStateInconsistent,
     Cause::KubeletCleanupPending,
 ];
+
+/// Runtime answers that mean it does not know a container the kubelet still tracks: docker's
+/// `No such container`, CRI `NotFound`, containerd's `not found`, the prober's `No ref for
+/// container`.
+fn says_unknown_container(msg: &str) -> bool {
+    msg.contains("No such container")
+        || msg.contains("code = NotFound")
+        || msg.contains("No ref for container")
+        || (msg.contains("not found")
+            && (msg.contains("container") || msg.contains("sandbox") || msg.contains("task")))
+}
 
 impl Check for Terminating {
     fn name(&self) -> &'static str {
@@ -190,8 +202,47 @@ fn check_pod(ctx: &Ctx, info: &PodInfo, deadline: jiff::Timestamp, out: &mut Vec
                     ),
                 );
             }
+            if let Some(l) = snap
+                .leases
+                .iter()
+                .find(|l| l.metadata.ns() == "kube-node-lease" && l.metadata.name == node_name)
+                && let Some(t) = l.spec.renew_time
+            {
+                f = f.evidence(
+                    EvidenceKind::Field,
+                    Some(&ObjectKey::of("Lease", &l.metadata)),
+                    "spec.renewTime",
+                    format!(
+                        "{t} ({} ago; the kubelet renews it every 10 s)",
+                        human_duration(ctx.now.as_second() - t.as_second())
+                    ),
+                );
+            }
+            let all_down = snap.nodes.iter().all(|n| n.ready() != Some(true));
+            let toleration = pod
+                .spec
+                .tolerations
+                .iter()
+                .filter(|t| {
+                    matches!(
+                        t.key.as_deref(),
+                        Some("node.kubernetes.io/unreachable" | "node.kubernetes.io/not-ready")
+                    )
+                })
+                .filter_map(|t| t.toleration_seconds)
+                .min();
+            let next = if all_down {
+                "Every node is NotReady, so the node lifecycle controller evicts nothing (full disruption mode): nothing will happen until a node comes back.".to_string()
+            } else {
+                format!(
+                    "The node lifecycle controller taints the node node.kubernetes.io/unreachable; pods that do not tolerate it are evicted after their tolerationSeconds ({}) — but an evicted pod is only marked for deletion, which this pod already is. The pod garbage collector removes it only once the Node object is deleted (after a 40 s quarantine).",
+                    toleration
+                        .map(|s| format!("{s} s for this pod"))
+                        .unwrap_or_else(|| "300 s by default".into())
+                )
+            };
             f = del_ev(f)
-                .explain(format!("The API server waits for the kubelet on {node_name} to report the pod's containers stopped before removing it. That kubelet is not reporting (node NotReady/Unknown), so the pod stays Terminating until the node comes back or is deleted."))
+                .explain(format!("The API server waits for the kubelet on {node_name} to report the pod's containers stopped before removing it. That kubelet is not reporting (node NotReady/Unknown), so the pod stays Terminating until the node comes back or is deleted. {next}"))
                 .step("Bring the node back (kubelet, network, machine)", Some(format!("kubectl describe node {node_name}")), RiskLevel::None, "")
                 .step("If the machine is gone for good, delete the Node object: the pod GC then removes its pods", Some(format!("kubectl delete node {node_name}")), RiskLevel::Medium, "Only when the machine is really off: its pods would otherwise run unseen.")
                 .step("Force-delete the pod only when you know the machine is down", Some(force_cmd.clone()), RiskLevel::High, force_note);
@@ -225,12 +276,28 @@ fn check_pod(ctx: &Ctx, info: &PodInfo, deadline: jiff::Timestamp, out: &mut Vec
                 || e.message.contains("context deadline exceeded")
                 || e.message.contains("operation timeout"))
     });
+    let unknown = events.iter().rev().find(|e| {
+        e.reason != "Killing"
+            && (e.message.contains("KillContainer")
+                || e.message.contains("StopContainer")
+                || e.message.contains("KillPodSandbox")
+                || e.message.contains("StopPodSandbox")
+                || e.message.contains("No ref for container"))
+            && says_unknown_container(&e.message)
+    });
     let (cause, ev, summary, explanation) = if let Some(e) = unmount {
         (
             Cause::VolumeUnmountStuck,
             Some(e),
             "The kubelet cannot unmount the pod's volumes",
             "The kubelet removes a pod only after its volumes are unmounted; the unmount fails (a process still holds the mount, a CSI driver error, a subPath mount left busy).",
+        )
+    } else if let Some(e) = unknown {
+        (
+            Cause::RuntimeStateInconsistent,
+            Some(e),
+            "The container runtime does not know a container the kubelet is stopping",
+            "The kubelet asks the runtime to stop a container the runtime says does not exist: the runtime's layers (docker and containerd, or containerd and its shim) disagree about the container, so the kubelet's stop never succeeds and the pod is never reclaimed.",
         )
     } else if let Some(e) = stop {
         (
@@ -277,6 +344,9 @@ fn check_pod(ctx: &Ctx, info: &PodInfo, deadline: jiff::Timestamp, out: &mut Vec
         );
     f = match cause {
         Cause::VolumeUnmountStuck => f.step("Find what holds the mount and stop it", Some("grep <pod-uid> /proc/*/mountinfo".into()), RiskLevel::Low, ""),
+        Cause::RuntimeStateInconsistent => f
+            .step("Compare each layer's view of the container: the kubelet's (crictl), docker's, containerd's", Some("crictl ps -a; docker ps -a; ctr -n k8s.io task ls; ctr -n moby task ls".into()), RiskLevel::None, "")
+            .step("Restart the runtime layer that holds the stale record (usually docker or the container's shim), so it re-reads containerd's state", None, RiskLevel::Medium, "Restarting docker without live-restore stops every container on the node."),
         Cause::ContainerStopTimeout => f
             .step("Compare the runtime's view of the containers", Some("crictl ps -a; crictl pods".into()), RiskLevel::None, "")
             .step("Restart the container runtime on the node (docker/containerd)", None, RiskLevel::Medium, "Restarts may briefly disturb other pods' exec/log streams; containers keep running with live-restore/shims."),
@@ -389,6 +459,42 @@ mod tests {
                 .contains("(prefix \"example.com\", usually an operator)"),
             "{}",
             f[0].explanation
+        );
+    }
+
+    #[test]
+    fn an_unreachable_node_quotes_its_lease_and_says_nothing_is_evicted_when_all_nodes_are_down() {
+        let yaml = "apiVersion: v1\nkind: Pod\nmetadata: {name: worker, namespace: shop, uid: u1, deletionTimestamp: '2026-11-22T11:00:00Z'}\nspec: {nodeName: node-1, containers: [{name: c}]}\nstatus: {phase: Running}\n---\napiVersion: v1\nkind: Node\nmetadata: {name: node-1}\nstatus: {conditions: [{type: Ready, status: Unknown, reason: NodeStatusUnknown, message: Kubelet stopped posting node status., lastHeartbeatTime: '2026-11-22T10:50:00Z'}]}\n---\napiVersion: coordination.k8s.io/v1\nkind: Lease\nmetadata: {name: node-1, namespace: kube-node-lease}\nspec: {holderIdentity: node-1, renewTime: '2026-11-22T10:50:05.000000Z'}\n";
+        let f = findings(yaml);
+        assert_eq!(f.len(), 1);
+        assert_eq!(f[0].cause, Cause::NodeUnreachable);
+        let lease = f[0]
+            .evidence
+            .iter()
+            .find(|e| e.source == "spec.renewTime")
+            .expect("lease evidence");
+        assert!(
+            lease.quote.starts_with("2026-11-22T10:50:05Z (1h9m ago"),
+            "{}",
+            lease.quote
+        );
+        assert!(
+            f[0].explanation.contains("full disruption mode"),
+            "{}",
+            f[0].explanation
+        );
+    }
+
+    #[test]
+    fn a_container_the_runtime_does_not_know_is_runtime_state_inconsistent() {
+        let yaml = "apiVersion: v1\nkind: Pod\nmetadata: {name: worker, namespace: shop, uid: u1, deletionTimestamp: '2026-11-22T11:00:00Z'}\nspec: {nodeName: node-1, containers: [{name: c}]}\nstatus: {phase: Running}\n---\napiVersion: v1\nkind: Node\nmetadata: {name: node-1}\nstatus: {conditions: [{type: Ready, status: 'True'}]}\n---\napiVersion: v1\nkind: Event\nmetadata: {name: e1, namespace: shop}\ninvolvedObject: {kind: Pod, name: worker, namespace: shop, uid: u1}\nreason: FailedKillPod\ntype: Warning\nmessage: 'error killing pod: failed to \"KillPodSandbox\" for \"u1\" with KillPodSandboxError: \"rpc error: code = NotFound desc = an error occurred when try to find sandbox: not found\"'\nlastTimestamp: '2026-11-22T11:59:00Z'\n";
+        let f = findings(yaml);
+        assert_eq!(f.len(), 1);
+        assert_eq!(f[0].cause, Cause::RuntimeStateInconsistent);
+        assert!(
+            f[0].evidence
+                .iter()
+                .any(|e| e.quote.contains("code = NotFound"))
         );
     }
 }
