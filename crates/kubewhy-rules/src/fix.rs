@@ -601,7 +601,8 @@ impl Planner<'_> {
             return self.namespace_content(ns, &key);
         };
         let age = self.now.as_second() - deleted.as_second();
-        if age < STUCK_AFTER_SECS {
+        let failing = ns.status.conditions.iter().any(|c| c.status == "True");
+        if age < STUCK_AFTER_SECS && !failing {
             self.plan.notes.push(format!(
                 "Namespace {name} was deleted {} ago: the namespace controller is still at work.",
                 human_duration(age)

@@ -44,7 +44,10 @@ fn check_namespace(ctx: &Ctx, ns: &Namespace, out: &mut Vec<Finding>) {
         .metadata
         .deletion_timestamp
         .map(|t| ctx.now.as_second() - t.as_second());
-    if age.is_some_and(|a| a < STUCK_AFTER_SECS) {
+    // A condition the namespace controller set True says its last pass could not finish:
+    // that is stuck whatever the age. Without one, give the controller its usual margin.
+    let failing = ns.status.conditions.iter().any(|c| c.status == "True");
+    if age.is_some_and(|a| a < STUCK_AFTER_SECS) && !failing {
         return;
     }
     let stuck = age

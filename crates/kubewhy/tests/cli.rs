@@ -348,3 +348,41 @@ fn completions_for_every_shell() {
         );
     }
 }
+
+/// `kubewhy fix` explains what it needs before it touches anything (no cluster here).
+#[test]
+fn fix_says_what_it_needs_and_fails_before_any_connection() {
+    let stderr = |args: &[&str]| -> (Option<i32>, String) {
+        let out = kubewhy().args(args).output().unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (code, err) = stderr(&["fix"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("KIND NAME"), "{err}");
+
+    let (code, err) = stderr(&["fix", "deployment", "web"]);
+    assert_eq!(code, Some(2));
+    assert!(
+        err.contains("kubewhy fix repairs pods and namespaces: `pod NAME` or `ns NAME`, not \"deployment\""),
+        "{err}"
+    );
+
+    let dir = std::env::temp_dir().join(format!("kubewhy-cli-undo-{}", std::process::id()));
+    let (code, err) = stderr(&["fix", "--undo", dir.to_str().unwrap()]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("journal.json"), "{err}");
+
+    let bad = std::env::temp_dir().join(format!("kubewhy-cli-plan-{}.json", std::process::id()));
+    std::fs::write(&bad, "{\"not\": \"a plan\"").unwrap();
+    let (code, err) = stderr(&["fix", "--plan", bad.to_str().unwrap(), "--apply"]);
+    std::fs::remove_file(&bad).ok();
+    assert_eq!(code, Some(2));
+    assert!(err.contains("is not a plan written by kubewhy fix --save-plan"), "{err}");
+
+    let (code, err) = stderr(&["fix", "--undo", "x", "--apply"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("cannot be used with"), "{err}");
+}
