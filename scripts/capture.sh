@@ -6,11 +6,14 @@
 # (crates/kubewhy/tests/real_scenarios.rs).
 #
 #   scripts/capture.sh                 every scenario
-#   scripts/capture.sh oom crash       only these (names as in crates/kubewhy/tests/e2e.rs; "taint" too)
+#   scripts/capture.sh oom crash       only these (names as in crates/kubewhy/tests/e2e.rs; the
+#                                      phases "taint", "apisvc" and "node" too)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export KUBEWHY_E2E_KUBECONFIG=${KUBEWHY_E2E_KUBECONFIG:-/tmp/realcluster/admin.kubeconfig}
 export KUBEWHY_E2E_CAPTURE=$PWD/tests/fixtures/real
+# The node phase stops and restarts the kubelet with these scripts.
+export KUBEWHY_E2E_REALCLUSTER=${KUBEWHY_E2E_REALCLUSTER:-$(cd ../shared/realcluster && pwd)}
 KUBEWHY_E2E_ONLY=$(IFS=,; echo "$*")
 export KUBEWHY_E2E_ONLY
 cargo test -p kubewhy --test e2e -- --nocapture

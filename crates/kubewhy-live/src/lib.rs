@@ -153,6 +153,9 @@ const RESOURCES: &[Resource] = &[
     },
 ];
 
+/// Namespaces whose leases every scan reads: node heartbeats, the scheduler's leader lease.
+const LEASE_NAMESPACES: &[&str] = &["kube-node-lease", "kube-system"];
+
 /// Where and what to read.
 #[derive(Debug, Clone, Default)]
 pub struct LiveOptions {
@@ -263,7 +266,17 @@ pub async fn fetch_with(
     let mut tasks = tokio::task::JoinSet::new();
     for (i, r) in RESOURCES.iter().enumerate() {
         let scopes: Vec<Option<String>> = if r.namespaced && !namespaces.is_empty() {
-            namespaces.iter().cloned().map(Some).collect()
+            let mut v: Vec<Option<String>> = namespaces.iter().cloned().map(Some).collect();
+            // Nodes' and the scheduler's leases (heartbeats) live in their own namespaces: a
+            // scan of one namespace still needs them to judge nodes and the scheduler.
+            if r.plural == "leases" {
+                for extra in LEASE_NAMESPACES {
+                    if !namespaces.iter().any(|n| n == extra) {
+                        v.push(Some(extra.to_string()));
+                    }
+                }
+            }
+            v
         } else {
             vec![None]
         };

@@ -274,9 +274,16 @@ fn check_namespace(ctx: &Ctx, ns: &Namespace, out: &mut Vec<Finding>) {
             }
         }
         f = f
-            .explain(format!("Namespace {name} is Terminating{stuck}. The namespace controller deleted its content, but some objects remain: each is blocked by its own cause (a pod stuck Terminating, an object whose deletion fails). Fix those and the namespace finishes by itself."))
+            .explain(if leftovers.is_empty() {
+                format!("Namespace {name} is Terminating{stuck}. The namespace controller's last pass found objects left, but the data shows none now: they went since, and the controller finishes on its next pass (it retries with a growing delay). If it does not, something hides the leftovers from this read (a type kubewhy could not list).")
+            } else {
+                format!("Namespace {name} is Terminating{stuck}. The namespace controller deleted its content, but some objects remain: each is blocked by its own cause (a pod stuck Terminating, an object whose deletion fails). Fix those and the namespace finishes by itself.")
+            })
             .step("List what is left", Some(list_cmd), RiskLevel::None, "")
             .step("Resolve each leftover's own cause (see the other findings for its pods)", None, RiskLevel::None, "");
+        if leftovers.is_empty() {
+            f = f.confidence(Confidence::Medium);
+        }
         out.push(f);
     }
 }

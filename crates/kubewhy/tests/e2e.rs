@@ -862,9 +862,16 @@ fn outcomes_of(v: &Value) -> Vec<String> {
 /// Runs `kubewhy fix ARGS --apply` and checks it applied exactly `steps` and that the object
 /// named by `gone` (kubectl get arguments) then disappears.
 fn fix_applies(c: &Cluster, args: &[&str], steps: &[&str], gone: &[&str]) -> Result<(), String> {
-    let dir = tempdir("fix");
+    let own = tempdir("fix");
+    let dir = match args.iter().position(|a| *a == "--backup-dir") {
+        Some(i) => args[i + 1].to_string(),
+        None => own.clone(),
+    };
     let mut all: Vec<&str> = args.to_vec();
-    all.extend(["--apply", "--wait", "60", "--backup-dir", dir.as_str()]);
+    all.extend(["--apply", "--wait", "60"]);
+    if !args.contains(&"--backup-dir") {
+        all.extend(["--backup-dir", own.as_str()]);
+    }
     let (v, code, stderr) = kubewhy_fix(c, &all)?;
     let got = steps_of(&v);
     let outcomes = outcomes_of(&v);
