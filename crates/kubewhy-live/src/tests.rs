@@ -234,19 +234,23 @@ async fn namespaced_kinds_are_listed_per_requested_namespace() {
     assert!(seen.iter().any(|u| u == "/api/v1/nodes?limit=500"));
     assert!(!seen.iter().any(|u| u == "/api/v1/pods?limit=500"));
     // Node heartbeats and the scheduler's lease are read whatever the namespaces asked.
-    assert!(seen.iter().any(
-        |u| u == "/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases?limit=500"
-    ));
-    assert!(seen.iter().any(
-        |u| u == "/apis/coordination.k8s.io/v1/namespaces/kube-system/leases?limit=500"
-    ));
+    assert!(
+        seen.iter().any(
+            |u| u == "/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases?limit=500"
+        )
+    );
+    assert!(
+        seen.iter()
+            .any(|u| u == "/apis/coordination.k8s.io/v1/namespaces/kube-system/leases?limit=500")
+    );
 }
 
 /// A namespace being deleted: its content is enumerated through discovery, custom resources
 /// included; a group whose discovery fails (503, an unavailable APIService) is reported.
 #[tokio::test]
 async fn what_is_left_in_a_namespace_being_deleted_is_found_through_discovery() {
-    let (client, seen) = mock_client(|uri, _| match uri.split('?').next().unwrap() {
+    let (client, seen) = mock_client(|uri, _| {
+        match uri.split('?').next().unwrap() {
         "/version" => (200, "{}".into()),
         "/api/v1/namespaces" => (
             200,
@@ -274,14 +278,22 @@ async fn what_is_left_in_a_namespace_being_deleted_is_found_through_discovery() 
             r#"{"kind":"WidgetList","apiVersion":"acme.io/v1","metadata":{},"items":[{"apiVersion":"acme.io/v1","kind":"Widget","metadata":{"name":"w1","namespace":"old","finalizers":["acme.io/cleanup"]}}]}"#.into(),
         ),
         _ => empty(uri),
+    }
     });
     let f = fetch_with(client, "default", "https://mock", &all())
         .await
         .unwrap();
     let seen = seen.lock().unwrap();
     // Only the namespace being deleted, only types kubewhy does not list anyway.
-    assert!(seen.iter().any(|u| u == "/api/v1/namespaces/old/services?limit=500"));
-    assert!(!seen.iter().any(|u| u.starts_with("/api/v1/namespaces/old/pods")));
+    assert!(
+        seen.iter()
+            .any(|u| u == "/api/v1/namespaces/old/services?limit=500")
+    );
+    assert!(
+        !seen
+            .iter()
+            .any(|u| u.starts_with("/api/v1/namespaces/old/pods"))
+    );
     assert!(!seen.iter().any(|u| u.contains("/namespaces/live/")));
     assert!(!seen.iter().any(|u| u.contains("pods/log")));
     assert!(f.pages.iter().any(|(_, t)| t.contains("\"w1\"")));

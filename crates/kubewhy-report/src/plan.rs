@@ -2,14 +2,11 @@
 //! an undo. Text and JSON; every string from the cluster passes through `sanitize`.
 
 use crate::sanitize;
+use crate::text::paint;
 use anstyle::{AnsiColor, Style};
 use kubewhy_model::RiskLevel;
 use kubewhy_model::plan::{Journal, Outcome, Plan};
 use std::fmt::Write;
-
-fn paint(style: Style, s: &str) -> String {
-    format!("{style}{s}{style:#}")
-}
 
 fn risk_style(r: RiskLevel) -> Style {
     let c = match r {

@@ -20,7 +20,7 @@ fn sev_style(s: Severity) -> Style {
     Style::new().fg_color(Some(c.into())).bold()
 }
 
-fn paint(style: Style, s: &str) -> String {
+pub(crate) fn paint(style: Style, s: &str) -> String {
     format!("{style}{s}{style:#}")
 }
 

@@ -470,24 +470,7 @@ fn related_evidence(ctx: &Ctx, w: &Workload, r: &Refusal, mut f: Finding) -> Fin
             }
         }
         Refusal::WebhookDenied { webhook, .. } | Refusal::WebhookUnreachable { webhook, .. } => {
-            for cfg in &snap.webhook_configurations {
-                if let Some(h) = cfg.webhooks.iter().find(|h| h.name == *webhook) {
-                    let target = match (&h.client_config.service, &h.client_config.url) {
-                        (Some(s), _) => format!("service {}/{}", s.namespace, s.name),
-                        (None, Some(u)) => format!("url {u}"),
-                        _ => "no client config".into(),
-                    };
-                    f = f.evidence(
-                        EvidenceKind::Field,
-                        Some(&ObjectKey::of(&cfg.kind, &cfg.metadata)),
-                        format!("webhooks[{webhook}]"),
-                        format!(
-                            "{target}, failurePolicy {}",
-                            h.failure_policy.as_deref().unwrap_or("Fail")
-                        ),
-                    );
-                }
-            }
+            f = webhook_evidence(snap, webhook, f, "");
         }
         Refusal::ServiceAccountMissing(sa) if snap.kinds_loaded.contains_key("ServiceAccount") => {
             let name = sa.rsplit('/').next().unwrap_or(sa);
@@ -505,6 +488,35 @@ fn related_evidence(ctx: &Ctx, w: &Workload, r: &Refusal, mut f: Finding) -> Fin
             }
         }
         _ => {}
+    }
+    f
+}
+
+/// The named webhook's configuration as evidence: where it calls and its failure policy, then
+/// `note`.
+pub(crate) fn webhook_evidence(
+    snap: &kubewhy_model::Snapshot,
+    webhook: &str,
+    mut f: Finding,
+    note: &str,
+) -> Finding {
+    for cfg in &snap.webhook_configurations {
+        if let Some(h) = cfg.webhooks.iter().find(|h| h.name == webhook) {
+            let target = match (&h.client_config.service, &h.client_config.url) {
+                (Some(s), _) => format!("service {}/{}", s.namespace, s.name),
+                (None, Some(u)) => format!("url {u}"),
+                _ => "no client config".into(),
+            };
+            f = f.evidence(
+                EvidenceKind::Field,
+                Some(&ObjectKey::of(&cfg.kind, &cfg.metadata)),
+                format!("webhooks[{webhook}]"),
+                format!(
+                    "{target}, failurePolicy {}{note}",
+                    h.failure_policy.as_deref().unwrap_or("Fail")
+                ),
+            );
+        }
     }
     f
 }

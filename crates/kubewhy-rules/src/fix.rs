@@ -467,7 +467,8 @@ impl Planner<'_> {
             return;
         };
         let past = self.now.as_second() - deadline.as_second();
-        if past <= STUCK_AFTER_SECS {
+        let in_grace = past <= STUCK_AFTER_SECS;
+        if in_grace && !terminating::node_down(self.snap, pod) {
             self.plan.notes.push(format!(
                 "{} is inside its grace period (it ends {}): nothing is stuck yet.",
                 t.display(),
@@ -479,7 +480,7 @@ impl Planner<'_> {
             ));
             return;
         }
-        if !pod.metadata.finalizers.is_empty() {
+        if !in_grace && !pod.metadata.finalizers.is_empty() {
             self.finalizers(&t, &pod.metadata, Cause::FinalizerPending, depth);
         }
         let Some(node) = pod.spec.node_name.as_deref().filter(|n| !n.is_empty()) else {

@@ -248,24 +248,12 @@ fn check_namespace(ctx: &Ctx, ns: &Namespace, out: &mut Vec<Finding>) {
                 .nth(1)
                 .and_then(|r| r.split('"').next())
         {
-            for cfg in &snap.webhook_configurations {
-                if let Some(h) = cfg.webhooks.iter().find(|h| h.name == hook) {
-                    let target = match (&h.client_config.service, &h.client_config.url) {
-                        (Some(s), _) => format!("service {}/{}", s.namespace, s.name),
-                        (None, Some(u)) => format!("url {u}"),
-                        _ => "no client config".into(),
-                    };
-                    f = f.evidence(
-                        EvidenceKind::Field,
-                        Some(&ObjectKey::of(&cfg.kind, &cfg.metadata)),
-                        format!("webhooks[{hook}]"),
-                        format!(
-                            "{target}, failurePolicy {} — it intercepts the deletions and cannot be reached: restore its service, or delete this webhook configuration",
-                            h.failure_policy.as_deref().unwrap_or("Fail")
-                        ),
-                    );
-                }
-            }
+            f = crate::creation::webhook_evidence(
+                snap,
+                hook,
+                f,
+                " — it intercepts the deletions and cannot be reached: restore its service, or delete this webhook configuration",
+            );
         }
         // Terminating pods there have their own findings (and causes).
         for (k, m) in &leftovers {

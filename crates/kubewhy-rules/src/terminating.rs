@@ -86,7 +86,11 @@ fn check_pod(ctx: &Ctx, info: &PodInfo, deadline: jiff::Timestamp, out: &mut Vec
         info.ns()
     );
 
-    if past <= STUCK_AFTER_SECS {
+    // A pod whose node is gone or not Ready will not go away when its grace period ends: no
+    // kubelet will confirm it stopped. Say so now rather than "terminating normally".
+    let node_down = node_down(snap, pod);
+    let in_grace = past <= STUCK_AFTER_SECS;
+    if in_grace && !node_down {
         let f = Finding::new(
             Cause::GracePeriodPending,
             Severity::Info,
@@ -109,7 +113,7 @@ fn check_pod(ctx: &Ctx, info: &PodInfo, deadline: jiff::Timestamp, out: &mut Vec
     let stuck_for = human_duration(past);
 
     // Finalizers: the object stays until they are removed, whatever the kubelet does.
-    if !pod.metadata.finalizers.is_empty() {
+    if !in_grace && !pod.metadata.finalizers.is_empty() {
         let fins = pod.metadata.finalizers.join(", ");
         let mut f = Finding::new(
             Cause::FinalizerPending,
@@ -360,6 +364,19 @@ fn check_pod(ctx: &Ctx, info: &PodInfo, deadline: jiff::Timestamp, out: &mut Vec
     ));
 }
 
+/// The pod's node is gone (while nodes were loaded) or not Ready: no kubelet will confirm the
+/// pod stopped.
+pub(crate) fn node_down(snap: &kubewhy_model::Snapshot, pod: &kubewhy_model::objects::Pod) -> bool {
+    pod.spec
+        .node_name
+        .as_deref()
+        .filter(|n| !n.is_empty())
+        .is_some_and(|n| match snap.node(n) {
+            None => snap.nodes_known(),
+            Some(node) => node.ready() != Some(true),
+        })
+}
+
 /// Who removes a finalizer, in a sentence: the well-known ones by name, custom ones by their
 /// prefix (usually the operator's domain).
 pub(crate) fn finalizer_owner(fin: &str) -> String {
@@ -496,5 +513,20 @@ mod tests {
                 .iter()
                 .any(|e| e.quote.contains("code = NotFound"))
         );
+    }
+
+    #[test]
+    fn inside_its_grace_period_a_pod_on_a_dead_node_is_already_stuck() {
+        // Deleted a second before the snapshot, node Unknown: the grace period changes nothing.
+        let yaml = "apiVersion: v1\nkind: Pod\nmetadata: {name: worker, namespace: shop, uid: u1, deletionTimestamp: '2026-11-22T11:59:59Z'}\nspec: {nodeName: node-1, containers: [{name: c}]}\nstatus: {phase: Running}\n---\napiVersion: v1\nkind: Node\nmetadata: {name: node-1}\nstatus: {conditions: [{type: Ready, status: Unknown, reason: NodeStatusUnknown}]}\n";
+        let f = findings(yaml);
+        assert_eq!(f.len(), 1);
+        assert_eq!(f[0].cause, Cause::NodeUnreachable);
+        // A Ready node: terminating normally.
+        let f = findings(&yaml.replace(
+            "status: Unknown, reason: NodeStatusUnknown",
+            "status: 'True'",
+        ));
+        assert_eq!(f[0].cause, Cause::GracePeriodPending);
     }
 }

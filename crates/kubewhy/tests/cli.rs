@@ -366,7 +366,9 @@ fn fix_says_what_it_needs_and_fails_before_any_connection() {
     let (code, err) = stderr(&["fix", "deployment", "web"]);
     assert_eq!(code, Some(2));
     assert!(
-        err.contains("kubewhy fix repairs pods and namespaces: `pod NAME` or `ns NAME`, not \"deployment\""),
+        err.contains(
+            "kubewhy fix repairs pods and namespaces: `pod NAME` or `ns NAME`, not \"deployment\""
+        ),
         "{err}"
     );
 
@@ -380,7 +382,10 @@ fn fix_says_what_it_needs_and_fails_before_any_connection() {
     let (code, err) = stderr(&["fix", "--plan", bad.to_str().unwrap(), "--apply"]);
     std::fs::remove_file(&bad).ok();
     assert_eq!(code, Some(2));
-    assert!(err.contains("is not a plan written by kubewhy fix --save-plan"), "{err}");
+    assert!(
+        err.contains("is not a plan written by kubewhy fix --save-plan"),
+        "{err}"
+    );
 
     let (code, err) = stderr(&["fix", "--undo", "x", "--apply"]);
     assert_eq!(code, Some(2));

@@ -179,7 +179,18 @@ impl Cluster {
     fn wait_running(&self, ns: &str, pod: &str) {
         let t = Instant::now();
         while self
-            .run(&["-n", ns, "get", "pod", pod, "-o", "jsonpath={.status.phase}"], None)
+            .run(
+                &[
+                    "-n",
+                    ns,
+                    "get",
+                    "pod",
+                    pod,
+                    "-o",
+                    "jsonpath={.status.phase}",
+                ],
+                None,
+            )
             .unwrap_or_default()
             != "Running"
         {
@@ -629,7 +640,10 @@ fn real_cluster_scenarios() {
         .unwrap_or_else(|e| panic!("{e}"));
     let t = Instant::now();
     while c.run(&["get", WIDGETS], None).is_err() {
-        assert!(t.elapsed() < Duration::from_secs(60), "CRD {WIDGETS} not served after 60 s");
+        assert!(
+            t.elapsed() < Duration::from_secs(60),
+            "CRD {WIDGETS} not served after 60 s"
+        );
         std::thread::sleep(Duration::from_millis(500));
     }
 
@@ -825,7 +839,12 @@ fn kubewhy_fix(c: &Cluster, args: &[&str]) -> Result<(Value, i32, String), Strin
     let code = out.status.code().unwrap_or(-1);
     serde_json::from_slice(&out.stdout)
         .map(|v| (v, code, stderr.clone()))
-        .map_err(|e| format!("kubewhy fix {} gave no JSON ({e}), exit {code}: {stderr}", args.join(" ")))
+        .map_err(|e| {
+            format!(
+                "kubewhy fix {} gave no JSON ({e}), exit {code}: {stderr}",
+                args.join(" ")
+            )
+        })
 }
 
 /// Steps of a fix document as `verb Kind ns/name` strings.
@@ -914,31 +933,106 @@ fn rand_u64() -> u128 {
 fn fix_phase(c: &Cluster) -> Result<(), String> {
     // 1. A plan changes nothing; a plan made stale by a change is refused whole.
     let plan = tempdir("plan");
-    let before = c.k(&["-n", "e2e-finalizer", "get", "pod", "held", "-o", "jsonpath={.metadata.resourceVersion} {.metadata.finalizers}"]);
-    let (v, code, stderr) = kubewhy_fix(c, &["pod", "held", "-n", "e2e-finalizer", "--save-plan", &plan])?;
+    let before = c.k(&[
+        "-n",
+        "e2e-finalizer",
+        "get",
+        "pod",
+        "held",
+        "-o",
+        "jsonpath={.metadata.resourceVersion} {.metadata.finalizers}",
+    ]);
+    let (v, code, stderr) = kubewhy_fix(
+        c,
+        &["pod", "held", "-n", "e2e-finalizer", "--save-plan", &plan],
+    )?;
     let want = vec!["remove-finalizers Pod e2e-finalizer/held".to_string()];
     if steps_of(&v) != want || code != 0 {
-        return Err(format!("plan for pod held: expected {want:?}, exit 0; got {:?}, exit {code}: {stderr}", steps_of(&v)));
+        return Err(format!(
+            "plan for pod held: expected {want:?}, exit 0; got {:?}, exit {code}: {stderr}",
+            steps_of(&v)
+        ));
     }
-    let after = c.k(&["-n", "e2e-finalizer", "get", "pod", "held", "-o", "jsonpath={.metadata.resourceVersion} {.metadata.finalizers}"]);
+    let after = c.k(&[
+        "-n",
+        "e2e-finalizer",
+        "get",
+        "pod",
+        "held",
+        "-o",
+        "jsonpath={.metadata.resourceVersion} {.metadata.finalizers}",
+    ]);
     if before != after {
-        return Err(format!("a plan without --apply changed pod held: {before} → {after}"));
+        return Err(format!(
+            "a plan without --apply changed pod held: {before} → {after}"
+        ));
     }
-    c.k(&["-n", "e2e-finalizer", "label", "pod", "held", "e2e-touched=yes"]);
-    let (v, code, _) = kubewhy_fix(c, &["--plan", &plan, "--apply", "--backup-dir", &tempdir("stale")])?;
+    c.k(&[
+        "-n",
+        "e2e-finalizer",
+        "label",
+        "pod",
+        "held",
+        "e2e-touched=yes",
+    ]);
+    let (v, code, _) = kubewhy_fix(
+        c,
+        &[
+            "--plan",
+            &plan,
+            "--apply",
+            "--backup-dir",
+            &tempdir("stale"),
+        ],
+    )?;
     let journal = v["journal"].to_string();
-    if code != 1 || outcomes_of(&v) != ["not-applied"] || !journal.contains("changed since the plan") {
-        return Err(format!("a stale plan must be refused (exit 1, not-applied, 'changed since the plan'); got exit {code}, journal {journal}"));
+    if code != 1
+        || outcomes_of(&v) != ["not-applied"]
+        || !journal.contains("changed since the plan")
+    {
+        return Err(format!(
+            "a stale plan must be refused (exit 1, not-applied, 'changed since the plan'); got exit {code}, journal {journal}"
+        ));
     }
-    let fins = c.k(&["-n", "e2e-finalizer", "get", "pod", "held", "-o", "jsonpath={.metadata.finalizers}"]);
+    let fins = c.k(&[
+        "-n",
+        "e2e-finalizer",
+        "get",
+        "pod",
+        "held",
+        "-o",
+        "jsonpath={.metadata.finalizers}",
+    ]);
     if !fins.contains(FIN) {
-        return Err(format!("the refused plan changed pod held's finalizers: {fins}"));
+        return Err(format!(
+            "the refused plan changed pod held's finalizers: {fins}"
+        ));
     }
     // 2. Each stuck object, repaired for real.
-    fix_applies(c, &["pod", "held", "-n", "e2e-finalizer"], &["remove-finalizers Pod e2e-finalizer/held"], &["-n", "e2e-finalizer", "get", "pod", "held"])?;
-    fix_applies(c, &["pod", "parent", "-n", "e2e-foreground"], &["remove-finalizers ConfigMap e2e-foreground/child"], &["-n", "e2e-foreground", "get", "pod", "parent"])?;
-    fix_applies(c, &["ns", "e2e-crd"], &["remove-finalizers Widget e2e-crd/w1"], &["get", "namespace", "e2e-crd"])?;
-    fix_applies(c, &["ns", "e2e-ns"], &["remove-finalizers ConfigMap e2e-ns/keep"], &["get", "namespace", "e2e-ns"])?;
+    fix_applies(
+        c,
+        &["pod", "held", "-n", "e2e-finalizer"],
+        &["remove-finalizers Pod e2e-finalizer/held"],
+        &["-n", "e2e-finalizer", "get", "pod", "held"],
+    )?;
+    fix_applies(
+        c,
+        &["pod", "parent", "-n", "e2e-foreground"],
+        &["remove-finalizers ConfigMap e2e-foreground/child"],
+        &["-n", "e2e-foreground", "get", "pod", "parent"],
+    )?;
+    fix_applies(
+        c,
+        &["ns", "e2e-crd"],
+        &["remove-finalizers Widget e2e-crd/w1"],
+        &["get", "namespace", "e2e-crd"],
+    )?;
+    fix_applies(
+        c,
+        &["ns", "e2e-ns"],
+        &["remove-finalizers ConfigMap e2e-ns/keep"],
+        &["get", "namespace", "e2e-ns"],
+    )?;
     eprintln!("e2e: kubewhy fix refused a stale plan and repaired 4 stuck objects");
     Ok(())
 }
@@ -946,7 +1040,10 @@ fn fix_phase(c: &Cluster) -> Result<(), String> {
 fn apiservice_phase(c: &Cluster) -> Result<(), String> {
     let ns = "e2e-apisvc";
     c.fresh_namespace(ns);
-    c.apply(ns, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: leftover}\ndata: {k: v}\n");
+    c.apply(
+        ns,
+        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: leftover}\ndata: {k: v}\n",
+    );
     c.run(
         &["apply", "-f", "-"],
         Some(&format!("apiVersion: apiregistration.k8s.io/v1\nkind: APIService\nmetadata: {{name: {APISERVICE}}}\nspec: {{group: metrics.e2e.kubewhy.dev, version: v1beta1, service: {{namespace: default, name: e2e-no-such-service}}, groupPriorityMinimum: 100, versionPriority: 10, insecureSkipTLSVerify: true}}\n")),
@@ -957,7 +1054,9 @@ fn apiservice_phase(c: &Cluster) -> Result<(), String> {
         yaml: String::new(),
         after: nothing,
         cause: "apiservice-unavailable",
-        objects: &["e2e-apisvc"],
+        // Any other namespace being deleted meanwhile is blocked by the same APIService and
+        // joins the finding (the dump holds every namespace).
+        objects: &[],
         evidence: &["Discovery failed for some groups", "ServiceNotFound"],
         dump_evidence: &[],
     };
@@ -968,14 +1067,33 @@ fn apiservice_phase(c: &Cluster) -> Result<(), String> {
     }
     let backup = tempdir("apisvc");
     if r.is_ok() {
-        r = fix_applies(c, &["ns", ns, "--backup-dir", &backup], &[&format!("delete APIService /{APISERVICE}")], &["get", "namespace", ns]);
+        r = fix_applies(
+            c,
+            &["ns", ns, "--backup-dir", &backup],
+            &[&format!("delete APIService /{APISERVICE}")],
+            &["get", "namespace", ns],
+        );
     }
     if r.is_ok() {
         // Undo brings the deleted APIService back from the backup.
-        let out = Bin::cargo_bin("kubewhy").unwrap().args(["fix", "--undo", &backup, "--kubeconfig", c.kubeconfig.as_str()]).output().unwrap();
+        let out = Bin::cargo_bin("kubewhy")
+            .unwrap()
+            .args([
+                "fix",
+                "--undo",
+                &backup,
+                "--kubeconfig",
+                c.kubeconfig.as_str(),
+            ])
+            .output()
+            .unwrap();
         let text = String::from_utf8_lossy(&out.stdout).into_owned();
-        if out.status.code() != Some(0) || c.run(&["get", "apiservice", APISERVICE], None).is_err() {
-            r = Err(format!("kubewhy fix --undo {backup} did not restore APIService {APISERVICE}: exit {:?}, {text}", out.status.code()));
+        if out.status.code() != Some(0) || c.run(&["get", "apiservice", APISERVICE], None).is_err()
+        {
+            r = Err(format!(
+                "kubewhy fix --undo {backup} did not restore APIService {APISERVICE}: exit {:?}, {text}",
+                out.status.code()
+            ));
         }
     }
     let _ = c.run(&["delete", "apiservice", APISERVICE], None);
@@ -984,7 +1102,9 @@ fn apiservice_phase(c: &Cluster) -> Result<(), String> {
 
 /// `KUBEWHY_E2E_REALCLUSTER`: the realcluster scripts (stop and restart the kubelet).
 fn realcluster_dir() -> Option<String> {
-    std::env::var("KUBEWHY_E2E_REALCLUSTER").ok().filter(|d| !d.is_empty())
+    std::env::var("KUBEWHY_E2E_REALCLUSTER")
+        .ok()
+        .filter(|d| !d.is_empty())
 }
 
 fn node_phase(c: &Cluster, rc: &str) -> Result<(), String> {
@@ -1001,61 +1121,172 @@ fn node_phase(c: &Cluster, rc: &str) -> Result<(), String> {
         let out = Command::new("bash").arg(format!("{rc}/up.sh")).output();
         match out {
             Ok(o) if o.status.success() => Ok(()),
-            Ok(o) => Err(format!("up.sh failed: {}", String::from_utf8_lossy(&o.stderr))),
+            Ok(o) => Err(format!(
+                "up.sh failed: {}",
+                String::from_utf8_lossy(&o.stderr)
+            )),
             Err(e) => Err(format!("cannot run up.sh: {e}")),
         }
     };
     let r = (|| -> Result<(), String> {
-        let out = Command::new("bash").arg(format!("{rc}/scenarios.sh")).arg("node-notready").output().map_err(|e| e.to_string())?;
+        let out = Command::new("bash")
+            .arg(format!("{rc}/scenarios.sh"))
+            .arg("node-notready")
+            .output()
+            .map_err(|e| e.to_string())?;
         if !out.status.success() {
-            return Err(format!("scenarios.sh node-notready: {}", String::from_utf8_lossy(&out.stderr)));
+            return Err(format!(
+                "scenarios.sh node-notready: {}",
+                String::from_utf8_lossy(&out.stderr)
+            ));
         }
         let t = Instant::now();
-        while c.k(&["get", "node", &node, "-o", "jsonpath={.status.conditions[?(@.type==\"Ready\")].status}"]) == "True" {
+        while c.k(&[
+            "get",
+            "node",
+            &node,
+            "-o",
+            "jsonpath={.status.conditions[?(@.type==\"Ready\")].status}",
+        ]) == "True"
+        {
             if t.elapsed() > Duration::from_secs(120) {
                 return Err("the node is still Ready 120 s after the kubelet stopped".into());
             }
             std::thread::sleep(Duration::from_secs(2));
         }
-        c.k(&["-n", ns, "delete", "pod", "stranded", "db-0", "--wait=false"]);
-        let s = Scenario { name: "node-unreachable", yaml: String::new(), after: nothing, cause: "node-unreachable", objects: &[], evidence: &["NodeStatusUnknown", "spec.renewTime"], dump_evidence: &[] };
+        c.k(&[
+            "-n",
+            ns,
+            "delete",
+            "pod",
+            "stranded",
+            "db-0",
+            "--wait=false",
+        ]);
+        let s = Scenario {
+            name: "node-unreachable",
+            yaml: String::new(),
+            after: nothing,
+            cause: "node-unreachable",
+            objects: &[],
+            evidence: &["NodeStatusUnknown"],
+            dump_evidence: &[],
+        };
         let scenario = [(s, ns.to_string())];
-        converge(c, &scenario, &[ns])?;
+        let (_, live) = converge(c, &scenario, &[ns])?;
+        // Live, the node's lease (kube-node-lease, read by every scan) dates the last heartbeat;
+        // a cluster-info dump does not hold leases.
+        if !live["findings"].to_string().contains("\"spec.renewTime\"") {
+            return Err(format!(
+                "the live node-unreachable finding lacks the node's lease: {}",
+                live["findings"]
+            ));
+        }
         if let Some(dir) = capture_dir() {
             capture_scenario(c, &scenario[0].0, ns, &dir);
         }
         // The node is not confirmed gone: no force deletion, even with --force.
         let (v, code, _) = kubewhy_fix(c, &["pod", "stranded", "-n", ns, "--force"])?;
-        if code != 1 || !steps_of(&v).is_empty() || !v["plan"]["refused"].to_string().contains("node-unreachable") {
-            return Err(format!("fix of a pod on a NotReady node must refuse (exit 1, no step, node-unreachable); got exit {code}: {v}"));
+        if code != 1
+            || !steps_of(&v).is_empty()
+            || !v["plan"]["refused"]
+                .to_string()
+                .contains("node-unreachable")
+        {
+            return Err(format!(
+                "fix of a pod on a NotReady node must refuse (exit 1, no step, node-unreachable); got exit {code}: {v}"
+            ));
         }
         // The Node object deleted: now the node is confirmed gone. The pod GC would remove the
         // pods after its 40 s quarantine; kubewhy acts before.
         c.k(&["delete", "node", &node, "--wait=false"]);
         let t = Instant::now();
-        while c.run(&["get", "node", &node], None).is_ok() && t.elapsed() < Duration::from_secs(20) {
+        while c.run(&["get", "node", &node], None).is_ok() && t.elapsed() < Duration::from_secs(20)
+        {
             std::thread::sleep(Duration::from_millis(300));
         }
         let live = kubewhy_live(c, &[ns]);
-        let s = Scenario { name: "node-deleted", yaml: String::new(), after: nothing, cause: "node-deleted", objects: &[], evidence: &["is not in the data (nodes were)"], dump_evidence: &[] };
-        verdict(&live, &s, ns, false).map_err(|e| format!("after deleting the Node object: {e}"))?;
+        let s = Scenario {
+            name: "node-deleted",
+            yaml: String::new(),
+            after: nothing,
+            cause: "node-deleted",
+            objects: &[],
+            evidence: &["is not in the data (nodes were)"],
+            dump_evidence: &[],
+        };
+        verdict(&live, &s, ns, false)
+            .map_err(|e| format!("after deleting the Node object: {e}"))?;
         if let Some(dir) = capture_dir() {
             capture_scenario(c, &s, ns, &dir);
         }
         let (v, code, _) = kubewhy_fix(c, &["pod", "db-0", "-n", ns])?;
-        if code != 1 || !steps_of(&v).is_empty() || !v["plan"]["refused"].to_string().contains("StatefulSet") {
-            return Err(format!("fix of a StatefulSet pod without --force must refuse; got exit {code}: {v}"));
+        if code != 1
+            || !steps_of(&v).is_empty()
+            || !v["plan"]["refused"].to_string().contains("StatefulSet")
+        {
+            return Err(format!(
+                "fix of a StatefulSet pod without --force must refuse; got exit {code}: {v}"
+            ));
         }
-        fix_applies(c, &["pod", "stranded", "-n", ns], &[&format!("force-delete-pod Pod {ns}/stranded")], &["-n", ns, "get", "pod", "stranded"])?;
+        fix_applies(
+            c,
+            &["pod", "stranded", "-n", ns],
+            &[&format!("force-delete-pod Pod {ns}/stranded")],
+            &["-n", ns, "get", "pod", "stranded"],
+        )?;
         // db-0 comes back (its StatefulSet), so "gone" is checked by uid: the old one is.
-        let uid = c.k(&["-n", ns, "get", "pod", "db-0", "-o", "jsonpath={.metadata.uid}"]);
+        let uid = c.k(&[
+            "-n",
+            ns,
+            "get",
+            "pod",
+            "db-0",
+            "-o",
+            "jsonpath={.metadata.uid}",
+        ]);
         let dir = tempdir("db");
-        let (v, code, stderr) = kubewhy_fix(c, &["pod", "db-0", "-n", ns, "--force", "--apply", "--wait", "0", "--backup-dir", &dir])?;
-        let now_uid = c.run(&["-n", ns, "get", "pod", "db-0", "-o", "jsonpath={.metadata.uid}"], None).unwrap_or_default();
-        if code != 0 || steps_of(&v) != [format!("force-delete-pod Pod {ns}/db-0")] || now_uid == uid {
-            return Err(format!("fix --force --apply of db-0 on a deleted node: exit {code}, steps {:?}, uid {uid} → {now_uid}: {stderr}", steps_of(&v)));
+        let (v, code, stderr) = kubewhy_fix(
+            c,
+            &[
+                "pod",
+                "db-0",
+                "-n",
+                ns,
+                "--force",
+                "--apply",
+                "--wait",
+                "0",
+                "--backup-dir",
+                &dir,
+            ],
+        )?;
+        let now_uid = c
+            .run(
+                &[
+                    "-n",
+                    ns,
+                    "get",
+                    "pod",
+                    "db-0",
+                    "-o",
+                    "jsonpath={.metadata.uid}",
+                ],
+                None,
+            )
+            .unwrap_or_default();
+        if code != 0
+            || steps_of(&v) != [format!("force-delete-pod Pod {ns}/db-0")]
+            || now_uid == uid
+        {
+            return Err(format!(
+                "fix --force --apply of db-0 on a deleted node: exit {code}, steps {:?}, uid {uid} → {now_uid}: {stderr}",
+                steps_of(&v)
+            ));
         }
-        eprintln!("e2e: node phase: refused on a NotReady node, repaired after the Node object was deleted");
+        eprintln!(
+            "e2e: node phase: refused on a NotReady node, repaired after the Node object was deleted"
+        );
         Ok(())
     })();
     let back = restart();
@@ -1114,7 +1345,9 @@ fn capture_scenario(c: &Cluster, s: &Scenario, ns: &str, dir: &std::path::Path) 
         "-n",
         ns,
         "get",
-        &format!("configmaps,serviceaccounts,persistentvolumeclaims,resourcequotas,limitranges,{WIDGETS}"),
+        &format!(
+            "configmaps,serviceaccounts,persistentvolumeclaims,resourcequotas,limitranges,{WIDGETS}"
+        ),
         "-o",
         "json",
     ]));
