@@ -234,6 +234,9 @@ pub struct Container {
     pub image: String,
     pub image_pull_policy: Option<String>,
     pub command: Vec<String>,
+    /// Read for well-known component flags only (e.g. kube-controller-manager's
+    /// `--terminated-pod-gc-threshold`); never printed.
+    pub args: Vec<String>,
     pub ports: Vec<ContainerPort>,
     pub resources: Resources,
     /// Only names and references: `value` is never read.

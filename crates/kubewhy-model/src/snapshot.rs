@@ -31,6 +31,9 @@ pub struct Snapshot {
     pub logs: Vec<ContainerLog>,
     /// The snapshot's "now": `--now`, else the newest timestamp in the data (see `finish`).
     pub now: Option<Timestamp>,
+    /// `--gc-threshold`: kube-controller-manager's `--terminated-pod-gc-threshold` when the data
+    /// cannot show it.
+    pub gc_threshold: Option<usize>,
     /// Kinds seen in the input, with how many objects of each (0 for an empty list).
     pub kinds_loaded: BTreeMap<String, usize>,
     idx: Indexes,

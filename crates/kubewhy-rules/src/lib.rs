@@ -11,6 +11,7 @@ mod loglines;
 mod mounts;
 mod namespace;
 mod pending;
+mod podgc;
 mod podinfo;
 mod readiness;
 mod sandbox;
@@ -50,6 +51,7 @@ pub static REGISTRY: &[&dyn Check] = &[
     &readiness::Readiness,
     &terminating::Terminating,
     &namespace::NamespaceTerminating,
+    &podgc::PodGc,
 ];
 
 #[derive(Debug, Default)]

@@ -23,8 +23,8 @@ const DEMO: &str = include_str!("../../../demo/cluster-dump.json");
     about = "Why is this pod (or namespace) stuck, and what is the safe fix?",
     long_about = "kubewhy reads the state of a Kubernetes cluster and explains every pod or namespace that is \
 stuck: one root cause per finding (a stable slug, see `kubewhy causes`), the evidence that proves it, \
-every object it affects, and the next steps with their risk. It only reads: it never changes the cluster.",
-    after_help = "Examples:\n  kubewhy scan -A                                  diagnose the current cluster (kubeconfig), all namespaces\n  kubewhy scan --demo                              diagnose the bundled demo cluster\n  kubectl get pods,events,nodes -A -o json | kubewhy scan --from -\n  kubectl cluster-info dump -A --output-directory=dump && kubewhy scan --from dump\n  kubewhy scan --from dump -n shop -o markdown     a report to paste into a ticket\n  kubewhy pod web-1 -n shop                        why is this one pod stuck?\n  kubewhy ns old-team                              why does this namespace not go away?\n  kubewhy explain oom-killed                       what a cause means and how to fix it\n\nInstalled as kubectl-why on the PATH, it is also `kubectl why pod web-1 -n shop`."
+every object it affects, and the next steps with their risk. It only reads, except `kubewhy fix … --apply`, which repairs a pod or namespace stuck Terminating after showing its plan.",
+    after_help = "Examples:\n  kubewhy scan -A                                  diagnose the current cluster (kubeconfig), all namespaces\n  kubewhy scan --demo                              diagnose the bundled demo cluster\n  kubectl get pods,events,nodes -A -o json | kubewhy scan --from -\n  kubectl cluster-info dump -A --output-directory=dump && kubewhy scan --from dump\n  kubewhy scan --from dump -n shop -o markdown     a report to paste into a ticket\n  kubewhy pod web-1 -n shop                        why is this one pod stuck?\n  kubewhy ns old-team                              why does this namespace not go away?\n  kubewhy fix ns old-team                          the plan that repairs it (add --apply to carry it out)\n  kubewhy explain oom-killed                       what a cause means and how to fix it\n\nInstalled as kubectl-why on the PATH, it is also `kubectl why pod web-1 -n shop`."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -100,6 +100,12 @@ struct ScanArgs {
     /// Output format.
     #[arg(short, long, value_enum, default_value_t = OutputFormat::Text)]
     output: OutputFormat,
+
+    /// kube-controller-manager's --terminated-pod-gc-threshold, when no kube-controller-manager
+    /// pod in the data shows it (default 12500): terminated pods beyond it are deleted, oldest
+    /// first, and kubewhy says which are next.
+    #[arg(long, value_name = "N")]
+    gc_threshold: Option<usize>,
 
     /// Exit with 1 when a finding is at or above this severity.
     #[arg(long, value_enum, default_value_t = FailOn::Warning, value_name = "LEVEL")]
@@ -445,6 +451,7 @@ fn scan(args: ScanArgs, target: Target) -> Result<u8> {
                 }));
         }
     }
+    loaded.snapshot.gc_threshold = args.gc_threshold;
     let snap = &loaded.snapshot;
     let mut diagnosis = kubewhy_rules::diagnose(snap);
     let scope = kubewhy_rules::Scope {
