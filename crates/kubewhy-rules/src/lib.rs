@@ -14,6 +14,7 @@ mod pending;
 mod podgc;
 mod podinfo;
 mod readiness;
+mod removal;
 mod sandbox;
 mod scheduling;
 mod terminating;
@@ -52,6 +53,7 @@ pub static REGISTRY: &[&dyn Check] = &[
     &terminating::Terminating,
     &namespace::NamespaceTerminating,
     &podgc::PodGc,
+    &removal::Removal,
 ];
 
 #[derive(Debug, Default)]

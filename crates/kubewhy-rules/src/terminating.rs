@@ -91,6 +91,11 @@ fn check_pod(ctx: &Ctx, info: &PodInfo, deadline: jiff::Timestamp, out: &mut Vec
     let node_down = node_down(snap, pod);
     let in_grace = past <= STUCK_AFTER_SECS;
     if in_grace && !node_down {
+        // A pod marked with why it is being removed gets that finding instead (removal.rs).
+        if condition(&pod.status.conditions, "DisruptionTarget").is_some_and(|c| c.status == "True")
+        {
+            return;
+        }
         let f = Finding::new(
             Cause::GracePeriodPending,
             Severity::Info,
