@@ -19,7 +19,14 @@ const WARN_PERCENT: usize = 80;
 /// Pods named one by one as next in line; the rest are counted.
 const NEXT_MAX: usize = 20;
 
-const CAUSES: &[Cause] = &[Cause::PodGcThreshold, Cause::PodGcOrphaned];
+const CAUSES: &[Cause] = &[
+    Cause::PodGcThreshold,
+    Cause::PodGcOrphaned,
+    Cause::JobTtlExpired,
+];
+
+/// Jobs whose TTL ends within this many seconds are reported (their pods go with them).
+const TTL_WINDOW_SECS: i64 = 3600;
 
 impl Check for PodGc {
     fn name(&self) -> &'static str {
@@ -31,6 +38,7 @@ impl Check for PodGc {
     fn run(&self, ctx: &Ctx, out: &mut Vec<Finding>) {
         terminated(ctx, out);
         orphaned(ctx, out);
+        job_ttl(ctx, out);
     }
 }
 
@@ -221,6 +229,104 @@ fn orphaned(ctx: &Ctx, out: &mut Vec<Finding>) {
     }
 }
 
+/// Finished Jobs whose `ttlSecondsAfterFinished` ends soon: the TTL-after-finished controller
+/// deletes the Job and, by cascade, its pods and their logs.
+fn job_ttl(ctx: &Ctx, out: &mut Vec<Finding>) {
+    let snap = ctx.snap;
+    for job in snap.workloads.iter().filter(|w| w.kind == "Job") {
+        let Some(ttl) = job.spec.ttl_seconds_after_finished else {
+            continue;
+        };
+        if job.metadata.deletion_timestamp.is_some() {
+            continue;
+        }
+        let Some(done) = job
+            .status
+            .conditions
+            .iter()
+            .find(|c| (c.type_ == "Complete" || c.type_ == "Failed") && c.status == "True")
+        else {
+            continue;
+        };
+        let Some(finished) = done.last_transition_time else {
+            continue;
+        };
+        let expires = finished.as_second() + ttl;
+        let left = expires - ctx.now.as_second();
+        if left > TTL_WINDOW_SECS {
+            continue;
+        }
+        let failed = done.type_ == "Failed";
+        let key = ObjectKey::of("Job", &job.metadata);
+        let pods: Vec<&Pod> = snap
+            .pods
+            .iter()
+            .filter(|p| {
+                p.metadata
+                    .owner_references
+                    .iter()
+                    .any(|o| o.uid == job.metadata.uid && !o.uid.is_empty())
+            })
+            .collect();
+        let when = jiff::Timestamp::from_second(expires)
+            .map(|t| t.to_string())
+            .unwrap_or_default();
+        let summary = if left > 0 {
+            format!(
+                "Job {} and its {} pod(s) will be deleted in {} (ttlSecondsAfterFinished {ttl})",
+                job.metadata.name,
+                pods.len(),
+                crate::podinfo::human_duration(left)
+            )
+        } else {
+            format!(
+                "Job {} is past its ttlSecondsAfterFinished ({ttl}) and is due for deletion with its {} pod(s)",
+                job.metadata.name,
+                pods.len()
+            )
+        };
+        let mut f = Finding::new(
+            Cause::JobTtlExpired,
+            if failed {
+                Severity::Warning
+            } else {
+                Severity::Info
+            },
+            summary,
+        )
+        .object(key.clone())
+        .group(format!("ttl|{}|{}", job.metadata.ns(), job.metadata.name))
+        .evidence(
+            EvidenceKind::Condition,
+            Some(&key),
+            format!("status.conditions[{}] lastTransitionTime", done.type_),
+            format!("{finished} + ttlSecondsAfterFinished {ttl} s = {when}"),
+        );
+        for p in &pods {
+            f = f.object(ObjectKey::of("Pod", &p.metadata));
+        }
+        let ns = job.metadata.ns();
+        f = f
+            .explain(format!(
+                "The TTL-after-finished controller deletes a finished Job {ttl} s after it finished, with foreground propagation: its pods go with it, and their logs and exit status with them.{}",
+                if failed { " This Job failed: its pods' logs are the only record of why." } else { "" }
+            ))
+            .step(
+                "Collect what matters now",
+                Some(format!("kubectl logs -n {ns} job/{} --all-containers", job.metadata.name)),
+                RiskLevel::None,
+                "",
+            )
+            .step(
+                "To keep it longer, raise or remove ttlSecondsAfterFinished (it can be changed on the Job)",
+                Some(format!("kubectl patch job {} -n {ns} --type=merge -p '{{\"spec\":{{\"ttlSecondsAfterFinished\":null}}}}'", job.metadata.name)),
+                RiskLevel::Low,
+                "Finished Jobs and pods then stay until deleted by hand or by the pod GC threshold.",
+            );
+        out.push(f);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -309,6 +415,27 @@ mod tests {
             "{}",
             f.summary
         );
+    }
+
+    #[test]
+    fn a_failed_job_near_its_ttl_is_named_with_its_pods() {
+        let yaml = "apiVersion: batch/v1\nkind: Job\nmetadata: {name: nightly, namespace: batch, uid: j1}\nspec: {ttlSecondsAfterFinished: 3600}\nstatus: {conditions: [{type: Failed, status: 'True', reason: BackoffLimitExceeded, lastTransitionTime: '2026-11-22T11:30:00Z'}]}\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: nightly-abc, namespace: batch, ownerReferences: [{apiVersion: batch/v1, kind: Job, name: nightly, uid: j1, controller: true}]}\nspec: {restartPolicy: Never, containers: [{name: c}]}\nstatus: {phase: Failed}\n";
+        let d = crate::tests::diagnose_yaml(yaml, "2026-11-22T12:00:00Z");
+        let f = d
+            .findings
+            .iter()
+            .find(|f| f.cause == Cause::JobTtlExpired)
+            .unwrap();
+        assert_eq!(f.severity, Severity::Warning);
+        assert_eq!(
+            f.summary,
+            "Job nightly and its 1 pod(s) will be deleted in 30m0s (ttlSecondsAfterFinished 3600)"
+        );
+        let names: Vec<&str> = f.objects.iter().map(|o| o.name.as_str()).collect();
+        assert_eq!(names, vec!["nightly", "nightly-abc"]);
+        // Two hours before the end: nothing yet.
+        let d = crate::tests::diagnose_yaml(&yaml.replace("3600", "9000"), "2026-11-22T12:00:00Z");
+        assert!(d.findings.iter().all(|f| f.cause != Cause::JobTtlExpired));
     }
 
     #[test]
