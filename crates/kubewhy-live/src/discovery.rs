@@ -143,8 +143,7 @@ async fn namespaced_types(client: &Client) -> (Vec<(String, String)>, Listed) {
             }
         }
     }
-    // One problem per failing group; `Listed` carries one, so the rest ride in extra pages'
-    // place through the caller.
+    // One problem per failing group version.
     listed.extra_problems = problems;
     (out, listed)
 }

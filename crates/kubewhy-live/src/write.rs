@@ -16,6 +16,7 @@ use kube::api::{
 use kube::core::GroupVersionKind;
 use kube::{Client, discovery};
 use kubewhy_model::plan::{Action, Journal, JournalEntry, Outcome, Plan, PlanStep, Target};
+use serde::Serialize;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -32,7 +33,7 @@ fn gvk(t: &Target) -> GroupVersionKind {
 
 /// The API for an object's kind: from the plan's apiVersion, else any version the server
 /// serves of the same group and kind (a CronJob planned as batch/v1 on a 1.20 server).
-async fn api_for(client: &Client, t: &Target) -> Result<(Api<DynamicObject>, bool), String> {
+async fn api_for(client: &Client, t: &Target) -> Result<Api<DynamicObject>, String> {
     let want = gvk(t);
     let resolved = match discovery::pinned_kind(client, &want).await {
         Ok(r) => Ok(r),
@@ -47,13 +48,11 @@ async fn api_for(client: &Client, t: &Target) -> Result<(Api<DynamicObject>, boo
         },
     };
     let (ar, caps): (ApiResource, _) = resolved?;
-    let namespaced = caps.scope == discovery::Scope::Namespaced;
-    let api = if namespaced {
+    Ok(if caps.scope == discovery::Scope::Namespaced {
         Api::namespaced_with(client.clone(), &t.namespace, &ar)
     } else {
         Api::all_with(client.clone(), &ar)
-    };
-    Ok((api, namespaced))
+    })
 }
 
 fn err(e: kube::Error) -> String {
@@ -164,7 +163,7 @@ pub async fn apply(
     let mut stop: Option<String> = None;
     for step in &plan.steps {
         let t = &step.object;
-        let (api, _) = api_for(client, t).await?;
+        let api = api_for(client, t).await?;
         match api.get_opt(&t.name).await.map_err(err)? {
             None => current.push(None),
             Some(obj) => {
@@ -212,17 +211,17 @@ pub async fn apply(
     }
     // 3. Backups, before anything changes.
     std::fs::create_dir_all(backup).map_err(|e| format!("{}: {e}", backup.display()))?;
-    let save = |name: &str, v: &dyn erased::Json| -> Result<(), String> {
+    let save = |name: &str, json: String| -> Result<(), String> {
         let path = backup.join(name);
-        std::fs::write(&path, v.json()).map_err(|e| format!("{}: {e}", path.display()))
+        std::fs::write(&path, json).map_err(|e| format!("{}: {e}", path.display()))
     };
-    save("plan.json", &plan.clone())?;
+    save("plan.json", pretty(plan))?;
     let mut files: Vec<Option<String>> = Vec::new();
     for (i, (step, cur)) in plan.steps.iter().zip(&current).enumerate() {
         match cur {
             Some((_, obj)) => {
                 let name = file_name(i, &step.object);
-                save(&name, obj)?;
+                save(&name, pretty(obj))?;
                 files.push(Some(name));
             }
             None => files.push(None),
@@ -251,22 +250,15 @@ pub async fn apply(
             backup: file,
             outcome,
         });
-        save("journal.json", &journal)?;
+        // After every step, so an interrupted apply still leaves its record for --undo.
+        save("journal.json", pretty(&journal))?;
     }
-    save("journal.json", &journal)?;
     Ok(journal)
 }
 
-/// JSON text of the things a backup directory holds.
-mod erased {
-    pub trait Json {
-        fn json(&self) -> String;
-    }
-    impl<T: serde::Serialize> Json for T {
-        fn json(&self) -> String {
-            serde_json::to_string_pretty(self).unwrap_or_default() + "\n"
-        }
-    }
+/// A backup file's text.
+fn pretty<T: Serialize>(v: &T) -> String {
+    serde_json::to_string_pretty(v).unwrap_or_default() + "\n"
 }
 
 /// What undo did for one journal entry.
@@ -308,7 +300,7 @@ pub async fn undo(client: &Client, dir: &Path) -> Result<Vec<Undone>, String> {
             }
             None => None,
         };
-        let (api, _) = api_for(client, t).await?;
+        let api = api_for(client, t).await?;
         let now = api.get_opt(&t.name).await.map_err(err)?;
         let result = match (&e.step.action, backup, now) {
             (Action::RemoveFinalizers { .. }, Some(b), Some(obj))
@@ -391,7 +383,7 @@ fn strip_server_fields(v: &mut Value) {
 
 /// Waits until an object is gone, up to `timeout`; true when it is.
 pub async fn wait_gone(client: &Client, t: &Target, timeout: std::time::Duration) -> bool {
-    let Ok((api, _)) = api_for(client, t).await else {
+    let Ok(api) = api_for(client, t).await else {
         return false;
     };
     let start = std::time::Instant::now();

@@ -270,8 +270,8 @@ impl Planner<'_> {
 
     // ---------------------------------------------------------------- finalizers
 
-    /// Plans what releases an object held by finalizers; true when every finalizer is handled
-    /// (removed by a step, or left to a controller the plan unblocks).
+    /// Plans what releases an object held by finalizers: a step removing those whose controller
+    /// is confirmed gone, the dependents of a foreground deletion, a refusal for the rest.
     fn finalizers(&mut self, t: &Target, meta: &Meta, cause: Cause, depth: usize) {
         let mut remove: Vec<String> = Vec::new();
         for fin in &meta.finalizers {
@@ -718,9 +718,6 @@ impl Planner<'_> {
 
         // 3. The namespace's own finalizer, only when nothing else can be done.
         if self.plan.steps.is_empty() && (!self.plan.refused.is_empty() || leftovers.is_empty()) {
-            if ns.metadata.deletion_timestamp.is_none() && ns.status.phase != "Terminating" {
-                return;
-            }
             if self.opts.force {
                 let mut t = key.clone();
                 t.api_version = "v1".into();

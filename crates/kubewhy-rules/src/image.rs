@@ -538,12 +538,7 @@ fn remediation(mut f: Finding, ctx: &Ctx, info: &PodInfo, cause: Cause, image: &
             .step(format!("Load the image onto node {node}, or set imagePullPolicy to IfNotPresent in {wl}"), None, RiskLevel::Low, ""),
         _ => f,
     };
-    f.step(
-        "Confirm with the pod's events",
-        Some(info.describe_cmd()),
-        RiskLevel::None,
-        "",
-    )
+    info.confirm_with_events(f)
 }
 
 #[cfg(test)]

@@ -438,12 +438,7 @@ fn mount_failure(ctx: &Ctx, info: &PodInfo, msg: &str) -> Finding {
             .step(format!("Install the driver, or fix its node DaemonSet on {node}"), None, RiskLevel::Low, ""),
         _ => f,
     };
-    f.step(
-        "Confirm with the pod's events",
-        Some(info.describe_cmd()),
-        RiskLevel::None,
-        "",
-    )
+    info.confirm_with_events(f)
 }
 
 fn base(ctx: &Ctx, info: &PodInfo, cause: Cause, name: &str, key: Option<&str>) -> Finding {
@@ -504,12 +499,7 @@ fn base(ctx: &Ctx, info: &PodInfo, cause: Cause, name: &str, key: Option<&str>) 
                 .step("Read the FailedMount / FailedAttachVolume events", Some(info.describe_cmd()), RiskLevel::None, "");
         }
     }
-    f.step(
-        "Confirm with the pod's events",
-        Some(info.describe_cmd()),
-        RiskLevel::None,
-        "",
-    )
+    info.confirm_with_events(f)
 }
 
 #[cfg(test)]

@@ -27,6 +27,16 @@ impl<'a> PodInfo<'a> {
         format!("kubectl describe pod {} -n {}", self.name(), self.ns())
     }
 
+    /// The closing step of a finding read from the pod's events.
+    pub fn confirm_with_events(&self, f: kubewhy_model::Finding) -> kubewhy_model::Finding {
+        f.step(
+            "Confirm with the pod's events",
+            Some(self.describe_cmd()),
+            kubewhy_model::RiskLevel::None,
+            "",
+        )
+    }
+
     /// Seconds since creation, if known.
     pub fn age_secs(&self, now: Timestamp) -> Option<i64> {
         self.pod

@@ -221,6 +221,11 @@ struct Scenario {
 
 fn nothing(_: &Cluster, _: &str) {}
 
+/// Deletes the scenario's namespace (its content stays stuck).
+fn delete_namespace(c: &Cluster, ns: &str) {
+    c.k(&["delete", "namespace", ns, "--wait=false"]);
+}
+
 fn pod(name: &str, container: &str) -> String {
     format!(
         "apiVersion: v1\nkind: Pod\nmetadata: {{name: {name}, labels: {{app: {name}}}}}\nspec:\n  terminationGracePeriodSeconds: 2\n  containers:\n  - {container}\n"
@@ -429,9 +434,7 @@ fn scenarios() -> Vec<Scenario> {
             name: "crd",
             // A custom resource with a finalizer whose operator does not exist.
             yaml: format!("apiVersion: e2e.kubewhy.dev/v1\nkind: Widget\nmetadata: {{name: w1, finalizers: ['{FIN}']}}\n"),
-            after: |c, ns| {
-                c.k(&["delete", "namespace", ns, "--wait=false"]);
-            },
+            after: delete_namespace,
             cause: "ns-finalizer-pending",
             objects: &["e2e-crd"],
             evidence: &["Widget/w1", "no running pod in the data looks like its controller"],
@@ -440,9 +443,7 @@ fn scenarios() -> Vec<Scenario> {
         Scenario {
             name: "ns",
             yaml: format!("apiVersion: v1\nkind: ConfigMap\nmetadata: {{name: keep, finalizers: ['{FIN}']}}\ndata: {{k: v}}\n"),
-            after: |c, ns| {
-                c.k(&["delete", "namespace", ns, "--wait=false"]);
-            },
+            after: delete_namespace,
             cause: "ns-finalizer-pending",
             objects: &["e2e-ns"],
             evidence: &["ConfigMap/keep"],
@@ -921,20 +922,13 @@ fn fix_applies(c: &Cluster, args: &[&str], steps: &[&str], gone: &[&str]) -> Res
     Ok(())
 }
 
+/// A fresh path under the temporary directory (not created).
 fn tempdir(what: &str) -> String {
-    let d = std::env::temp_dir().join(format!(
-        "kubewhy-e2e-{what}-{}-{}",
-        std::process::id(),
-        Instant::now().elapsed().as_nanos() ^ rand_u64()
-    ));
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let d = std::env::temp_dir().join(format!("kubewhy-e2e-{what}-{}-{n}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
     d.display().to_string()
-}
-
-fn rand_u64() -> u128 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_nanos())
-        .unwrap_or(0)
 }
 
 fn fix_phase(c: &Cluster) -> Result<(), String> {
