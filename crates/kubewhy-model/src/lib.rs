@@ -3,6 +3,7 @@
 
 pub mod cause;
 pub mod finding;
+pub mod history;
 pub mod objects;
 pub mod plan;
 pub mod quantity;

@@ -6,6 +6,7 @@ pub mod catalogue;
 mod crash;
 mod creation;
 pub mod fix;
+pub mod gone;
 mod image;
 mod loglines;
 mod mounts;
@@ -67,6 +68,7 @@ pub fn emitted_causes() -> Vec<Cause> {
     let mut v: Vec<Cause> = REGISTRY
         .iter()
         .flat_map(|c| c.causes().iter().copied())
+        .chain(gone::CAUSES.iter().copied())
         .collect();
     v.sort();
     v.dedup();

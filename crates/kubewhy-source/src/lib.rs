@@ -5,6 +5,8 @@
 //! multi-document YAML, any mix of kinds), `kubectl cluster-info dump` directories and its
 //! stdout stream, and directories of any of these (walked recursively).
 
+mod audit;
+mod controller_log;
 mod decode;
 mod json;
 mod logs;
@@ -16,6 +18,8 @@ use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
+pub use audit::{parse_audit, read_audit_log};
+pub use controller_log::{parse_controller_log, read_controller_log};
 pub use kubewhy_model::InputWarning as LoadWarning;
 
 /// The part of a container log kubewhy keeps: the last lines, each bounded in length — for logs
@@ -199,6 +203,30 @@ fn collect_files(p: &Path, depth: usize, jobs: &mut Vec<Job>, warnings: &mut Vec
     for e in entries {
         collect_files(&e, depth + 1, jobs, warnings);
     }
+}
+
+/// Opens each file under `path` (a file, a directory walked like a dump directory, or `-` for
+/// standard input), in name order; what cannot be opened becomes a warning.
+pub(crate) fn open_files(
+    path: &Path,
+    warnings: &mut Vec<LoadWarning>,
+) -> Vec<(String, Box<dyn std::io::Read>)> {
+    if path.as_os_str() == "-" {
+        return vec![("<stdin>".into(), Box::new(std::io::stdin()))];
+    }
+    let mut jobs = Vec::new();
+    collect_files(path, 0, &mut jobs, warnings);
+    let mut out: Vec<(String, Box<dyn std::io::Read>)> = Vec::new();
+    for job in jobs {
+        if let Job::File(p) = job {
+            let name = p.display().to_string();
+            match std::fs::File::open(&p) {
+                Ok(file) => out.push((name, Box::new(file))),
+                Err(e) => warnings.push(warn_file(&name, format!("cannot read: {e}"))),
+            }
+        }
+    }
+    out
 }
 
 fn run_parallel(jobs: &[Job]) -> Vec<FileOut> {

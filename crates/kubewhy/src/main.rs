@@ -73,6 +73,27 @@ enum Command {
 
 #[derive(Args)]
 struct ScanArgs {
+    #[command(flatten)]
+    src: SourceArgs,
+
+    /// Output format.
+    #[arg(short, long, value_enum, default_value_t = OutputFormat::Text)]
+    output: OutputFormat,
+
+    /// kube-controller-manager's --terminated-pod-gc-threshold, when no kube-controller-manager
+    /// pod in the data shows it (default 12500): terminated pods beyond it are deleted, oldest
+    /// first, and kubewhy says which are next.
+    #[arg(long, value_name = "N")]
+    gc_threshold: Option<usize>,
+
+    /// Exit with 1 when a finding is at or above this severity.
+    #[arg(long, value_enum, default_value_t = FailOn::Warning, value_name = "LEVEL")]
+    fail_on: FailOn,
+}
+
+/// Where the data comes from and what part of it to look at (shared by scan, pod, ns, gone).
+#[derive(Args)]
+struct SourceArgs {
     /// Read the snapshot from PATH: `kubectl get … -o json|yaml` output, a `kubectl cluster-info
     /// dump` directory or its stdout, or any directory of those (read recursively). Repeatable;
     /// `-` reads standard input.
@@ -96,20 +117,6 @@ struct ScanArgs {
     /// data the newest timestamp in it, so a dump read next week is not called a week older.
     #[arg(long, value_name = "RFC3339")]
     now: Option<String>,
-
-    /// Output format.
-    #[arg(short, long, value_enum, default_value_t = OutputFormat::Text)]
-    output: OutputFormat,
-
-    /// kube-controller-manager's --terminated-pod-gc-threshold, when no kube-controller-manager
-    /// pod in the data shows it (default 12500): terminated pods beyond it are deleted, oldest
-    /// first, and kubewhy says which are next.
-    #[arg(long, value_name = "N")]
-    gc_threshold: Option<usize>,
-
-    /// Exit with 1 when a finding is at or above this severity.
-    #[arg(long, value_enum, default_value_t = FailOn::Warning, value_name = "LEVEL")]
-    fail_on: FailOn,
 
     /// Only report objects in this namespace (repeatable). On a live cluster the default is the
     /// context's namespace, like kubectl; offline it is all namespaces.
@@ -260,8 +267,8 @@ fn run(cli: Cli) -> Result<u8> {
             name,
             scan: mut args,
         } => {
-            args.namespace = vec![name.clone()];
-            args.all_namespaces = false;
+            args.src.namespace = vec![name.clone()];
+            args.src.all_namespaces = false;
             scan(args, Target::Namespace(name))
         }
         Command::Completions { shell } => {
@@ -282,17 +289,21 @@ enum Target {
     Namespace(String),
 }
 
-fn scan(args: ScanArgs, target: Target) -> Result<u8> {
+/// The data a command reads, loaded: a live cluster, files, or the demo.
+struct Source {
+    loaded: kubewhy_source::Loaded,
+    /// The namespaces read (live: the context's, `-n`, or all).
+    scope_namespaces: Vec<String>,
+    rt: Option<tokio::runtime::Runtime>,
+    live_opts: kubewhy_live::LiveOptions,
+}
+
+/// Loads the snapshot `args` name, printing input warnings to stderr.
+fn load_source(args: &SourceArgs, focus: Vec<String>) -> Result<Source> {
     let now = match &args.now {
         Some(s) => Some(s.parse::<jiff::Timestamp>().with_context(|| {
             format!("--now {s:?} is not an RFC 3339 time (e.g. 2026-11-22T10:00:00Z)")
         })?),
-        None => None,
-    };
-    let selector = match &args.selector {
-        Some(s) => Some(
-            kubewhy_model::selector::Selector::parse(s).map_err(|e| anyhow::anyhow!("-l: {e}"))?,
-        ),
         None => None,
     };
     let live = !args.demo && args.from.is_empty();
@@ -301,10 +312,7 @@ fn scan(args: ScanArgs, target: Target) -> Result<u8> {
         context: args.context.clone(),
         namespaces: args.namespace.clone(),
         all_namespaces: args.all_namespaces,
-        focus: match &target {
-            Target::Namespace(n) => vec![n.clone()],
-            _ => Vec::new(),
-        },
+        focus,
     };
     let rt = if live {
         Some(
@@ -374,10 +382,36 @@ fn scan(args: ScanArgs, target: Target) -> Result<u8> {
             loaded.warnings.len()
         );
     }
-    let snap = &loaded.snapshot;
-    if snap.object_count() == 0 && !loaded.warnings.is_empty() {
+    if loaded.snapshot.object_count() == 0 && !loaded.warnings.is_empty() {
         bail!("nothing could be read from the input");
     }
+    Ok(Source {
+        loaded,
+        scope_namespaces,
+        rt,
+        live_opts,
+    })
+}
+
+fn scan(args: ScanArgs, target: Target) -> Result<u8> {
+    let selector = match &args.src.selector {
+        Some(s) => Some(
+            kubewhy_model::selector::Selector::parse(s).map_err(|e| anyhow::anyhow!("-l: {e}"))?,
+        ),
+        None => None,
+    };
+    let focus = match &target {
+        Target::Namespace(n) => vec![n.clone()],
+        _ => Vec::new(),
+    };
+    let Source {
+        mut loaded,
+        mut scope_namespaces,
+        rt,
+        live_opts,
+    } = load_source(&args.src, focus)?;
+    let mut err = anstream::stderr();
+    let snap = &loaded.snapshot;
 
     match &target {
         Target::Pod(name) => {

@@ -1,0 +1,1021 @@
+//! `kubewhy gone`: why a pod no longer exists, or why it is being removed. Every source is
+//! weighed in one place, strongest first:
+//!
+//! 1. what the pod said about itself last (the snapshot's pod, or the flight recorder's row):
+//!    the `DisruptionTarget` condition, `status.reason` Evicted / Preempting;
+//! 2. kube-controller-manager log lines that name the pod (pod GC rules, taint manager);
+//! 3. the API server audit log: the first request that deleted or evicted it, and who sent it;
+//! 4. what the rest of the data implies: its namespace deleted, its owner deleted (a Job by
+//!    its TTL or its CronJob's history limit), its node deleted, a terminated pod force-deleted
+//!    without a grace period (the pod GC's threshold rule), events (TaintManagerEviction,
+//!    Preempted, Evicted, an owner's "Deleted pod").
+//!
+//! The answer is a finding with one of the Gone causes, or an honest "cannot tell" that names
+//! the source that would.
+
+use crate::podinfo::PodInfo;
+use jiff::Timestamp;
+use kubewhy_model::history::{
+    AuditEntry, ControllerAction, ControllerLogEntry, History, ObjectRecord, OwnerLink, PodRecord,
+};
+use kubewhy_model::objects::{Event, Pod};
+use kubewhy_model::selector::Selector;
+use kubewhy_model::{
+    Cause, Confidence, EvidenceKind, Finding, ObjectKey, RiskLevel, Severity, Snapshot,
+    Unexplained, merge_findings,
+};
+use std::collections::BTreeSet;
+
+/// Every cause `gone` can answer with.
+pub const CAUSES: &[Cause] = &[
+    Cause::PodGcThreshold,
+    Cause::PodGcOrphaned,
+    Cause::PodGcUnscheduledTerminating,
+    Cause::EvictedNodePressure,
+    Cause::EvictedTaint,
+    Cause::EvictedApi,
+    Cause::Preempted,
+    Cause::JobTtlExpired,
+    Cause::OwnerDeleted,
+    Cause::NamespaceDeleted,
+    Cause::DeletedByClient,
+];
+
+/// What the user asked about, in one namespace.
+#[derive(Debug, Clone)]
+pub struct Query {
+    pub namespace: String,
+    /// One pod by name.
+    pub pod: Option<String>,
+    /// The pods of an owner: `(kind, name)`, kind as in `ownerReferences` (`Job`,
+    /// `ReplicaSet`, `Deployment`, `StatefulSet`, `DaemonSet`, `CronJob`).
+    pub owner: Option<(String, String)>,
+    /// The pods whose labels match (live pods and recorded ones; audit logs carry no labels).
+    pub selector: Option<Selector>,
+}
+
+/// The answer for every pod the query names.
+#[derive(Debug, Default)]
+pub struct Answer {
+    pub findings: Vec<Finding>,
+    /// Pods the data shows gone (or going) without showing why: what would tell.
+    pub unknown: Vec<Unexplained>,
+    /// Pods that exist and are not being removed.
+    pub alive: Vec<ObjectKey>,
+    /// Nothing at all matched the query.
+    pub nothing: bool,
+}
+
+const GC_SA: &str = "system:serviceaccount:kube-system:";
+
+/// Everything known about one pod.
+struct Facts<'a> {
+    key: ObjectKey,
+    live: Option<&'a Pod>,
+    /// The last known state: the live pod's, or the recorder's row.
+    last: Option<PodRecord>,
+    recorded: Option<&'a PodRecord>,
+    owner: Option<(OwnerLink, String)>,
+    audit: Vec<&'a AuditEntry>,
+    controller: Vec<&'a ControllerLogEntry>,
+    events: Vec<&'a Event>,
+}
+
+/// Answers the query from the snapshot and the history.
+pub fn explain(snap: &Snapshot, history: &History, q: &Query) -> Answer {
+    let now = snap.now.unwrap_or_else(Timestamp::now);
+    let names = candidates(snap, history, q);
+    let mut answer = Answer {
+        nothing: names.is_empty(),
+        ..Default::default()
+    };
+    let mut raw = Vec::new();
+    for name in names {
+        let facts = gather(snap, history, &q.namespace, &name);
+        match judge(snap, history, &facts, now) {
+            Verdict::Alive => answer.alive.push(facts.key.clone()),
+            Verdict::Found(f) => raw.push(*f),
+            Verdict::Unknown { status, next } => answer.unknown.push(Unexplained {
+                object: facts.key.clone(),
+                status,
+                next,
+            }),
+        }
+    }
+    answer.findings = merge_findings(raw);
+    answer
+}
+
+/// The names of the pods the query is about, from every source.
+fn candidates(snap: &Snapshot, history: &History, q: &Query) -> BTreeSet<String> {
+    let ns = q.namespace.as_str();
+    let mut out = BTreeSet::new();
+    if let Some(p) = &q.pod {
+        out.insert(p.clone());
+        return out;
+    }
+    if let Some(sel) = &q.selector {
+        out.extend(
+            snap.pods
+                .iter()
+                .filter(|p| p.metadata.ns() == ns && sel.matches(&p.metadata.labels))
+                .map(|p| p.metadata.name.clone()),
+        );
+        out.extend(
+            history
+                .pods
+                .iter()
+                .filter(|r| r.namespace == ns && sel.matches(&r.labels))
+                .map(|r| r.name.clone()),
+        );
+    }
+    if let Some((kind, name)) = &q.owner {
+        // The owner and what it owns in turn (Deployment → ReplicaSets, CronJob → Jobs).
+        let mut owners: Vec<(String, String)> = vec![(kind.clone(), name.clone())];
+        let mut i = 0;
+        while i < owners.len() && owners.len() < 200 {
+            let (ok, on) = owners[i].clone();
+            i += 1;
+            let child_kind = match ok.as_str() {
+                "Deployment" => "ReplicaSet",
+                "CronJob" => "Job",
+                _ => continue,
+            };
+            let mut children: BTreeSet<String> = snap
+                .workloads
+                .iter()
+                .filter(|w| w.kind == child_kind && w.metadata.ns() == ns)
+                .filter(|w| {
+                    w.metadata
+                        .controller()
+                        .is_some_and(|o| o.kind == ok && o.name == on)
+                })
+                .map(|w| w.metadata.name.clone())
+                .collect();
+            children.extend(
+                history
+                    .objects
+                    .iter()
+                    .filter(|o| o.kind == child_kind && o.namespace == ns)
+                    .filter(|o| {
+                        o.owner
+                            .as_ref()
+                            .is_some_and(|w| w.kind == ok && w.name == on)
+                    })
+                    .map(|o| o.name.clone()),
+            );
+            // The CronJob controller's events name its Jobs: "Created job tick-28312345".
+            for e in &snap.events {
+                if e.involved.kind == ok && e.involved.name == on && e.namespace == ns {
+                    for marker in ["Created job ", "Deleted job ", "Saw completed job: "] {
+                        if let Some(rest) = e.message.strip_prefix(marker) {
+                            children.insert(rest.split([',', ' ']).next().unwrap_or("").into());
+                        }
+                    }
+                }
+            }
+            children.remove("");
+            owners.extend(children.into_iter().map(|c| (child_kind.to_string(), c)));
+        }
+        for (ok, on) in &owners {
+            out.extend(
+                snap.pods
+                    .iter()
+                    .filter(|p| p.metadata.ns() == ns)
+                    .filter(|p| {
+                        p.metadata
+                            .controller()
+                            .is_some_and(|o| o.kind == *ok && o.name == *on)
+                    })
+                    .map(|p| p.metadata.name.clone()),
+            );
+            out.extend(
+                history
+                    .pods
+                    .iter()
+                    .filter(|r| r.namespace == ns)
+                    .filter(|r| {
+                        r.owner
+                            .as_ref()
+                            .is_some_and(|o| o.kind == *ok && o.name == *on)
+                    })
+                    .map(|r| r.name.clone()),
+            );
+            for e in &snap.events {
+                if e.involved.kind == *ok && e.involved.name == *on && e.namespace == ns {
+                    for marker in ["Created pod: ", "Deleted pod: "] {
+                        if let Some(rest) = e.message.strip_prefix(marker) {
+                            out.insert(rest.trim().to_string());
+                        }
+                    }
+                }
+            }
+            // Audit logs and controller logs carry no owner: pods named as the owner names its
+            // pods (`owner-x7k2p`, `owner-0`) stand in.
+            if matches!(
+                ok.as_str(),
+                "Job" | "ReplicaSet" | "StatefulSet" | "DaemonSet"
+            ) {
+                let prefix = format!("{on}-");
+                let generated = |n: &str| {
+                    n.strip_prefix(&prefix).is_some_and(|rest| {
+                        !rest.is_empty()
+                            && !rest.contains('-')
+                            && rest.chars().all(|c| c.is_ascii_alphanumeric())
+                    })
+                };
+                out.extend(
+                    history
+                        .audit
+                        .iter()
+                        .filter(|a| a.resource == "pods" && a.namespace == ns && generated(&a.name))
+                        .map(|a| a.name.clone()),
+                );
+                out.extend(
+                    history
+                        .controller
+                        .iter()
+                        .filter(|c| c.namespace == ns && generated(&c.name))
+                        .map(|c| c.name.clone()),
+                );
+            }
+        }
+    }
+    out
+}
+
+fn gather<'a>(snap: &'a Snapshot, history: &'a History, ns: &str, name: &str) -> Facts<'a> {
+    let live = snap
+        .pods
+        .iter()
+        .find(|p| p.metadata.ns() == ns && p.metadata.name == name);
+    // The newest recorded pod of that name (a name can be reused).
+    let recorded = history
+        .pods
+        .iter()
+        .filter(|r| r.namespace == ns && r.name == name)
+        .filter(|r| live.is_none_or(|p| p.metadata.uid != r.uid))
+        .max_by_key(|r| r.deleted);
+    let last = live.map(PodRecord::from_pod).or_else(|| recorded.cloned());
+    let uid = last.as_ref().map(|r| r.uid.clone()).unwrap_or_default();
+    let key = ObjectKey::new("Pod", ns, name, &uid);
+    let meta = kubewhy_model::objects::Meta {
+        name: name.into(),
+        namespace: Some(ns.into()),
+        uid: uid.clone(),
+        ..Default::default()
+    };
+    let events = snap.events_for("Pod", &meta);
+    let mut owner = last
+        .as_ref()
+        .and_then(|r| r.owner.clone())
+        .map(|o| (o, "metadata.ownerReferences".to_string()));
+    if owner.is_none() {
+        // "Created pod: NAME" on the controller that made it.
+        owner = snap
+            .events
+            .iter()
+            .find(|e| {
+                e.namespace == ns
+                    && e.reason == "SuccessfulCreate"
+                    && e.message.strip_prefix("Created pod: ") == Some(name)
+            })
+            .map(|e| {
+                (
+                    OwnerLink {
+                        kind: e.involved.kind.clone(),
+                        name: e.involved.name.clone(),
+                        uid: e.involved.uid.clone(),
+                    },
+                    format!(
+                        "{} on {}/{}: {}",
+                        e.origin(),
+                        e.involved.kind,
+                        e.involved.name,
+                        e.message
+                    ),
+                )
+            });
+    }
+    let audit = history
+        .audit
+        .iter()
+        .filter(|a| a.resource == "pods" && a.namespace == ns && a.name == name && a.succeeded())
+        .filter(|a| a.api_group.is_empty())
+        .collect();
+    let controller = history
+        .controller
+        .iter()
+        .filter(|c| c.namespace == ns && c.name == name)
+        .collect();
+    Facts {
+        key,
+        live,
+        last,
+        recorded,
+        owner,
+        audit,
+        controller,
+        events,
+    }
+}
+
+enum Verdict {
+    Alive,
+    Found(Box<Finding>),
+    Unknown { status: String, next: String },
+}
+
+/// The first request that removed the pod: the kubelet's final delete (after the grace period)
+/// only completes a deletion someone else asked for.
+fn initiator<'a>(f: &Facts<'a>) -> Option<&'a AuditEntry> {
+    f.audit
+        .iter()
+        .copied()
+        .find(|a| !a.actor().starts_with("system:node:"))
+}
+
+/// The Gone cause a controller identity stands for.
+fn cause_of_actor(actor: &str) -> Option<Cause> {
+    let sa = actor.strip_prefix(GC_SA)?;
+    Some(match sa {
+        "pod-garbage-collector" => Cause::PodGcThreshold,
+        "generic-garbage-collector" => Cause::OwnerDeleted,
+        "namespace-controller" => Cause::NamespaceDeleted,
+        "ttl-after-finished-controller" | "cronjob-controller" => Cause::JobTtlExpired,
+        "node-controller" | "taint-eviction-controller" => Cause::EvictedTaint,
+        _ => return None,
+    })
+}
+
+fn judge(snap: &Snapshot, history: &History, f: &Facts, now: Timestamp) -> Verdict {
+    let key = &f.key;
+    let (ns, name) = (key.namespace.as_str(), key.name.as_str());
+    let last = f.last.as_ref();
+    let marked = f.live.is_some_and(|p| {
+        p.metadata.deletion_timestamp.is_some()
+            || p.status.reason.as_deref() == Some("Evicted")
+            || !last.is_none_or(|r| r.disruption_reason.is_empty())
+    });
+    if f.live.is_some() && !marked {
+        return Verdict::Alive;
+    }
+    let when = f
+        .recorded
+        .and_then(|r| r.deleted)
+        .or(initiator(f).and_then(|a| a.time))
+        .or(f.controller.first().and_then(|c| c.time))
+        .or(last.and_then(|r| r.deletion_seen));
+    let mut fd = Finding::new(Cause::DeletedByClient, Severity::Info, "").object(key.clone());
+    // Evidence: the pod's last state, then each source, in the order they are weighed.
+    let state_src = if f.live.is_some() {
+        "the pod's status"
+    } else {
+        "flight recorder: the pod's last status"
+    };
+    if let Some(r) = last {
+        if !r.disruption_reason.is_empty() {
+            fd = fd.evidence(
+                EvidenceKind::Condition,
+                Some(key),
+                format!(
+                    "{state_src}: conditions[DisruptionTarget] reason={}",
+                    r.disruption_reason
+                ),
+                r.disruption_message.clone(),
+            );
+        }
+        if !r.reason.is_empty() {
+            fd = fd.evidence(
+                EvidenceKind::Field,
+                Some(key),
+                format!("{state_src}: phase={} reason={}", r.phase, r.reason),
+                r.message.clone(),
+            );
+        }
+        if let Some(rec) = f.recorded {
+            let seen = match (rec.deletion_seen, rec.deletion_grace) {
+                (Some(t), Some(g)) => {
+                    format!("deletion requested at {t} with a {g} s grace period")
+                }
+                _ => "never seen terminating: deleted at once (grace period 0)".into(),
+            };
+            fd = fd.evidence(
+                EvidenceKind::Field,
+                Some(key),
+                "flight recorder",
+                format!(
+                    "phase {} on node {}, owner {}; {seen}; gone at {}{}",
+                    if rec.phase.is_empty() {
+                        "?"
+                    } else {
+                        &rec.phase
+                    },
+                    if rec.node.is_empty() {
+                        "(none)"
+                    } else {
+                        &rec.node
+                    },
+                    rec.owner
+                        .as_ref()
+                        .map(|o| format!("{}/{}", o.kind, o.name))
+                        .unwrap_or_else(|| "(none)".into()),
+                    rec.deleted
+                        .map(|t| t.to_string())
+                        .unwrap_or_else(|| "?".into()),
+                    if rec.deleted_in_gap {
+                        " (noticed after a watch gap)"
+                    } else {
+                        ""
+                    }
+                ),
+            );
+            for e in rec
+                .events
+                .iter()
+                .rev()
+                .take(5)
+                .collect::<Vec<_>>()
+                .into_iter()
+                .rev()
+            {
+                fd = fd.evidence(
+                    EvidenceKind::Event,
+                    Some(key),
+                    format!(
+                        "flight recorder: event {} from {} (x{})",
+                        e.reason, e.source, e.count
+                    ),
+                    e.message.clone(),
+                );
+            }
+        }
+    }
+    for c in &f.controller {
+        fd = fd.evidence(
+            EvidenceKind::Log,
+            Some(key),
+            c.origin.clone(),
+            c.line.clone(),
+        );
+    }
+    for a in f.audit.iter().take(3) {
+        fd = fd.evidence(
+            EvidenceKind::Log,
+            Some(key),
+            format!("audit log {}", a.origin),
+            a.describe(),
+        );
+    }
+    for e in f.events.iter().filter(|e| {
+        matches!(
+            e.reason.as_str(),
+            "Evicted" | "Preempted" | "Preempting" | "TaintManagerEviction" | "Killing"
+        )
+    }) {
+        fd = fd.event(Some(key), e);
+    }
+
+    let who = initiator(f).map(|a| a.actor().to_string());
+    let rec_or_live_phase = last.map(|r| r.phase.as_str()).unwrap_or("");
+    let terminated = matches!(rec_or_live_phase, "Succeeded" | "Failed");
+    let node = last.map(|r| r.node.as_str()).unwrap_or("");
+    let node_gone = !node.is_empty()
+        && ((snap.nodes_known() && snap.node(node).is_none())
+            || history
+                .objects
+                .iter()
+                .any(|o| o.kind == "Node" && o.name == node));
+    let ns_gone = namespace_gone(snap, history, ns);
+    let owner_state = f
+        .owner
+        .as_ref()
+        .map(|(o, _)| owner_state(snap, history, ns, o));
+
+    // 1. The pod's own last word.
+    let mut chosen: Option<(Cause, String, Confidence)> = None;
+    if let Some(r) = last {
+        chosen = match (r.disruption_reason.as_str(), r.reason.as_str()) {
+            ("PreemptionByScheduler", _) | (_, "Preempting") => Some((
+                Cause::Preempted,
+                "it was preempted to make room for a higher-priority pod".into(),
+                Confidence::High,
+            )),
+            ("DeletionByTaintManager", _) => Some((
+                Cause::EvictedTaint,
+                format!(
+                    "the taint manager evicted it: a NoExecute taint on {node} it did not tolerate"
+                ),
+                Confidence::High,
+            )),
+            ("EvictionByEvictionAPI", _) => Some((
+                Cause::EvictedApi,
+                "it was evicted through the Eviction API".into(),
+                Confidence::High,
+            )),
+            ("DeletionByPodGC", _) => Some((
+                Cause::PodGcOrphaned,
+                format!("the pod garbage collector deleted it: its node {node} no longer exists"),
+                Confidence::High,
+            )),
+            ("TerminationByKubelet", _) | (_, "Evicted") => Some((
+                Cause::EvictedNodePressure,
+                format!("the kubelet on {node} evicted it: the node was short of a resource"),
+                Confidence::High,
+            )),
+            _ => None,
+        };
+    }
+    // 2. The controller-manager's own words.
+    if chosen.is_none()
+        && let Some(c) = f.controller.first()
+    {
+        chosen = Some(match c.action {
+            ControllerAction::GcTerminated => (Cause::PodGcThreshold, "the pod garbage collector deleted it: one of the oldest terminated pods over --terminated-pod-gc-threshold".into(), Confidence::High),
+            ControllerAction::GcOrphaned => (Cause::PodGcOrphaned, format!("the pod garbage collector deleted it: its node {} no longer exists", c.node.as_deref().unwrap_or(node)), Confidence::High),
+            ControllerAction::GcUnscheduledTerminating => (Cause::PodGcUnscheduledTerminating, "the pod garbage collector deleted it: it was terminating and never scheduled".into(), Confidence::High),
+            ControllerAction::TaintEviction => (Cause::EvictedTaint, format!("the taint manager deleted it: a NoExecute taint on {node} it did not tolerate"), Confidence::High),
+            ControllerAction::GcForceDelete => gc_rule(terminated, node_gone, node, Confidence::Medium),
+        });
+    }
+    // 3. The audit log: who asked.
+    if chosen.is_none()
+        && let Some(a) = initiator(f)
+    {
+        let actor = a.actor();
+        chosen = Some(if a.subresource == "eviction" {
+            (
+                Cause::EvictedApi,
+                format!("{actor} evicted it through the Eviction API"),
+                Confidence::High,
+            )
+        } else {
+            match cause_of_actor(actor) {
+                Some(Cause::PodGcThreshold) => {
+                    gc_rule(terminated, node_gone, node, Confidence::High)
+                }
+                Some(Cause::OwnerDeleted) => owner_cause(f, owner_state.as_ref(), Confidence::High),
+                Some(Cause::NamespaceDeleted) => (
+                    Cause::NamespaceDeleted,
+                    format!(
+                        "the namespace controller deleted it: namespace {ns} was being deleted"
+                    ),
+                    Confidence::High,
+                ),
+                Some(Cause::JobTtlExpired) => (
+                    Cause::JobTtlExpired,
+                    format!("{actor} removed it with its Job"),
+                    Confidence::High,
+                ),
+                Some(Cause::EvictedTaint) => (
+                    Cause::EvictedTaint,
+                    "the node lifecycle controller's taint manager deleted it (NoExecute taint)"
+                        .into(),
+                    Confidence::High,
+                ),
+                _ => (
+                    Cause::DeletedByClient,
+                    format!("{actor} deleted it"),
+                    Confidence::High,
+                ),
+            }
+        });
+    }
+    // A namespace deletion names itself in the audit log even when the pods' deletions are not.
+    if chosen.is_none()
+        && let Some(a) = history.audit.iter().find(|a| {
+            a.resource == "namespaces" && a.name == ns && a.verb == "delete" && a.succeeded()
+        })
+    {
+        fd = fd.evidence(
+            EvidenceKind::Log,
+            None,
+            format!("audit log {}", a.origin),
+            a.describe(),
+        );
+        chosen = Some((
+            Cause::NamespaceDeleted,
+            format!("its namespace was deleted by {}", a.actor()),
+            Confidence::High,
+        ));
+    }
+    // 4. What the rest implies.
+    if chosen.is_none() {
+        chosen = implied(
+            snap,
+            f,
+            &mut fd,
+            terminated,
+            node_gone,
+            node,
+            ns_gone,
+            owner_state.as_ref(),
+        );
+    }
+    let Some((cause, summary, confidence)) = chosen else {
+        let status = if let Some(p) = f.live {
+            PodInfo::new(p).status_column()
+        } else if f.recorded.is_some() || !f.audit.is_empty() {
+            "gone; cause unknown".into()
+        } else {
+            "not found".into()
+        };
+        return Verdict::Unknown {
+            status,
+            next: what_would_tell(history, f),
+        };
+    };
+    if let Some((o, origin)) = &f.owner {
+        fd = fd.evidence(
+            EvidenceKind::Field,
+            Some(key),
+            origin.clone(),
+            format!(
+                "owner {}/{}{}",
+                o.kind,
+                o.name,
+                match &owner_state {
+                    Some(OwnerState::Exists) => " (exists)",
+                    Some(OwnerState::Deleting) => " (being deleted)",
+                    Some(OwnerState::Deleted(_)) => " (deleted)",
+                    _ => "",
+                }
+            ),
+        );
+    }
+    let going = f.live.is_some();
+    let verb = if going { "is being removed" } else { "is gone" };
+    let at = when.map(|t| format!(" (at {t})")).unwrap_or_default();
+    fd.summary = format!("Pod {ns}/{name} {verb}: {summary}{at}");
+    fd.cause = cause;
+    fd.code = cause.code();
+    fd.confidence = confidence;
+    fd.severity = if matches!(
+        cause,
+        Cause::EvictedNodePressure | Cause::EvictedTaint | Cause::Preempted
+    ) {
+        Severity::Warning
+    } else {
+        Severity::Info
+    };
+    fd.group_key = format!("gone|{}|{}", who.clone().unwrap_or_default(), summary);
+    fd = advise(fd, cause, ns, node, who.as_deref(), history);
+    let _ = now;
+    Verdict::Found(Box::new(fd))
+}
+
+/// Which pod GC rule applies, from the pod's last state.
+fn gc_rule(
+    terminated: bool,
+    node_gone: bool,
+    node: &str,
+    c: Confidence,
+) -> (Cause, String, Confidence) {
+    if node_gone {
+        (
+            Cause::PodGcOrphaned,
+            format!("the pod garbage collector deleted it: its node {node} no longer exists"),
+            c,
+        )
+    } else if node.is_empty() && !terminated {
+        (
+            Cause::PodGcUnscheduledTerminating,
+            "the pod garbage collector deleted it: it was terminating and never scheduled".into(),
+            c,
+        )
+    } else {
+        (
+            Cause::PodGcThreshold,
+            "the pod garbage collector deleted it: one of the oldest terminated pods over --terminated-pod-gc-threshold".into(),
+            if terminated { c } else { Confidence::Low },
+        )
+    }
+}
+
+enum OwnerState {
+    Exists,
+    Deleting,
+    Deleted(Option<Box<ObjectRecord>>),
+    Unknown,
+}
+
+fn owner_state(snap: &Snapshot, history: &History, ns: &str, o: &OwnerLink) -> OwnerState {
+    if let Some(w) = snap.workload(&o.kind, ns, &o.name)
+        && (o.uid.is_empty() || w.metadata.uid == o.uid)
+    {
+        return if w.metadata.deletion_timestamp.is_some() {
+            OwnerState::Deleting
+        } else {
+            OwnerState::Exists
+        };
+    }
+    let rec = history.objects.iter().rev().find(|r| {
+        r.kind == o.kind
+            && r.namespace == ns
+            && r.name == o.name
+            && (o.uid.is_empty() || r.uid == o.uid)
+    });
+    if let Some(r) = rec {
+        return OwnerState::Deleted(Some(Box::new(r.clone())));
+    }
+    if snap.kinds_loaded.contains_key(&o.kind) {
+        OwnerState::Deleted(None)
+    } else {
+        OwnerState::Unknown
+    }
+}
+
+/// Owner deleted: a Job's TTL or its CronJob's history limit, or a plain cascade.
+fn owner_cause(
+    f: &Facts,
+    state: Option<&OwnerState>,
+    c: Confidence,
+) -> (Cause, String, Confidence) {
+    let Some((o, _)) = &f.owner else {
+        return (
+            Cause::OwnerDeleted,
+            "the garbage collector deleted it after its owner was deleted".into(),
+            c,
+        );
+    };
+    if o.kind == "Job" {
+        if let Some(OwnerState::Deleted(Some(r))) = state {
+            if let Some(cj) = r.owner.as_ref().filter(|w| w.kind == "CronJob") {
+                return (
+                    Cause::JobTtlExpired,
+                    format!(
+                        "CronJob {}'s history limit removed its Job {}, and the pod with it",
+                        cj.name, o.name
+                    ),
+                    c,
+                );
+            }
+            if let (Some(ttl), Some(done), Some(gone)) =
+                (r.ttl_seconds_after_finished, r.finished, r.deleted)
+                && gone >= done + jiff::SignedDuration::from_secs(ttl)
+            {
+                return (
+                    Cause::JobTtlExpired,
+                    format!(
+                        "its Job {} expired {ttl} s after finishing (ttlSecondsAfterFinished), and the pod went with it",
+                        o.name
+                    ),
+                    c,
+                );
+            }
+        }
+    }
+    (
+        Cause::OwnerDeleted,
+        format!(
+            "the garbage collector deleted it after its owner {}/{} was deleted",
+            o.kind, o.name
+        ),
+        c,
+    )
+}
+
+#[allow(clippy::too_many_arguments)]
+fn implied(
+    snap: &Snapshot,
+    f: &Facts,
+    fd: &mut Finding,
+    terminated: bool,
+    node_gone: bool,
+    node: &str,
+    ns_gone: Option<String>,
+    owner: Option<&OwnerState>,
+) -> Option<(Cause, String, Confidence)> {
+    let key = &f.key;
+    let ns = key.namespace.as_str();
+    let last = f.last.as_ref();
+    // Events that name the act.
+    if let Some(e) = f.events.iter().rev().find(|e| {
+        e.reason == "TaintManagerEviction" && e.message.starts_with("Marking for deletion")
+    }) {
+        let _ = e;
+        return Some((
+            Cause::EvictedTaint,
+            format!("the taint manager marked it for deletion: a NoExecute taint on {node}"),
+            Confidence::High,
+        ));
+    }
+    if f.events.iter().any(|e| e.reason == "Preempted") {
+        return Some((
+            Cause::Preempted,
+            "it was preempted to make room for a higher-priority pod".into(),
+            Confidence::High,
+        ));
+    }
+    if let Some(why) = ns_gone {
+        push(
+            fd,
+            EvidenceKind::Absence,
+            None,
+            format!("namespace {ns}"),
+            why.clone(),
+        );
+        return Some((
+            Cause::NamespaceDeleted,
+            format!("its namespace {ns} {why}"),
+            Confidence::High,
+        ));
+    }
+    if let Some(owner_state) = owner
+        && matches!(owner_state, OwnerState::Deleting | OwnerState::Deleted(_))
+    {
+        // A CronJob's "Deleted job NAME" names the history limit.
+        if let Some((o, _)) = &f.owner
+            && o.kind == "Job"
+            && let Some(e) = snap.events.iter().find(|e| {
+                e.namespace == ns
+                    && e.involved.kind == "CronJob"
+                    && e.message == format!("Deleted job {}", o.name)
+            })
+        {
+            push(
+                fd,
+                EvidenceKind::Event,
+                Some(&ObjectKey::new(
+                    "CronJob",
+                    ns,
+                    &e.involved.name,
+                    &e.involved.uid,
+                )),
+                e.origin(),
+                e.message.clone(),
+            );
+            return Some((
+                Cause::JobTtlExpired,
+                format!(
+                    "CronJob {}'s history limit removed its Job {}, and the pod with it",
+                    e.involved.name, o.name
+                ),
+                Confidence::High,
+            ));
+        }
+        let (cause, summary, _) = owner_cause(f, Some(owner_state), Confidence::Medium);
+        return Some((cause, summary, Confidence::Medium));
+    }
+    if node_gone {
+        push(
+            fd,
+            EvidenceKind::Absence,
+            None,
+            format!("node {node}"),
+            "the Node object no longer exists",
+        );
+        return Some((
+            Cause::PodGcOrphaned,
+            format!("the pod garbage collector deletes pods whose node {node} no longer exists"),
+            Confidence::Medium,
+        ));
+    }
+    if let Some(r) = f.recorded {
+        if r.deletion_seen.is_none() || r.deletion_grace == Some(0) {
+            if terminated {
+                return Some((Cause::PodGcThreshold, "a terminated pod deleted at once, without a grace period: how the pod garbage collector removes terminated pods over its threshold".into(), Confidence::Medium));
+            }
+            if r.node.is_empty() {
+                return Some((Cause::PodGcUnscheduledTerminating, "never scheduled and deleted at once: how the pod garbage collector removes unscheduled terminating pods".into(), Confidence::Medium));
+            }
+        }
+        if let Some(g) = r.deletion_grace.filter(|g| *g > 0) {
+            return Some((
+                Cause::DeletedByClient,
+                format!(
+                    "a client deleted it with a {g} s grace period (no controller rule explains it; an audit log would name who)"
+                ),
+                Confidence::Low,
+            ));
+        }
+    }
+    if let Some(p) = f.live
+        && p.metadata.deletion_timestamp.is_some()
+        && p.spec.node_name.is_none()
+    {
+        return Some((Cause::PodGcUnscheduledTerminating, "it is terminating and was never scheduled: the pod garbage collector deletes such pods within 20 s".into(), Confidence::High));
+    }
+    if let Some(p) = f.live
+        && let Some(g) = p
+            .metadata
+            .deletion_grace_period_seconds
+            .filter(|_| p.metadata.deletion_timestamp.is_some())
+    {
+        let _ = last;
+        return Some((
+            Cause::DeletedByClient,
+            format!(
+                "a client asked to delete it with a {g} s grace period (no controller rule explains it; an audit log would name who)"
+            ),
+            Confidence::Low,
+        ));
+    }
+    None
+}
+
+fn push(
+    fd: &mut Finding,
+    kind: EvidenceKind,
+    object: Option<&ObjectKey>,
+    source: impl Into<String>,
+    quote: impl Into<String>,
+) {
+    fd.evidence.push(kubewhy_model::Evidence {
+        kind,
+        object: object.cloned(),
+        source: source.into(),
+        quote: quote.into(),
+        occurrences: 1,
+    });
+}
+
+/// Why the namespace counts as deleted, when it does.
+fn namespace_gone(snap: &Snapshot, history: &History, ns: &str) -> Option<String> {
+    if let Some(n) = snap.namespace(ns) {
+        return n
+            .metadata
+            .deletion_timestamp
+            .map(|t| format!("is being deleted (since {t})"));
+    }
+    if let Some(r) = history
+        .objects
+        .iter()
+        .rev()
+        .find(|o| o.kind == "Namespace" && o.name == ns)
+    {
+        return Some(format!(
+            "was deleted{}",
+            r.deleted.map(|t| format!(" (at {t})")).unwrap_or_default()
+        ));
+    }
+    (snap.kinds_loaded.get("Namespace").copied().unwrap_or(0) > 0)
+        .then(|| "no longer exists".to_string())
+}
+
+/// The source that would settle a question the data cannot answer.
+fn what_would_tell(history: &History, f: &Facts) -> String {
+    let has = |s: &str| history.sources.iter().any(|x| x == s);
+    let mut want = Vec::new();
+    if !has("audit log") {
+        want.push("the API server audit log (--audit-log FILE) names who deleted it and when");
+    } else if f.audit.is_empty() {
+        want.push("the audit log has no deletion of this pod: check its policy records delete on pods (and create on pods/eviction) at Metadata level, and that it covers the time");
+    }
+    if !has("flight recorder") {
+        want.push("`kubewhy watch --record DB` keeps every deleted pod's last status and events for `kubewhy gone --record DB`");
+    }
+    if !has("controller log") {
+        want.push("kube-controller-manager's log (--controller-logs FILE) names the pods the pod GC and the taint manager delete");
+    }
+    want.join("; ")
+}
+
+/// Next steps, per cause.
+fn advise(
+    f: Finding,
+    cause: Cause,
+    ns: &str,
+    node: &str,
+    who: Option<&str>,
+    _h: &History,
+) -> Finding {
+    let page = format!("kubewhy explain {}", cause.slug());
+    match cause {
+        Cause::PodGcThreshold => f
+            .explain("kube-controller-manager's pod garbage collector keeps at most --terminated-pod-gc-threshold terminated (Succeeded or Failed) pods cluster-wide (12500 by default) and deletes the oldest beyond that, with their logs.")
+            .step("See how close the cluster is to the threshold now, and which pods go next", Some("kubewhy scan -A".into()), RiskLevel::None, "")
+            .step("Collect logs of finished pods that matter before the collector takes them; clean up finished pods at their source (Job TTL, CronJob history limits, Argo podGC)", None, RiskLevel::Low, ""),
+        Cause::PodGcOrphaned => f
+            .explain("When a Node object is deleted (the node was removed, or a cloud instance disappeared), the pod garbage collector force-deletes the pods still bound to it after a 40 s quarantine. Their controllers create replacements elsewhere.")
+            .step("See whether the node came back, and why it was removed", Some(format!("kubectl get node {node}")), RiskLevel::None, ""),
+        Cause::PodGcUnscheduledTerminating => f
+            .explain("A pod deleted before the scheduler placed it has no kubelet to finish its deletion; the pod garbage collector force-deletes such pods.")
+            .step("Nothing to repair: the pod was already being deleted", None, RiskLevel::None, ""),
+        Cause::EvictedNodePressure => f
+            .explain("The kubelet evicts pods when its node runs short of memory, disk or PIDs, lowest priority and highest usage over requests first.")
+            .step("See the node's pressure", Some(format!("kubectl describe node {node}")), RiskLevel::None, ""),
+        Cause::EvictedTaint => f
+            .explain("Pods that do not tolerate a NoExecute taint on their node are deleted: for node.kubernetes.io/not-ready and unreachable after their tolerationSeconds (300 s by default), i.e. when the node stopped reporting.")
+            .step("See why the node was tainted", Some(format!("kubectl describe node {node}")), RiskLevel::None, ""),
+        Cause::EvictedApi => f
+            .explain("Something called the Eviction API: kubectl drain, the cluster autoscaler, a descheduler, an operator. Evictions honour PodDisruptionBudgets.")
+            .step("Protect the workload with a PodDisruptionBudget", None, RiskLevel::Low, ""),
+        Cause::Preempted => f
+            .explain("The scheduler deleted this pod to make room for a pod of higher priority.")
+            .step("Give the workload a PriorityClass, or add capacity", Some("kubectl get priorityclasses".into()), RiskLevel::Low, ""),
+        Cause::JobTtlExpired => f
+            .explain("A finished Job is deleted with its pods ttlSecondsAfterFinished seconds after it finishes, and a CronJob deletes its oldest Jobs beyond successfulJobsHistoryLimit (default 3) and failedJobsHistoryLimit (default 1).")
+            .step("Keep finished Jobs longer if their pods' logs matter (raise the TTL or the history limits), or ship logs elsewhere", None, RiskLevel::Low, ""),
+        Cause::OwnerDeleted => f
+            .explain("The garbage collector deletes objects whose owners (ownerReferences) were deleted, unless the owner was deleted with --cascade=orphan.")
+            .step("Find who deleted the owner (the audit log, or the owner's own `kubewhy gone`)", None, RiskLevel::None, ""),
+        Cause::NamespaceDeleted => f
+            .explain("Deleting a namespace deletes everything in it, pods included.")
+            .step("See what deleted the namespace (audit log: delete namespaces)", Some(format!("kubectl get ns {ns}")), RiskLevel::None, ""),
+        _ => f
+            .explain(format!("A client deleted the pod through the API{}.", who.map(|w| format!(": {w}")).unwrap_or_default()))
+            .step("Ask its owner, or check what automation runs as that identity", None, RiskLevel::None, ""),
+    }
+    .step("What this cause means", Some(page), RiskLevel::None, "")
+}

@@ -1,0 +1,363 @@
+//! kube-controller-manager logs: the lines in which the pod garbage collector and the taint
+//! manager say which pod they delete, in klog's text format (old printf wording and new
+//! structured wording), in its JSON format, with or without a journald / syslog / container-log
+//! prefix. Everything else is skipped.
+//!
+//! Real 1.20 lines (`pkg/controller/podgc/gc_controller.go`):
+//! `I1123 00:19:03.552119   10834 gc_controller.go:142] garbage collecting 3 pods`, then one
+//! `PodGC is force deleting Pod: rc-scn/done-3` per pod.
+
+use crate::{LoadWarning, warn_file};
+use jiff::Timestamp;
+use kubewhy_model::history::{ControllerAction, ControllerLogEntry};
+use regex::Regex;
+use std::collections::HashSet;
+use std::io::BufRead;
+use std::path::Path;
+use std::sync::LazyLock;
+
+/// Longest line quoted as evidence.
+const MAX_QUOTE: usize = 400;
+
+/// klog's header: severity, MMDD, time, thread id, file:line.
+static KLOG: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"([IWEF])(\d{2})(\d{2}) (\d{2}:\d{2}:\d{2})(\.\d+)?\s+\d+ [^\]\s]+\] (.*)$")
+        .expect("klog regex")
+});
+/// An RFC 3339 time at the start of a line (container logs, `journalctl -o short-iso-precise`).
+static LEADING_TIME: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2}))")
+        .expect("time regex")
+});
+static BATCH: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"(?i)garbage collecting (\d+) pods|"Garbage collecting pods".*numPods=(\d+)"#)
+        .expect("batch regex")
+});
+/// `key="value"` or `key=value` in a structured klog line.
+static KV: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r#"(\w+)=(?:"([^"]*)"|(\S+))"#).expect("kv regex"));
+static OLD_FORCE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"PodGC is force deleting Pod: (\S+)/(\S+)").expect("regex"));
+static OLD_ORPHAN: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"Found orphaned Pod (\S+)/(\S+) assigned to the Node (\S+?)\. Deleting")
+        .expect("regex")
+});
+static OLD_UNSCHEDULED: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"Found unscheduled terminating Pod (\S+)/(\S+) not assigned to any Node")
+        .expect("regex")
+});
+static OLD_TAINT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"NoExecuteTaintManager is deleting [Pp]od: (\S+)/(\S+)").expect("regex")
+});
+
+/// Where the line's message is and when it was written.
+struct Line<'a> {
+    message: &'a str,
+    time: Option<Timestamp>,
+}
+
+/// The year a klog header (which has none) most likely belongs to: the year of `reference`,
+/// or the one before when that would put the line in the future.
+fn klog_time(caps: &regex::Captures, reference: Option<Timestamp>) -> Option<Timestamp> {
+    let reference = reference.unwrap_or_else(Timestamp::now);
+    let year = reference.to_zoned(jiff::tz::TimeZone::UTC).year();
+    let frac = caps.get(5).map_or("", |m| m.as_str());
+    for y in [year, year - 1] {
+        let s = format!("{y}-{}-{}T{}{frac}Z", &caps[2], &caps[3], &caps[4]);
+        if let Ok(t) = s.parse::<Timestamp>()
+            && t <= reference + jiff::SignedDuration::from_hours(24)
+        {
+            return Some(t);
+        }
+    }
+    None
+}
+
+fn split_line(raw: &str, reference: Option<Timestamp>) -> Option<Line<'_>> {
+    let leading = LEADING_TIME
+        .captures(raw)
+        .and_then(|c| c[1].parse::<Timestamp>().ok());
+    if let Some(c) = KLOG.captures(raw) {
+        let m = c.get(6)?;
+        return Some(Line {
+            message: m.as_str(),
+            time: leading.or_else(|| klog_time(&c, reference)),
+        });
+    }
+    // JSON logging: {"ts":1700000000.123,"msg":"…", …}. The message and its keys are read
+    // from the raw line below, as for structured text.
+    let start = raw.find('{')?;
+    let json = &raw[start..];
+    if !json.contains("\"msg\"") {
+        return None;
+    }
+    let v: serde_json::Value = serde_json::from_str(json).ok()?;
+    let time = v
+        .get("ts")
+        .and_then(|t| t.as_f64())
+        .and_then(|f| Timestamp::from_millisecond((f * 1000.0) as i64).ok())
+        .or(leading);
+    Some(Line {
+        message: json,
+        time,
+    })
+}
+
+/// `ns/name` from a structured `pod` value: `pod="ns/name"` in text, `"pod":"ns/name"` or
+/// `"pod":{"name":…,"namespace":…}` in JSON.
+fn structured_pod(message: &str, key: &str) -> Option<(String, String)> {
+    if message.starts_with('{') {
+        let v: serde_json::Value = serde_json::from_str(message).ok()?;
+        return match v.get(key)? {
+            serde_json::Value::String(s) => {
+                let (ns, n) = s.split_once('/')?;
+                Some((ns.into(), n.into()))
+            }
+            serde_json::Value::Object(o) => Some((
+                o.get("namespace")?.as_str()?.into(),
+                o.get("name")?.as_str()?.into(),
+            )),
+            _ => None,
+        };
+    }
+    let v = structured_value(message, key)?;
+    let (ns, n) = v.split_once('/')?;
+    Some((ns.into(), n.into()))
+}
+
+fn structured_value(message: &str, key: &str) -> Option<String> {
+    if message.starts_with('{') {
+        let v: serde_json::Value = serde_json::from_str(message).ok()?;
+        return v.get(key)?.as_str().map(String::from);
+    }
+    KV.captures_iter(message)
+        .find(|c| &c[1] == key)
+        .map(|c| c.get(2).or(c.get(3)).map_or("", |m| m.as_str()).to_string())
+}
+
+/// The controller-manager entries of a reader. `reference` dates klog lines (they carry no
+/// year): normally the snapshot's time.
+pub fn parse_controller_log<R: BufRead>(
+    name: &str,
+    mut reader: R,
+    reference: Option<Timestamp>,
+    out: &mut Vec<ControllerLogEntry>,
+    warnings: &mut Vec<LoadWarning>,
+) {
+    let mut buf = Vec::new();
+    let mut line_no = 0u64;
+    let mut batch_left = 0usize;
+    // Pods an orphaned / unscheduled line already named: their force-delete line is the same act.
+    let mut named: HashSet<(String, String)> = HashSet::new();
+    loop {
+        buf.clear();
+        match reader.read_until(b'\n', &mut buf) {
+            Ok(0) => break,
+            Ok(_) => {}
+            Err(e) => {
+                warnings.push(warn_file(
+                    name,
+                    format!("read error after line {line_no}: {e}"),
+                ));
+                break;
+            }
+        }
+        line_no += 1;
+        let raw = String::from_utf8_lossy(&buf);
+        let raw = raw.trim();
+        // Cheap filter first: every line kept names one of these.
+        if !(raw.contains("arbage collecting")
+            || raw.contains("PodGC")
+            || raw.contains("rphaned Pod")
+            || raw.contains("unscheduled terminating Pod")
+            || raw.contains("NoExecuteTaintManager"))
+        {
+            continue;
+        }
+        let Some(line) = split_line(raw, reference) else {
+            continue;
+        };
+        let msg = line.message;
+        let mut push = |action, ns: String, pod: String, node: Option<String>| {
+            let mut quote: String = raw.chars().take(MAX_QUOTE).collect();
+            if quote.len() < raw.len() {
+                quote.push('…');
+            }
+            out.push(ControllerLogEntry {
+                origin: format!("{name}:{line_no}"),
+                time: line.time,
+                action,
+                namespace: ns,
+                name: pod,
+                node,
+                line: quote,
+            });
+        };
+        if let Some(c) = BATCH.captures(msg) {
+            batch_left = c
+                .get(1)
+                .or(c.get(2))
+                .and_then(|m| m.as_str().parse().ok())
+                .unwrap_or(0);
+            continue;
+        }
+        if let Some(c) = OLD_ORPHAN.captures(msg) {
+            named.insert((c[1].into(), c[2].into()));
+            push(
+                ControllerAction::GcOrphaned,
+                c[1].into(),
+                c[2].into(),
+                Some(c[3].into()),
+            );
+        } else if msg.contains("Found orphaned Pod assigned to the Node") {
+            if let Some((ns, pod)) = structured_pod(msg, "pod") {
+                named.insert((ns.clone(), pod.clone()));
+                let node = structured_value(msg, "node");
+                push(ControllerAction::GcOrphaned, ns, pod, node);
+            }
+        } else if let Some(c) = OLD_UNSCHEDULED.captures(msg) {
+            named.insert((c[1].into(), c[2].into()));
+            push(
+                ControllerAction::GcUnscheduledTerminating,
+                c[1].into(),
+                c[2].into(),
+                None,
+            );
+        } else if msg.contains("Found unscheduled terminating Pod not assigned to any Node") {
+            if let Some((ns, pod)) = structured_pod(msg, "pod") {
+                named.insert((ns.clone(), pod.clone()));
+                push(ControllerAction::GcUnscheduledTerminating, ns, pod, None);
+            }
+        } else if let Some((ns, pod)) = OLD_FORCE
+            .captures(msg)
+            .map(|c| (c[1].to_string(), c[2].to_string()))
+            .or_else(|| {
+                msg.contains("PodGC is force deleting Pod")
+                    .then(|| structured_pod(msg, "pod"))
+                    .flatten()
+            })
+        {
+            if named.remove(&(ns.clone(), pod.clone())) {
+                continue;
+            }
+            let action = if batch_left > 0 {
+                batch_left -= 1;
+                ControllerAction::GcTerminated
+            } else {
+                ControllerAction::GcForceDelete
+            };
+            push(action, ns, pod, None);
+        } else if let Some((ns, pod)) = OLD_TAINT
+            .captures(msg)
+            .map(|c| (c[1].to_string(), c[2].to_string()))
+            .or_else(|| {
+                msg.contains("NoExecuteTaintManager is deleting")
+                    .then(|| structured_pod(msg, "pod"))
+                    .flatten()
+            })
+        {
+            push(ControllerAction::TaintEviction, ns, pod, None);
+        }
+    }
+}
+
+/// Reads a controller-manager log file, or every file of a directory.
+pub fn read_controller_log(
+    path: &Path,
+    reference: Option<Timestamp>,
+    out: &mut Vec<ControllerLogEntry>,
+    warnings: &mut Vec<LoadWarning>,
+) {
+    for (name, file) in crate::open_files(path, warnings) {
+        parse_controller_log(
+            &name,
+            std::io::BufReader::new(file),
+            reference,
+            out,
+            warnings,
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Vec<ControllerLogEntry> {
+        let (mut out, mut w) = (Vec::new(), Vec::new());
+        let reference = "2026-11-23T12:00:00Z".parse().ok();
+        parse_controller_log("kcm.log", text.as_bytes(), reference, &mut out, &mut w);
+        assert!(w.is_empty());
+        out
+    }
+
+    #[test]
+    fn real_1_20_terminated_batch() {
+        let out = parse(
+            "I1123 00:16:39.534155   10834 controllermanager.go:554] Started \"podgc\"
+I1123 00:19:03.552119   10834 gc_controller.go:142] garbage collecting 2 pods
+I1123 00:19:03.552204   10834 gc_controller.go:78] PodGC is force deleting Pod: rc-scn/done-3
+I1123 00:19:03.552597   10834 gc_controller.go:78] PodGC is force deleting Pod: rc-scn/done-1
+I1123 00:19:04.000000   10834 gc_controller.go:78] PodGC is force deleting Pod: rc-scn/other
+",
+        );
+        assert_eq!(out.len(), 3);
+        assert_eq!(out[0].action, ControllerAction::GcTerminated);
+        assert_eq!(
+            (out[0].namespace.as_str(), out[0].name.as_str()),
+            ("rc-scn", "done-3")
+        );
+        assert_eq!(out[0].origin, "kcm.log:3");
+        assert_eq!(
+            out[0].time.unwrap().to_string(),
+            "2026-11-23T00:19:03.552204Z"
+        );
+        assert_eq!(out[1].action, ControllerAction::GcTerminated);
+        assert_eq!(out[2].action, ControllerAction::GcForceDelete);
+    }
+
+    #[test]
+    fn orphaned_and_unscheduled_old_and_new() {
+        let out = parse(
+            "I0101 10:00:00.000000       1 gc_controller.go:160] Found orphaned Pod shop/web-1 assigned to the Node node-9. Deleting.
+I0101 10:00:00.000001       1 gc_controller.go:78] PodGC is force deleting Pod: shop/web-1
+2026-11-20T10:00:00.5Z stderr F I1120 10:00:00.500000       1 gc_controller.go:250] \"Found orphaned Pod assigned to the Node, deleting\" pod=\"shop/web-2\" node=\"node-9\"
+Nov 20 10:00:01 host kube-controller-manager[1]: I1120 10:00:01.000000       1 gc_controller.go:280] \"Found unscheduled terminating Pod not assigned to any Node, deleting\" pod=\"shop/web-3\"
+{\"ts\":1763632802.5,\"caller\":\"podgc/gc_controller.go:250\",\"msg\":\"Found orphaned Pod assigned to the Node, deleting\",\"v\":0,\"pod\":{\"name\":\"web-4\",\"namespace\":\"shop\"},\"node\":\"node-9\"}
+I1120 10:00:03.000000       1 taint_manager.go:106] NoExecuteTaintManager is deleting Pod: shop/web-5
+",
+        );
+        let got: Vec<(ControllerAction, &str, Option<&str>)> = out
+            .iter()
+            .map(|e| (e.action, e.name.as_str(), e.node.as_deref()))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                (ControllerAction::GcOrphaned, "web-1", Some("node-9")),
+                (ControllerAction::GcOrphaned, "web-2", Some("node-9")),
+                (ControllerAction::GcUnscheduledTerminating, "web-3", None),
+                (ControllerAction::GcOrphaned, "web-4", Some("node-9")),
+                (ControllerAction::TaintEviction, "web-5", None),
+            ]
+        );
+        // The container-log prefix's time wins over klog's year-less header.
+        assert_eq!(out[1].time.unwrap().to_string(), "2026-11-20T10:00:00.5Z");
+        // A January line read in late November is from January of the same year.
+        assert_eq!(out[0].time.unwrap().to_string(), "2026-01-01T10:00:00Z");
+        assert_eq!(out[3].time.unwrap().to_string(), "2025-11-20T10:00:02.5Z");
+    }
+
+    #[test]
+    fn garbage_never_panics() {
+        for text in [
+            "\u{0}I1123",
+            "garbage collecting x pods",
+            "PodGC is force deleting Pod: /",
+            "{\"msg\": PodGC",
+            "I9999 99:99:99.9 1 a.go:1] PodGC is force deleting Pod: a/b",
+        ] {
+            let _ = parse(text);
+        }
+    }
+}
