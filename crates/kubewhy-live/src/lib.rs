@@ -9,6 +9,7 @@
 //! `InputWarning` naming the permission that is missing.
 
 mod discovery;
+pub mod watch;
 pub mod write;
 
 use kube::config::{KubeConfigOptions, Kubeconfig};

@@ -55,10 +55,10 @@ impl AuditEntry {
             None => self.user.clone(),
         };
         let code = self.code.map(|c| format!(" → {c}")).unwrap_or_default();
-        let agent = if self.user_agent.is_empty() {
-            String::new()
-        } else {
-            format!(" ({})", self.user_agent)
+        // The program and version; the rest of a user agent repeats the platform and user.
+        let agent = match self.user_agent.split_whitespace().next() {
+            Some(a) => format!(" ({a})"),
+            None => String::new(),
         };
         let at = self.time.map(|t| format!("{t} ")).unwrap_or_default();
         format!("{at}{} {what} by {by}{agent}{code}", self.verb)

@@ -94,6 +94,7 @@ impl Default for Retention {
 
 /// One thing to write.
 #[derive(Debug, Clone)]
+#[allow(clippy::large_enum_variant)] // built and written at once, never stored in bulk
 pub enum Op {
     /// A pod was deleted: its last state (events are written separately, as they come).
     PodDeleted(Box<PodRecord>),

@@ -4,6 +4,7 @@
 //! is written, in every format: terminal escape sequences and control characters never reach
 //! the user's terminal.
 
+mod gone;
 mod markdown;
 mod plan;
 mod sanitize;
@@ -13,6 +14,7 @@ use kubewhy_model::{Finding, InputWarning, Severity, Unexplained};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
+pub use gone::{GoneReport, gone_json, gone_text};
 pub use plan::{journal_text, plan_text};
 pub use sanitize::sanitize;
 

@@ -60,7 +60,7 @@ pub(crate) fn render(r: &Report) -> String {
     for (i, f) in r.findings.iter().enumerate() {
         let f = clean_finding(f);
         out.push('\n');
-        finding(&mut out, i + 1, &f, bold, dim);
+        finding_block(&mut out, i + 1, &f, bold, dim);
     }
     if !r.unexplained.is_empty() {
         let _ = writeln!(
@@ -90,7 +90,7 @@ pub(crate) fn render(r: &Report) -> String {
     out
 }
 
-fn finding(out: &mut String, n: usize, f: &Finding, bold: Style, dim: Style) {
+pub(crate) fn finding_block(out: &mut String, n: usize, f: &Finding, bold: Style, dim: Style) {
     let _ = writeln!(
         out,
         "{n}. {} {} {}  {}",

@@ -66,6 +66,9 @@ pub struct Answer {
     pub nothing: bool,
 }
 
+/// Events every pod gets; the recorder keeps them, the answer does not quote them.
+const ROUTINE_EVENTS: &[&str] = &["Scheduled", "Pulling", "Pulled", "Created", "Started"];
+
 const GC_SA: &str = "system:serviceaccount:kube-system:";
 
 /// Everything known about one pod.
@@ -164,10 +167,17 @@ fn candidates(snap: &Snapshot, history: &History, q: &Query) -> BTreeSet<String>
                     })
                     .map(|o| o.name.clone()),
             );
-            // The CronJob controller's events name its Jobs: "Created job tick-28312345".
+            // The controllers' events name their children: "Created job tick-28312345" on a
+            // CronJob, "Scaled up replica set web-79c745d8c8 to 2" on a Deployment.
             for e in &snap.events {
                 if e.involved.kind == ok && e.involved.name == on && e.namespace == ns {
-                    for marker in ["Created job ", "Deleted job ", "Saw completed job: "] {
+                    for marker in [
+                        "Created job ",
+                        "Deleted job ",
+                        "Saw completed job: ",
+                        "Scaled up replica set ",
+                        "Scaled down replica set ",
+                    ] {
                         if let Some(rest) = e.message.strip_prefix(marker) {
                             children.insert(rest.split([',', ' ']).next().unwrap_or("").into());
                         }
@@ -433,6 +443,7 @@ fn judge(snap: &Snapshot, history: &History, f: &Facts, now: Timestamp) -> Verdi
             for e in rec
                 .events
                 .iter()
+                .filter(|e| e.type_ == "Warning" || !ROUTINE_EVENTS.contains(&e.reason.as_str()))
                 .rev()
                 .take(5)
                 .collect::<Vec<_>>()
@@ -467,11 +478,14 @@ fn judge(snap: &Snapshot, history: &History, f: &Facts, now: Timestamp) -> Verdi
             a.describe(),
         );
     }
+    let recorded_events = f.recorded.map(|r| r.events.as_slice()).unwrap_or_default();
     for e in f.events.iter().filter(|e| {
         matches!(
             e.reason.as_str(),
             "Evicted" | "Preempted" | "Preempting" | "TaintManagerEviction" | "Killing"
-        )
+        ) && !recorded_events
+            .iter()
+            .any(|r| r.reason == e.reason && r.message == e.message)
     }) {
         fd = fd.event(Some(key), e);
     }
@@ -535,7 +549,7 @@ fn judge(snap: &Snapshot, history: &History, f: &Facts, now: Timestamp) -> Verdi
             ControllerAction::GcOrphaned => (Cause::PodGcOrphaned, format!("the pod garbage collector deleted it: its node {} no longer exists", c.node.as_deref().unwrap_or(node)), Confidence::High),
             ControllerAction::GcUnscheduledTerminating => (Cause::PodGcUnscheduledTerminating, "the pod garbage collector deleted it: it was terminating and never scheduled".into(), Confidence::High),
             ControllerAction::TaintEviction => (Cause::EvictedTaint, format!("the taint manager deleted it: a NoExecute taint on {node} it did not tolerate"), Confidence::High),
-            ControllerAction::GcForceDelete => gc_rule(terminated, node_gone, node, Confidence::Medium),
+            ControllerAction::GcForceDelete => gc_rule(last.is_some(), terminated, node_gone, node, Confidence::Medium),
         });
     }
     // 3. The audit log: who asked.
@@ -543,16 +557,17 @@ fn judge(snap: &Snapshot, history: &History, f: &Facts, now: Timestamp) -> Verdi
         && let Some(a) = initiator(f)
     {
         let actor = a.actor();
-        chosen = Some(if a.subresource == "eviction" {
-            (
-                Cause::EvictedApi,
-                format!("{actor} evicted it through the Eviction API"),
-                Confidence::High,
-            )
-        } else {
-            match cause_of_actor(actor) {
+        chosen =
+            Some(if a.subresource == "eviction" {
+                (
+                    Cause::EvictedApi,
+                    format!("{actor} evicted it through the Eviction API"),
+                    Confidence::High,
+                )
+            } else {
+                match cause_of_actor(actor) {
                 Some(Cause::PodGcThreshold) => {
-                    gc_rule(terminated, node_gone, node, Confidence::High)
+                    gc_rule(last.is_some(), terminated, node_gone, node, Confidence::High)
                 }
                 Some(Cause::OwnerDeleted) => owner_cause(f, owner_state.as_ref(), Confidence::High),
                 Some(Cause::NamespaceDeleted) => (
@@ -579,7 +594,7 @@ fn judge(snap: &Snapshot, history: &History, f: &Facts, now: Timestamp) -> Verdi
                     Confidence::High,
                 ),
             }
-        });
+            });
     }
     // A namespace deletion names itself in the audit log even when the pods' deletions are not.
     if chosen.is_none()
@@ -666,6 +681,7 @@ fn judge(snap: &Snapshot, history: &History, f: &Facts, now: Timestamp) -> Verdi
 
 /// Which pod GC rule applies, from the pod's last state.
 fn gc_rule(
+    known: bool,
     terminated: bool,
     node_gone: bool,
     node: &str,
@@ -677,7 +693,7 @@ fn gc_rule(
             format!("the pod garbage collector deleted it: its node {node} no longer exists"),
             c,
         )
-    } else if node.is_empty() && !terminated {
+    } else if known && node.is_empty() && !terminated {
         (
             Cause::PodGcUnscheduledTerminating,
             "the pod garbage collector deleted it: it was terminating and never scheduled".into(),
@@ -738,8 +754,10 @@ fn owner_cause(
             c,
         );
     };
-    if o.kind == "Job" {
-        if let Some(OwnerState::Deleted(Some(r))) = state {
+    if o.kind == "Job"
+        && let Some(OwnerState::Deleted(Some(r))) = state
+    {
+        {
             if let Some(cj) = r.owner.as_ref().filter(|w| w.kind == "CronJob") {
                 return (
                     Cause::JobTtlExpired,
@@ -891,6 +909,21 @@ fn implied(
         }
     }
     if let Some(p) = f.live
+        && let Some(t) = p.metadata.deletion_timestamp
+    {
+        push(
+            fd,
+            EvidenceKind::Field,
+            Some(key),
+            "metadata.deletionTimestamp, spec.nodeName",
+            format!(
+                "deletionTimestamp {t} (grace {} s); nodeName {}",
+                p.metadata.deletion_grace_period_seconds.unwrap_or(0),
+                p.spec.node_name.as_deref().unwrap_or("unset")
+            ),
+        );
+    }
+    if let Some(p) = f.live
         && p.metadata.deletion_timestamp.is_some()
         && p.spec.node_name.is_none()
     {
@@ -1018,4 +1051,315 @@ fn advise(
             .step("Ask its owner, or check what automation runs as that identity", None, RiskLevel::None, ""),
     }
     .step("What this cause means", Some(page), RiskLevel::None, "")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kubewhy_source::{Input, load};
+
+    const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/history");
+
+    /// The real 1.20 cluster's state after the deletions, its audit log, its controller-manager
+    /// log and the flight recorder's rows (see tests/fixtures/history/README.md).
+    fn sources(
+        audit: bool,
+        controller: bool,
+        recorder: bool,
+        cluster: bool,
+    ) -> (Snapshot, History) {
+        let snap = if cluster {
+            let loaded = load(&[Input::Path(format!("{DIR}/cluster.json").into())], None);
+            assert!(loaded.warnings.is_empty(), "{:?}", loaded.warnings);
+            loaded.snapshot
+        } else {
+            Snapshot::default()
+        };
+        let mut h = History::default();
+        let mut w = Vec::new();
+        if audit {
+            kubewhy_source::read_audit_log(
+                format!("{DIR}/audit.log").as_ref(),
+                &mut h.audit,
+                &mut w,
+            );
+            h.sources.push("audit log".into());
+        }
+        if controller {
+            kubewhy_source::read_controller_log(
+                format!("{DIR}/kube-controller-manager.log").as_ref(),
+                "2026-11-23T01:00:00Z".parse().ok(),
+                &mut h.controller,
+                &mut w,
+            );
+            h.sources.push("controller log".into());
+        }
+        if recorder {
+            let v: serde_json::Value = serde_json::from_str(
+                &std::fs::read_to_string(format!("{DIR}/recorder.json")).unwrap(),
+            )
+            .unwrap();
+            h.pods = serde_json::from_value(v["pods"].clone()).unwrap();
+            h.objects = serde_json::from_value(v["objects"].clone()).unwrap();
+            h.sources.push("flight recorder".into());
+        }
+        assert!(w.is_empty(), "{w:?}");
+        (snap, h)
+    }
+
+    fn ask(snap: &Snapshot, h: &History, ns: &str, pod: &str) -> Answer {
+        explain(
+            snap,
+            h,
+            &Query {
+                namespace: ns.into(),
+                pod: Some(pod.into()),
+                owner: None,
+                selector: None,
+            },
+        )
+    }
+
+    fn cause(a: &Answer) -> (Cause, Confidence) {
+        assert_eq!(a.findings.len(), 1, "{a:#?}");
+        (a.findings[0].cause, a.findings[0].confidence)
+    }
+
+    #[test]
+    fn pod_gc_threshold_from_the_controller_log_and_from_the_audit_log() {
+        let (snap, h) = sources(false, true, false, false);
+        let a = ask(&snap, &h, "rc-scn", "done-1");
+        assert_eq!(cause(&a), (Cause::PodGcThreshold, Confidence::High));
+        assert_eq!(
+            a.findings[0].evidence[0].quote,
+            "I1123 00:19:03.552597   10834 gc_controller.go:78] PodGC is force deleting Pod: rc-scn/done-1"
+        );
+        let (snap, h) = sources(true, false, false, false);
+        let a = ask(&snap, &h, "rc-scn", "done-2");
+        assert_eq!(a.findings[0].cause, Cause::PodGcThreshold);
+        assert!(
+            a.findings[0].evidence[0]
+                .quote
+                .contains("delete pods rc-scn/done-2 by system:serviceaccount:kube-system:pod-garbage-collector (kube-controller-manager/v1.20.2) → 200"),
+            "{:#?}",
+            a.findings[0].evidence
+        );
+        // A terminated pod the GC took, but the audit log alone cannot see it was terminated.
+        assert_eq!(a.findings[0].confidence, Confidence::Low);
+    }
+
+    #[test]
+    fn every_deletion_of_the_real_run_from_the_audit_log_alone() {
+        let (snap, h) = sources(true, false, false, false);
+        for (ns, pod, want) in [
+            ("rc-gone", "manual", Cause::DeletedByClient),
+            ("rc-gone", "web-79c745d8c8-x97fq", Cause::OwnerDeleted),
+            ("rc-gone", "web-79c745d8c8-wn2gm", Cause::OwnerDeleted),
+            ("rc-gone-ns", "doomed", Cause::NamespaceDeleted),
+        ] {
+            let a = ask(&snap, &h, ns, pod);
+            assert_eq!(
+                a.findings.first().map(|f| f.cause),
+                Some(want),
+                "{ns}/{pod}: {a:#?}"
+            );
+        }
+        let a = ask(&snap, &h, "rc-gone", "manual");
+        assert!(
+            a.findings[0].summary.contains("admin deleted it"),
+            "{}",
+            a.findings[0].summary
+        );
+    }
+
+    #[test]
+    fn every_deletion_of_the_real_run_from_the_recorder_alone() {
+        let (snap, h) = sources(false, false, true, false);
+        for (ns, pod, want) in [
+            ("rc-gone", "manual", Cause::DeletedByClient),
+            ("rc-gone", "web-79c745d8c8-x97fq", Cause::OwnerDeleted),
+            ("rc-gone", "tick-1795393680-n2qf8", Cause::JobTtlExpired),
+            ("rc-gone-ns", "doomed", Cause::NamespaceDeleted),
+        ] {
+            let a = ask(&snap, &h, ns, pod);
+            assert_eq!(
+                a.findings.first().map(|f| f.cause),
+                Some(want),
+                "{ns}/{pod}: {a:#?}"
+            );
+        }
+        let a = ask(&snap, &h, "rc-gone", "tick-1795393680-n2qf8");
+        assert_eq!(
+            a.findings[0].summary.split(" (at ").next().unwrap(),
+            "Pod rc-gone/tick-1795393680-n2qf8 is gone: CronJob tick's history limit removed its Job tick-1795393680, and the pod with it"
+        );
+        // Without an audit log, a plain client deletion is only likely, and says what would tell.
+        let a = ask(&snap, &h, "rc-gone", "manual");
+        assert_eq!(a.findings[0].confidence, Confidence::Low);
+        assert!(
+            a.findings[0]
+                .summary
+                .contains("an audit log would name who")
+        );
+    }
+
+    #[test]
+    fn the_owner_query_finds_the_pods_of_a_deployment_through_its_replicaset() {
+        let (snap, h) = sources(true, false, true, true);
+        let a = explain(
+            &snap,
+            &h,
+            &Query {
+                namespace: "rc-gone".into(),
+                pod: None,
+                owner: Some(("Deployment".into(), "web".into())),
+                selector: None,
+            },
+        );
+        let pods: Vec<&str> = a
+            .findings
+            .iter()
+            .flat_map(|f| &f.objects)
+            .map(|o| o.name.as_str())
+            .collect();
+        assert_eq!(
+            pods,
+            vec!["web-79c745d8c8-wn2gm", "web-79c745d8c8-x97fq"],
+            "{a:#?}"
+        );
+        assert!(a.findings.iter().all(|f| f.cause == Cause::OwnerDeleted));
+    }
+
+    #[test]
+    fn nothing_known_says_what_would_tell() {
+        let (snap, h) = sources(false, false, false, true);
+        let a = ask(&snap, &h, "rc-gone", "never-existed");
+        assert!(a.findings.is_empty());
+        assert_eq!(a.unknown.len(), 1);
+        assert_eq!(a.unknown[0].status, "not found");
+        assert!(
+            a.unknown[0].next.contains("--audit-log"),
+            "{}",
+            a.unknown[0].next
+        );
+        assert!(a.unknown[0].next.contains("kubewhy watch --record"));
+    }
+
+    #[test]
+    fn a_live_pod_is_not_gone_and_marked_ones_are_explained() {
+        let (snap, h) = sources(false, false, false, true);
+        let live = snap
+            .pods
+            .iter()
+            .find(|p| p.metadata.deletion_timestamp.is_none())
+            .unwrap();
+        let a = ask(&snap, &h, live.metadata.ns(), &live.metadata.name);
+        assert_eq!(a.alive.len(), 1, "{a:#?}");
+
+        let yaml = "apiVersion: v1\nkind: Pod\nmetadata: {name: w, namespace: shop, uid: u1, deletionTimestamp: '2026-11-22T11:59:50Z', deletionGracePeriodSeconds: 30}\nspec: {containers: [{name: c}]}\nstatus: {phase: Pending}\n";
+        let snap = crate::tests::snapshot_of(yaml, "2026-11-22T11:59:40Z");
+        let a = ask(&snap, &History::default(), "shop", "w");
+        assert_eq!(cause(&a).0, Cause::PodGcUnscheduledTerminating);
+        assert!(
+            a.findings[0].summary.starts_with(
+                "Pod shop/w is being removed: it is terminating and was never scheduled"
+            )
+        );
+    }
+
+    #[test]
+    fn disruption_target_and_evictions_in_the_recorder() {
+        for (reason, status_reason, want) in [
+            ("DeletionByTaintManager", "", Cause::EvictedTaint),
+            ("EvictionByEvictionAPI", "", Cause::EvictedApi),
+            ("PreemptionByScheduler", "", Cause::Preempted),
+            ("DeletionByPodGC", "", Cause::PodGcOrphaned),
+            ("", "Evicted", Cause::EvictedNodePressure),
+        ] {
+            let h = History {
+                pods: vec![PodRecord {
+                    namespace: "shop".into(),
+                    name: "w".into(),
+                    uid: "u".into(),
+                    node: "node-1".into(),
+                    phase: "Failed".into(),
+                    reason: status_reason.into(),
+                    message: "The node was low on resource: memory.".into(),
+                    disruption_reason: reason.into(),
+                    deleted: "2026-11-20T10:00:00Z".parse().ok(),
+                    ..Default::default()
+                }],
+                ..Default::default()
+            };
+            let a = ask(&Snapshot::default(), &h, "shop", "w");
+            assert_eq!(
+                cause(&a),
+                (want, Confidence::High),
+                "{reason}{status_reason}"
+            );
+        }
+    }
+
+    #[test]
+    fn eviction_and_orphans_in_the_audit_and_controller_logs() {
+        let line = |user: &str, sub: &str, verb: &str| AuditEntry {
+            origin: "a.log:1".into(),
+            time: "2026-11-20T10:00:00Z".parse().ok(),
+            verb: verb.into(),
+            user: user.into(),
+            impersonated: None,
+            user_agent: String::new(),
+            resource: "pods".into(),
+            subresource: sub.into(),
+            api_group: String::new(),
+            namespace: "shop".into(),
+            name: "w".into(),
+            code: Some(201),
+        };
+        let h = History {
+            audit: vec![line(
+                "system:serviceaccount:kube-system:cluster-autoscaler",
+                "eviction",
+                "create",
+            )],
+            ..Default::default()
+        };
+        let a = ask(&Snapshot::default(), &h, "shop", "w");
+        assert_eq!(cause(&a).0, Cause::EvictedApi);
+        assert!(
+            a.findings[0]
+                .summary
+                .contains("cluster-autoscaler evicted it")
+        );
+
+        let h = History {
+            audit: vec![line(
+                "system:serviceaccount:kube-system:node-controller",
+                "",
+                "delete",
+            )],
+            ..Default::default()
+        };
+        assert_eq!(
+            cause(&ask(&Snapshot::default(), &h, "shop", "w")).0,
+            Cause::EvictedTaint
+        );
+
+        let mut h = History::default();
+        let mut w = Vec::new();
+        kubewhy_source::parse_controller_log(
+            "kcm.log",
+            "I1120 10:00:00.000000       1 gc_controller.go:160] Found orphaned Pod shop/w assigned to the Node node-9. Deleting.\n".as_bytes(),
+            None,
+            &mut h.controller,
+            &mut w,
+        );
+        let a = ask(&Snapshot::default(), &h, "shop", "w");
+        assert_eq!(cause(&a), (Cause::PodGcOrphaned, Confidence::High));
+        assert!(
+            a.findings[0]
+                .summary
+                .contains("its node node-9 no longer exists")
+        );
+    }
 }

@@ -11,6 +11,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 mod fix;
+mod gone;
 
 /// The demo snapshot: a cluster-info dump of a real Kubernetes 1.20 cluster with broken
 /// workloads beside healthy ones (see demo/README.md).
@@ -57,6 +58,20 @@ enum Command {
         after_help = "Examples:\n  kubewhy fix pod web-1 -n shop                 show the plan, change nothing\n  kubewhy fix pod web-1 -n shop --apply         carry it out (dry run, backups, preconditions)\n  kubewhy fix ns old-team --save-plan plan.json review a plan, apply it later\n  kubewhy fix --plan plan.json --apply          apply exactly that plan (refused if anything changed)\n  kubewhy fix --undo kubewhy-backup-20261122T101500Z"
     )]
     Fix(FixArgs),
+    /// Why did this pod disappear (or why is it being removed)? From the audit log, the
+    /// controller-manager's log, the flight recorder and the cluster.
+    #[command(long_about = gone::GONE_LONG, after_help = gone::GONE_AFTER)]
+    Gone(gone::GoneArgs),
+    /// Run continuously: with --record, keep a flight recorder of every pod deletion.
+    #[command(
+        long_about = "Watch the cluster and keep a flight recorder: for every deleted pod its last status, DisruptionTarget reason, owner, node, the events seen for it (kept beyond their one-hour TTL) and its likely initiator, plus the deletions of Jobs, ReplicaSets, StatefulSets, DaemonSets, Nodes and Namespaces that explain pods'. The database is SQLite in WAL mode, committed every 0.5 s: killing the recorder loses at most that, never the file. `kubewhy gone --record FILE` reads it, even while the recorder runs.
+
+Needs list and watch on pods, events, jobs, replicasets, statefulsets, daemonsets, nodes and namespaces, cluster-wide.",
+        after_help = "Example:
+  kubewhy watch --record /var/lib/kubewhy/rec.db &
+  kubewhy gone shop/web-1 --record /var/lib/kubewhy/rec.db"
+    )]
+    Watch(gone::WatchArgs),
     /// Print a shell completion script: `source <(kubewhy completions bash)`.
     Completions { shell: clap_complete::Shell },
     /// Print the page of a cause: what it means, how it is detected, how to fix it safely.
@@ -92,7 +107,7 @@ struct ScanArgs {
 }
 
 /// Where the data comes from and what part of it to look at (shared by scan, pod, ns, gone).
-#[derive(Args)]
+#[derive(Args, Clone)]
 struct SourceArgs {
     /// Read the snapshot from PATH: `kubectl get … -o json|yaml` output, a `kubectl cluster-info
     /// dump` directory or its stdout, or any directory of those (read recursively). Repeatable;
@@ -277,6 +292,8 @@ fn run(cli: Cli) -> Result<u8> {
             Ok(0)
         }
         Command::Fix(args) => fix::run(args),
+        Command::Gone(args) => gone::run(args),
+        Command::Watch(args) => gone::watch(args),
         Command::Explain { cause } => explain(&cause),
         Command::Causes { output } => causes(output),
     }

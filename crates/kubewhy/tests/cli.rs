@@ -187,7 +187,7 @@ fn explain_prints_every_emitted_cause_page_by_slug_and_code() {
         }
         assert!(text.contains(slug));
     }
-    assert_eq!(detected, 57);
+    assert_eq!(detected, 61);
     let out = kubewhy().args(["explain", "oom"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("oom-killed"));
@@ -390,4 +390,123 @@ fn fix_says_what_it_needs_and_fails_before_any_connection() {
     let (code, err) = stderr(&["fix", "--undo", "x", "--apply"]);
     assert_eq!(code, Some(2));
     assert!(err.contains("cannot be used with"), "{err}");
+}
+
+fn history(file: &str) -> PathBuf {
+    repo().join("tests/fixtures/history").join(file)
+}
+
+#[test]
+fn gone_answers_from_the_real_audit_and_controller_logs() {
+    let out = kubewhy()
+        .args(["gone", "rc-scn/done-1", "-o", "json", "--audit-log"])
+        .arg(history("audit.log"))
+        .arg("--controller-logs")
+        .arg(history("kube-controller-manager.log"))
+        .arg("--from")
+        .arg(history("cluster.json"))
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v = json_of(&out.stdout);
+    assert_eq!(v["findings"][0]["cause"], "pod-gc-threshold");
+    assert_eq!(v["findings"][0]["confidence"], "high");
+    assert_eq!(v["findings"][0]["objects"][0]["name"], "done-1");
+    assert_eq!(
+        v["findings"][0]["evidence"][0]["quote"],
+        "I1123 00:19:03.552597   10834 gc_controller.go:78] PodGC is force deleting Pod: rc-scn/done-1"
+    );
+    assert!(
+        v["sources"][1].as_str().unwrap().starts_with("audit log ("),
+        "{v}"
+    );
+}
+
+#[test]
+fn gone_says_plainly_when_nothing_tells_and_exits_1() {
+    let out = kubewhy()
+        .args(["gone", "rc-gone/never-was", "--from"])
+        .arg(history("cluster.json"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("CANNOT TELL  1 pod(s): the data does not show why"),
+        "{text}"
+    );
+    assert!(text.contains("rc-gone/never-was  (not found)"), "{text}");
+    assert!(
+        text.contains("the API server audit log (--audit-log FILE) names who deleted it"),
+        "{text}"
+    );
+}
+
+#[test]
+fn gone_by_owner_and_bad_arguments() {
+    let out = kubewhy()
+        .args([
+            "gone",
+            "--owner",
+            "deployment/web",
+            "-n",
+            "rc-gone",
+            "-o",
+            "json",
+            "--audit-log",
+        ])
+        .arg(history("audit.log"))
+        .arg("--from")
+        .arg(history("cluster.json"))
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v = json_of(&out.stdout);
+    let pods: Vec<&str> = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|f| f["objects"].as_array().unwrap())
+        .map(|o| o["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(pods, ["web-79c745d8c8-wn2gm", "web-79c745d8c8-x97fq"]);
+    assert_eq!(v["findings"][0]["cause"], "owner-deleted");
+
+    let out = kubewhy()
+        .args(["gone", "--owner", "pod/x", "--from", "/dev/null"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--owner: unknown kind \"pod\""));
+    let out = kubewhy()
+        .args(["gone", "a/b/c", "--from", "/dev/null"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let out = kubewhy()
+        .args([
+            "gone",
+            "x",
+            "--record",
+            "/nonexistent/rec.db",
+            "--from",
+            "/dev/null",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("not a kubewhy flight recorder database (no such file)")
+    );
 }

@@ -1,0 +1,387 @@
+//! `kubewhy gone` (why did a pod disappear) and `kubewhy watch --record` (the flight recorder
+//! that lets `gone` answer days later).
+
+use crate::{SourceArgs, load_source};
+use anyhow::{Context, Result, bail};
+use clap::{Args, ValueEnum};
+use kubewhy_live::watch::Seen;
+use kubewhy_model::history::{History, ObjectRecord, PodRecord};
+use kubewhy_recorder::{Op, Recorder, Retention};
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+#[derive(Args)]
+pub(crate) struct GoneArgs {
+    /// The pod: NAME (in -n's namespace, or the context's) or NAMESPACE/NAME.
+    #[arg(value_name = "[NAMESPACE/]POD", required_unless_present_any = ["owner", "selector"])]
+    pod: Option<String>,
+
+    /// The pods of an owner instead: KIND/NAME, e.g. job/nightly, replicaset/web-7d9f8,
+    /// deployment/web, cronjob/report, statefulset/db, daemonset/agent.
+    #[arg(long, value_name = "KIND/NAME", conflicts_with = "pod")]
+    owner: Option<String>,
+
+    /// An API server audit log (JSON lines, --audit-log-path): names who deleted or evicted the
+    /// pod, and when. A file or a directory of rotated logs; repeatable.
+    #[arg(long = "audit-log", value_name = "PATH")]
+    audit_log: Vec<PathBuf>,
+
+    /// kube-controller-manager's log (klog text or JSON, with or without a journald or
+    /// container-log prefix): names the pods the pod garbage collector and the taint manager
+    /// delete. A file or a directory; repeatable.
+    #[arg(long = "controller-logs", value_name = "PATH")]
+    controller_logs: Vec<PathBuf>,
+
+    /// A flight recorder database written by `kubewhy watch --record`.
+    #[arg(long, value_name = "DB")]
+    record: Option<PathBuf>,
+
+    /// Output format.
+    #[arg(short, long, value_enum, default_value_t = GoneFormat::Text)]
+    output: GoneFormat,
+
+    #[command(flatten)]
+    src: SourceArgs,
+}
+
+#[derive(Clone, Copy, ValueEnum, PartialEq)]
+enum GoneFormat {
+    Text,
+    Json,
+}
+
+pub(crate) const GONE_LONG: &str = "Why did this pod disappear, or why is it being removed? kubewhy weighs every source it is given: the pod's last status (the DisruptionTarget condition, an eviction), kube-controller-manager's log lines (the pod garbage collector's three rules, the taint manager), the API server's audit log (the first request that deleted or evicted the pod, and who sent it), the flight recorder (`kubewhy watch --record`: last status, owner, node and events of every deleted pod, kept for days), and what the cluster shows now (its namespace or owner deleted, its node gone, a CronJob's \"Deleted job\" event).\n\nEach pod gets one cause of the Gone family (`kubewhy causes`), with the evidence and when it happened, or a plain \"cannot tell\" that names the source that would.\n\nWithout --from, the current cluster is read as well; when it cannot be reached and another source was given, the answer comes from the other sources alone.\n\nExit status: 0 when every pod asked about is answered (or still there), 1 when some cannot be explained or nothing matched, 2 on errors.";
+
+pub(crate) const GONE_AFTER: &str = "Examples:\n  kubewhy gone shop/web-1 --audit-log /var/log/kubernetes/audit.log\n  kubewhy gone --owner cronjob/report -n batch --record /var/lib/kubewhy/rec.db\n  kubewhy gone -l app=etl -n batch --controller-logs kcm.log --from dump/\n  kubewhy gone shop/web-1 --record rec.db --from /dev/null     the recorder alone, no cluster";
+
+pub(crate) fn run(args: GoneArgs) -> Result<u8> {
+    let selector = match &args.src.selector {
+        Some(s) => Some(
+            kubewhy_model::selector::Selector::parse(s).map_err(|e| anyhow::anyhow!("-l: {e}"))?,
+        ),
+        None => None,
+    };
+    let (pod_ns, pod) = match args.pod.as_deref() {
+        Some(p) => match p.split_once('/') {
+            Some((ns, name)) if !ns.is_empty() && !name.is_empty() && !name.contains('/') => {
+                (Some(ns.to_string()), Some(name.to_string()))
+            }
+            Some(_) => bail!("{p:?}: give the pod as NAME or NAMESPACE/NAME"),
+            None => (None, Some(p.to_string())),
+        },
+        None => (None, None),
+    };
+    let owner = match args.owner.as_deref() {
+        Some(o) => {
+            let Some((kind, name)) = o.split_once('/') else {
+                bail!("--owner {o:?}: give KIND/NAME, e.g. job/nightly or deployment/web");
+            };
+            Some((owner_kind(kind)?, name.to_string()))
+        }
+        None => None,
+    };
+    if let (Some(ns), [first, ..]) = (&pod_ns, args.src.namespace.as_slice())
+        && ns != first
+    {
+        bail!("the pod says namespace {ns:?} but -n says {first:?}");
+    }
+    let mut src = args.src.clone();
+    if let Some(ns) = &pod_ns {
+        src.namespace = vec![ns.clone()];
+        src.all_namespaces = false;
+    }
+    let has_history =
+        !args.audit_log.is_empty() || !args.controller_logs.is_empty() || args.record.is_some();
+    let mut err = anstream::stderr();
+    let live = !src.demo && src.from.is_empty();
+    let (snapshot, mut warnings, scope, mut sources) = match load_source(&src, Vec::new()) {
+        Ok(s) => {
+            let what = if live {
+                "the cluster (now)".to_string()
+            } else {
+                format!("{} object(s) read", s.loaded.snapshot.object_count())
+            };
+            (
+                s.loaded.snapshot,
+                s.loaded.warnings,
+                s.scope_namespaces,
+                vec![what],
+            )
+        }
+        Err(e) if live && has_history => {
+            writeln!(
+                err,
+                "kubewhy: warning: {} — answering from the other sources alone",
+                kubewhy_report::sanitize(format!("{e:#}").trim_end_matches('.'))
+            )?;
+            src.from.clear();
+            (Default::default(), Vec::new(), Vec::new(), Vec::new())
+        }
+        Err(e) => return Err(e),
+    };
+    let namespace = pod_ns
+        .or_else(|| src.namespace.first().cloned())
+        .or_else(|| scope.first().cloned())
+        .unwrap_or_else(|| "default".to_string());
+
+    // load_source printed the snapshot's warnings; the history's are printed below.
+    let already_printed = warnings.len();
+    let mut history = History::default();
+    for p in &args.audit_log {
+        kubewhy_source::read_audit_log(p, &mut history.audit, &mut warnings);
+    }
+    if !args.audit_log.is_empty() {
+        sources.push(format!(
+            "audit log ({} deletion(s) and eviction(s))",
+            history.audit.len()
+        ));
+        history.sources.push("audit log".into());
+    }
+    for p in &args.controller_logs {
+        kubewhy_source::read_controller_log(
+            p,
+            snapshot.now,
+            &mut history.controller,
+            &mut warnings,
+        );
+    }
+    if !args.controller_logs.is_empty() {
+        sources.push(format!(
+            "controller log ({} pod deletion line(s))",
+            history.controller.len()
+        ));
+        history.sources.push("controller log".into());
+    }
+    if let Some(db) = &args.record {
+        let rec = Recorder::open_read_only(db)?;
+        let got = rec.read(Some(&namespace))?;
+        sources.push(format!(
+            "flight recorder ({} deleted pod(s) in {namespace})",
+            got.pods.len()
+        ));
+        history.pods = got.pods;
+        history.objects = got.objects;
+        history.sources.push("flight recorder".into());
+    }
+    for w in warnings.iter().skip(already_printed) {
+        writeln!(
+            err,
+            "kubewhy: warning: {}",
+            kubewhy_report::sanitize(&w.to_string())
+        )?;
+    }
+    let query = kubewhy_rules::gone::Query {
+        namespace: namespace.clone(),
+        pod: pod.clone(),
+        owner: owner.clone(),
+        selector,
+    };
+    let answer = kubewhy_rules::gone::explain(&snapshot, &history, &query);
+    let asked = match (&pod, &owner) {
+        (Some(p), _) => format!("pod {namespace}/{p}"),
+        (_, Some((k, n))) => format!("the pods of {k} {namespace}/{n}"),
+        _ => format!(
+            "-l {} in {namespace}",
+            args.src.selector.clone().unwrap_or_default()
+        ),
+    };
+    let report = kubewhy_report::GoneReport {
+        findings: &answer.findings,
+        unknown: &answer.unknown,
+        alive: &answer.alive,
+        sources: &sources,
+        warnings: &warnings,
+        query: &asked,
+    };
+    match args.output {
+        GoneFormat::Text => {
+            let mut out = anstream::stdout();
+            out.write_all(kubewhy_report::gone_text(&report).as_bytes())?;
+            out.flush()?;
+        }
+        GoneFormat::Json => {
+            let mut out = std::io::stdout().lock();
+            out.write_all(kubewhy_report::gone_json(&report).as_bytes())?;
+            out.flush()?;
+        }
+    }
+    Ok(if answer.nothing || !answer.unknown.is_empty() {
+        1
+    } else {
+        0
+    })
+}
+
+/// `job` → `Job`, `rs` → `ReplicaSet`…: the kind as ownerReferences spell it.
+fn owner_kind(k: &str) -> Result<String> {
+    Ok(match k.to_ascii_lowercase().as_str() {
+        "job" | "jobs" => "Job",
+        "cronjob" | "cronjobs" | "cj" => "CronJob",
+        "replicaset" | "replicasets" | "rs" => "ReplicaSet",
+        "deployment" | "deployments" | "deploy" => "Deployment",
+        "statefulset" | "statefulsets" | "sts" => "StatefulSet",
+        "daemonset" | "daemonsets" | "ds" => "DaemonSet",
+        "workflow" | "workflows" | "wf" => "Workflow",
+        other => bail!(
+            "--owner: unknown kind {other:?}; one of job, cronjob, replicaset, deployment, statefulset, daemonset, workflow"
+        ),
+    }
+    .to_string())
+}
+
+#[derive(Args)]
+pub(crate) struct WatchArgs {
+    /// Keep a flight recorder in this SQLite file (created if missing): every deleted pod's last
+    /// status, owner, node, events and likely initiator, for `kubewhy gone --record FILE`.
+    #[arg(long, value_name = "FILE")]
+    record: PathBuf,
+
+    /// Drop recorded deletions older than this many hours.
+    #[arg(long, value_name = "HOURS", default_value_t = 24 * 14)]
+    retention_hours: u64,
+
+    /// Keep at most this many deleted pods (oldest dropped first).
+    #[arg(long, value_name = "N", default_value_t = 200_000)]
+    max_pods: u64,
+
+    /// The kubeconfig file to use (default: KUBECONFIG, ~/.kube/config, or in-cluster).
+    #[arg(long, value_name = "PATH")]
+    kubeconfig: Option<PathBuf>,
+
+    /// The kubeconfig context to use.
+    #[arg(long, value_name = "NAME")]
+    context: Option<String>,
+}
+
+/// Writes are committed at least this often: a kill loses at most this much.
+const COMMIT_EVERY: Duration = Duration::from_millis(500);
+/// Objects deleted recently, kept in memory so a pod's deletion can be tied to its owner's.
+const RECENT_OBJECTS: usize = 10_000;
+
+pub(crate) fn watch(args: WatchArgs) -> Result<u8> {
+    let retention = Retention {
+        max_age: jiff::SignedDuration::from_hours(args.retention_hours as i64),
+        max_pods: args.max_pods,
+    };
+    let mut rec = Recorder::open(&args.record)?;
+    rec.prune(retention, jiff::Timestamp::now())?;
+    let opts = kubewhy_live::LiveOptions {
+        kubeconfig: args.kubeconfig.clone(),
+        context: args.context.clone(),
+        namespaces: Vec::new(),
+        all_namespaces: true,
+        focus: Vec::new(),
+    };
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    let client = rt
+        .block_on(kubewhy_live::client(&opts))
+        .context("connecting to the cluster")?;
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+    rt.spawn(kubewhy_live::watch::watch_for_recorder(client, tx));
+    let mut err = anstream::stderr();
+    writeln!(
+        err,
+        "kubewhy: recording pod deletions into {} (commits every {} ms; Ctrl-C stops)",
+        args.record.display(),
+        COMMIT_EVERY.as_millis()
+    )?;
+    let mut pending: Vec<Op> = Vec::new();
+    let mut recent: std::collections::VecDeque<ObjectRecord> = Default::default();
+    let mut last_commit = Instant::now();
+    let mut last_prune = Instant::now();
+    let mut written: u64 = 0;
+    let mut failures: std::collections::HashMap<&str, u32> = Default::default();
+    loop {
+        let wait = COMMIT_EVERY.saturating_sub(last_commit.elapsed());
+        let got = rt.block_on(async { tokio::time::timeout(wait, rx.recv()).await });
+        match got {
+            Ok(Some(seen)) => match seen {
+                Seen::PodGone(mut r) => {
+                    r.initiator = initiator(&r, &recent);
+                    written += 1;
+                    pending.push(Op::PodDeleted(r));
+                }
+                Seen::PodEvent {
+                    event_uid,
+                    pod_uid,
+                    namespace,
+                    pod,
+                    event,
+                } => pending.push(Op::Event {
+                    event_uid,
+                    pod_uid,
+                    namespace,
+                    pod,
+                    event,
+                }),
+                Seen::ObjectGone(o) => {
+                    recent.push_back((*o).clone());
+                    if recent.len() > RECENT_OBJECTS {
+                        recent.pop_front();
+                    }
+                    pending.push(Op::ObjectDeleted(o));
+                }
+                // A watch the API server ends is re-established at once and re-listed; only a
+                // watch that keeps failing is worth a line.
+                Seen::Health { kind, error: None } => {
+                    failures.remove(kind);
+                }
+                Seen::Health {
+                    kind,
+                    error: Some(e),
+                } => {
+                    let n = failures.entry(kind).or_insert(0);
+                    *n += 1;
+                    if *n == 3 || n.is_multiple_of(100) {
+                        writeln!(
+                            err,
+                            "kubewhy: watch {kind} failed {n} times in a row: {} (retrying with backoff)",
+                            kubewhy_report::sanitize(&e)
+                        )?;
+                    }
+                }
+            },
+            Ok(None) => bail!("every watch stopped"),
+            Err(_) => {} // the commit interval passed
+        }
+        if !pending.is_empty() && (last_commit.elapsed() >= COMMIT_EVERY || pending.len() >= 2000) {
+            rec.write(&pending)?;
+            pending.clear();
+            last_commit = Instant::now();
+        } else if pending.is_empty() {
+            last_commit = Instant::now();
+        }
+        if last_prune.elapsed() > Duration::from_secs(600) {
+            let dropped = rec.prune(retention, jiff::Timestamp::now())?;
+            if dropped > 0 {
+                writeln!(err, "kubewhy: retention dropped {dropped} old pod(s)")?;
+            }
+            last_prune = Instant::now();
+            let _ = written;
+        }
+    }
+}
+
+/// The recorder's verdict on a deletion, from what it knows at that moment.
+fn initiator(r: &PodRecord, recent: &std::collections::VecDeque<ObjectRecord>) -> String {
+    let history = History {
+        pods: vec![r.clone()],
+        objects: recent.iter().cloned().collect(),
+        sources: vec!["flight recorder".into()],
+        ..Default::default()
+    };
+    let q = kubewhy_rules::gone::Query {
+        namespace: r.namespace.clone(),
+        pod: Some(r.name.clone()),
+        owner: None,
+        selector: None,
+    };
+    kubewhy_rules::gone::explain(&Default::default(), &history, &q)
+        .findings
+        .first()
+        .map(|f| f.cause.slug().to_string())
+        .unwrap_or_default()
+}
