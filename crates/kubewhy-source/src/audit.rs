@@ -226,7 +226,7 @@ mod tests {
         assert_eq!(out.len(), 1);
         let w: Vec<String> = warnings.iter().map(|w| w.to_string()).collect();
         assert!(
-            w[0].starts_with("a.log:2:1: not a JSON audit event"),
+            w[0].starts_with("a.log:2:2: not a JSON audit event"),
             "{w:?}"
         );
         assert!(
