@@ -9,6 +9,7 @@ use kubewhy_model::history::AuditEntry;
 use serde::Deserialize;
 use std::collections::HashMap;
 use std::io::BufRead;
+use std::ops::ControlFlow;
 use std::path::Path;
 
 #[derive(Deserialize, Default)]
@@ -64,38 +65,23 @@ fn stage_rank(stage: &str) -> u8 {
 /// not audit events are reported once per kind of problem with their line number, never fatal.
 pub fn parse_audit<R: BufRead>(
     name: &str,
-    mut reader: R,
+    reader: R,
     out: &mut Vec<AuditEntry>,
     warnings: &mut Vec<LoadWarning>,
 ) {
     let mut by_id: HashMap<String, (usize, u8)> = HashMap::new();
-    let mut buf = Vec::new();
-    let mut line_no = 0u64;
     let (mut bad_json, mut not_audit) = (0u64, 0u64);
-    loop {
-        buf.clear();
-        match reader.read_until(b'\n', &mut buf) {
-            Ok(0) => break,
-            Ok(_) => {}
-            Err(e) => {
-                warnings.push(warn_file(
-                    name,
-                    format!("read error after line {line_no}: {e}"),
-                ));
-                break;
-            }
-        }
-        line_no += 1;
+    crate::for_each_line(name, reader, warnings, |line_no, buf, warnings| {
         if line_no == 1 && buf.starts_with(&[0x1f, 0x8b]) {
             warnings.push(warn_file(
                 name,
                 "gzip-compressed; decompress it first (zcat FILE > audit.log)".into(),
             ));
-            return;
+            return ControlFlow::Break(());
         }
         let line = buf.trim_ascii();
         if line.is_empty() {
-            continue;
+            return ControlFlow::Continue(());
         }
         let ev: RawEvent = match serde_json::from_slice(line) {
             Ok(e) => e,
@@ -109,7 +95,7 @@ pub fn parse_audit<R: BufRead>(
                         format!("not a JSON audit event ({e}); such lines are skipped"),
                     ));
                 }
-                continue;
+                return ControlFlow::Continue(());
             }
         };
         if ev.kind != "Event" {
@@ -125,16 +111,18 @@ pub fn parse_audit<R: BufRead>(
                     ),
                 ));
             }
-            continue;
+            return ControlFlow::Continue(());
         }
-        let Some(obj) = ev.object_ref else { continue };
+        let Some(obj) = ev.object_ref else {
+            return ControlFlow::Continue(());
+        };
         let keep = match ev.verb.as_str() {
             "delete" | "deletecollection" => true,
             "create" => obj.subresource == "eviction",
             _ => false,
         };
         if !keep {
-            continue;
+            return ControlFlow::Continue(());
         }
         let rank = stage_rank(&ev.stage);
         let time = ev
@@ -157,7 +145,7 @@ pub fn parse_audit<R: BufRead>(
         };
         if ev.audit_id.is_empty() {
             out.push(entry);
-            continue;
+            return ControlFlow::Continue(());
         }
         match by_id.get(&ev.audit_id) {
             Some(&(_, r)) if r >= rank => {}
@@ -170,7 +158,8 @@ pub fn parse_audit<R: BufRead>(
                 out.push(entry);
             }
         }
-    }
+        ControlFlow::Continue(())
+    });
     if bad_json > 1 {
         warnings.push(warn_file(
             name,

@@ -7,12 +7,13 @@
 //! `I1123 00:19:03.552119   10834 gc_controller.go:142] garbage collecting 3 pods`, then one
 //! `PodGC is force deleting Pod: rc-scn/done-3` per pod.
 
-use crate::{LoadWarning, warn_file};
+use crate::LoadWarning;
 use jiff::Timestamp;
 use kubewhy_model::history::{ControllerAction, ControllerLogEntry};
 use regex::Regex;
 use std::collections::HashSet;
 use std::io::BufRead;
+use std::ops::ControlFlow;
 use std::path::Path;
 use std::sync::LazyLock;
 
@@ -139,31 +140,16 @@ fn structured_value(message: &str, key: &str) -> Option<String> {
 /// year): normally the snapshot's time.
 pub fn parse_controller_log<R: BufRead>(
     name: &str,
-    mut reader: R,
+    reader: R,
     reference: Option<Timestamp>,
     out: &mut Vec<ControllerLogEntry>,
     warnings: &mut Vec<LoadWarning>,
 ) {
-    let mut buf = Vec::new();
-    let mut line_no = 0u64;
     let mut batch_left = 0usize;
     // Pods an orphaned / unscheduled line already named: their force-delete line is the same act.
     let mut named: HashSet<(String, String)> = HashSet::new();
-    loop {
-        buf.clear();
-        match reader.read_until(b'\n', &mut buf) {
-            Ok(0) => break,
-            Ok(_) => {}
-            Err(e) => {
-                warnings.push(warn_file(
-                    name,
-                    format!("read error after line {line_no}: {e}"),
-                ));
-                break;
-            }
-        }
-        line_no += 1;
-        let raw = String::from_utf8_lossy(&buf);
+    crate::for_each_line(name, reader, warnings, |line_no, buf, _| {
+        let raw = String::from_utf8_lossy(buf);
         let raw = raw.trim();
         // Cheap filter first: every line kept names one of these.
         if !(raw.contains("arbage collecting")
@@ -172,10 +158,10 @@ pub fn parse_controller_log<R: BufRead>(
             || raw.contains("unscheduled terminating Pod")
             || raw.contains("NoExecuteTaintManager"))
         {
-            continue;
+            return ControlFlow::Continue(());
         }
         let Some(line) = split_line(raw, reference) else {
-            continue;
+            return ControlFlow::Continue(());
         };
         let msg = line.message;
         let mut push = |action, ns: String, pod: String, node: Option<String>| {
@@ -199,7 +185,7 @@ pub fn parse_controller_log<R: BufRead>(
                 .or(c.get(2))
                 .and_then(|m| m.as_str().parse().ok())
                 .unwrap_or(0);
-            continue;
+            return ControlFlow::Continue(());
         }
         if let Some(c) = OLD_ORPHAN.captures(msg) {
             named.insert((c[1].into(), c[2].into()));
@@ -238,7 +224,7 @@ pub fn parse_controller_log<R: BufRead>(
             })
         {
             if named.remove(&(ns.clone(), pod.clone())) {
-                continue;
+                return ControlFlow::Continue(());
             }
             let action = if batch_left > 0 {
                 batch_left -= 1;
@@ -258,7 +244,8 @@ pub fn parse_controller_log<R: BufRead>(
         {
             push(ControllerAction::TaintEviction, ns, pod, None);
         }
-    }
+        ControlFlow::Continue(())
+    });
 }
 
 /// Reads a controller-manager log file, or every file of a directory.

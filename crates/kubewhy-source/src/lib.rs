@@ -205,6 +205,36 @@ fn collect_files(p: &Path, depth: usize, jobs: &mut Vec<Job>, warnings: &mut Vec
     }
 }
 
+/// Calls `f` with each line of `reader` (its 1-based number, its bytes with the newline) until
+/// `f` breaks; a read error ends the input with a warning naming the last line read. Shared by
+/// the line-oriented parsers (audit logs, controller logs).
+pub(crate) fn for_each_line<R: std::io::BufRead>(
+    name: &str,
+    mut reader: R,
+    warnings: &mut Vec<LoadWarning>,
+    mut f: impl FnMut(u64, &[u8], &mut Vec<LoadWarning>) -> std::ops::ControlFlow<()>,
+) {
+    let mut buf = Vec::new();
+    let mut line_no = 0u64;
+    loop {
+        buf.clear();
+        match reader.read_until(b'\n', &mut buf) {
+            Ok(0) => return,
+            Ok(_) => {}
+            Err(e) => {
+                return warnings.push(warn_file(
+                    name,
+                    format!("read error after line {line_no}: {e}"),
+                ));
+            }
+        }
+        line_no += 1;
+        if f(line_no, &buf, warnings).is_break() {
+            return;
+        }
+    }
+}
+
 /// Opens each file under `path` (a file, a directory walked like a dump directory, or `-` for
 /// standard input), in name order; what cannot be opened becomes a warning.
 pub(crate) fn open_files(
