@@ -115,39 +115,6 @@ fn slim<T: serde::de::DeserializeOwned + Default>(o: &DynamicObject) -> T {
 
 #[derive(serde::Deserialize, Default)]
 #[serde(default, rename_all = "camelCase")]
-struct SlimEvent {
-    metadata: Meta,
-    involved_object: Involved,
-    reason: String,
-    message: String,
-    #[serde(rename = "type")]
-    type_: String,
-    count: Option<i64>,
-    #[serde(deserialize_with = "kubewhy_model::objects::lenient_time")]
-    last_timestamp: Option<Timestamp>,
-    #[serde(deserialize_with = "kubewhy_model::objects::lenient_time")]
-    event_time: Option<Timestamp>,
-    source: EventSource,
-    reporting_component: String,
-}
-
-#[derive(serde::Deserialize, Default)]
-#[serde(default)]
-struct Involved {
-    kind: String,
-    namespace: String,
-    name: String,
-    uid: String,
-}
-
-#[derive(serde::Deserialize, Default)]
-#[serde(default)]
-struct EventSource {
-    component: String,
-}
-
-#[derive(serde::Deserialize, Default)]
-#[serde(default, rename_all = "camelCase")]
 struct SlimJob {
     metadata: Meta,
     spec: JobSpec,
@@ -216,120 +183,103 @@ fn merge_pod(old: Option<&PodRecord>, mut new: PodRecord) -> PodRecord {
     new
 }
 
-async fn watch_kind(client: kube::Client, kind: Kind, tx: UnboundedSender<Seen>) {
-    let api: Api<DynamicObject> = Api::all_with(client, &kind.resource());
-    let mut stream = watcher::watcher(api, watcher::Config::default())
-        .default_backoff()
-        .boxed();
-    let mut pods: HashMap<String, PodRecord> = HashMap::new();
-    let mut objects: HashMap<String, ObjectRecord> = HashMap::new();
-    // Event uid → count last sent, so an unchanged resync is not written again.
-    let mut event_counts: HashMap<String, i64> = HashMap::new();
-    let mut relist: Option<HashSet<String>> = None;
-    while let Some(item) = stream.next().await {
-        let ev = match item {
-            Ok(ev) => ev,
-            Err(e) => {
-                if tx
-                    .send(Seen::Health {
-                        kind: kind.name(),
-                        error: Some(e.to_string()),
-                    })
-                    .is_err()
-                {
-                    return;
-                }
-                continue;
-            }
-        };
-        let now = Timestamp::now();
-        let sent = match ev {
+/// What one watch remembers, and what each watch event means for the recorder. Pure state, so
+/// gap detection and event de-duplication are tested without a cluster.
+struct Tracker {
+    kind: Kind,
+    pods: HashMap<String, PodRecord>,
+    objects: HashMap<String, ObjectRecord>,
+    /// Event uid → count last sent, so an unchanged resync is not written again.
+    event_counts: HashMap<String, i64>,
+    /// During a (re)list: the uids listed so far.
+    relist: Option<HashSet<String>>,
+}
+
+impl Tracker {
+    fn new(kind: Kind) -> Self {
+        Tracker {
+            kind,
+            pods: HashMap::new(),
+            objects: HashMap::new(),
+            event_counts: HashMap::new(),
+            relist: None,
+        }
+    }
+
+    /// What a watch event means, as of `now`.
+    fn handle(&mut self, ev: WEvent<DynamicObject>, now: Timestamp) -> Vec<Seen> {
+        let kind = self.kind;
+        let mut out = Vec::new();
+        match ev {
             WEvent::Init => {
-                relist = Some(HashSet::new());
-                tx.send(Seen::Health {
+                self.relist = Some(HashSet::new());
+                out.push(Seen::Health {
                     kind: kind.name(),
                     error: None,
-                })
+                });
             }
             WEvent::InitApply(o) | WEvent::Apply(o) => {
                 let uid = o.metadata.uid.clone().unwrap_or_default();
-                if let Some(seen) = relist.as_mut() {
+                if let Some(seen) = self.relist.as_mut() {
                     seen.insert(uid.clone());
                 }
                 match kind {
                     Kind::Pod => {
                         let p: Pod = slim(&o);
-                        let rec = merge_pod(pods.get(&uid), PodRecord::from_pod(&p));
-                        pods.insert(uid, rec);
-                        Ok(())
+                        let rec = merge_pod(self.pods.get(&uid), PodRecord::from_pod(&p));
+                        self.pods.insert(uid, rec);
                     }
                     Kind::Event => {
-                        let e: SlimEvent = slim(&o);
-                        let count = e.count.unwrap_or(1);
-                        if e.involved_object.kind != "Pod" || event_counts.get(&uid) == Some(&count)
+                        let e = serde_json::to_value(&o)
+                            .ok()
+                            .and_then(kubewhy_source::core_event)
+                            .unwrap_or_default();
+                        if e.involved.kind == "Pod" && self.event_counts.get(&uid) != Some(&e.count)
                         {
-                            Ok(())
-                        } else {
-                            event_counts.insert(uid.clone(), count);
-                            tx.send(Seen::PodEvent {
+                            self.event_counts.insert(uid.clone(), e.count);
+                            out.push(Seen::PodEvent {
                                 event_uid: uid,
-                                pod_uid: e.involved_object.uid,
-                                namespace: e.involved_object.namespace,
-                                pod: e.involved_object.name,
+                                pod_uid: e.involved.uid,
+                                namespace: e.involved.namespace,
+                                pod: e.involved.name,
                                 event: RecordedEvent {
-                                    time: e.last_timestamp.or(e.event_time),
+                                    time: e.last_time.or(e.first_time),
                                     type_: e.type_,
                                     reason: e.reason,
-                                    source: if e.source.component.is_empty() {
-                                        e.reporting_component
-                                    } else {
-                                        e.source.component
-                                    },
+                                    source: e.source,
                                     message: e.message,
-                                    count,
+                                    count: e.count,
                                 },
-                            })
+                            });
                         }
                     }
                     _ => {
-                        objects.insert(uid, object_record(kind, &o));
-                        Ok(())
+                        self.objects.insert(uid, object_record(kind, &o));
                     }
                 }
             }
             WEvent::InitDone => {
                 // Known before the (re)list, absent from it: deleted while the watch was down.
-                let seen = relist.take().unwrap_or_default();
-                let mut r = Ok(());
-                if kind == Kind::Pod {
-                    let gone: Vec<String> = pods
-                        .keys()
-                        .filter(|u| !seen.contains(*u))
-                        .cloned()
-                        .collect();
-                    for uid in gone {
-                        if let Some(mut rec) = pods.remove(&uid) {
+                // (An InitDone with no list in progress lists nothing: it deletes nothing.)
+                let Some(seen) = self.relist.take() else {
+                    return out;
+                };
+                match kind {
+                    Kind::Pod => {
+                        for (_, mut rec) in self.pods.extract_if(|u, _| !seen.contains(u)) {
                             rec.deleted = Some(now);
                             rec.deleted_in_gap = true;
-                            r = r.and(tx.send(Seen::PodGone(Box::new(rec))));
+                            out.push(Seen::PodGone(Box::new(rec)));
                         }
                     }
-                } else if kind == Kind::Event {
-                    event_counts.retain(|u, _| seen.contains(u));
-                } else {
-                    let gone: Vec<String> = objects
-                        .keys()
-                        .filter(|u| !seen.contains(*u))
-                        .cloned()
-                        .collect();
-                    for uid in gone {
-                        if let Some(mut rec) = objects.remove(&uid) {
+                    Kind::Event => self.event_counts.retain(|u, _| seen.contains(u)),
+                    _ => {
+                        for (_, mut rec) in self.objects.extract_if(|u, _| !seen.contains(u)) {
                             rec.deleted = Some(now);
-                            r = r.and(tx.send(Seen::ObjectGone(Box::new(rec))));
+                            out.push(Seen::ObjectGone(Box::new(rec)));
                         }
                     }
                 }
-                r
             }
             WEvent::Delete(o) => {
                 let uid = o.metadata.uid.clone().unwrap_or_default();
@@ -337,25 +287,175 @@ async fn watch_kind(client: kube::Client, kind: Kind, tx: UnboundedSender<Seen>)
                     Kind::Pod => {
                         let p: Pod = slim(&o);
                         let mut rec =
-                            merge_pod(pods.remove(&uid).as_ref(), PodRecord::from_pod(&p));
+                            merge_pod(self.pods.remove(&uid).as_ref(), PodRecord::from_pod(&p));
                         rec.deleted = Some(now);
-                        tx.send(Seen::PodGone(Box::new(rec)))
+                        out.push(Seen::PodGone(Box::new(rec)));
                     }
                     Kind::Event => {
-                        event_counts.remove(&uid);
-                        Ok(())
+                        self.event_counts.remove(&uid);
                     }
                     _ => {
-                        objects.remove(&uid);
+                        self.objects.remove(&uid);
                         let mut rec = object_record(kind, &o);
                         rec.deleted = Some(now);
-                        tx.send(Seen::ObjectGone(Box::new(rec)))
+                        out.push(Seen::ObjectGone(Box::new(rec)));
                     }
                 }
             }
-        };
-        if sent.is_err() {
-            return; // the recorder stopped
         }
+        out
+    }
+}
+
+async fn watch_kind(client: kube::Client, kind: Kind, tx: UnboundedSender<Seen>) {
+    let api: Api<DynamicObject> = Api::all_with(client, &kind.resource());
+    let mut stream = watcher::watcher(api, watcher::Config::default())
+        .default_backoff()
+        .boxed();
+    let mut tracker = Tracker::new(kind);
+    while let Some(item) = stream.next().await {
+        let seen = match item {
+            Ok(ev) => tracker.handle(ev, Timestamp::now()),
+            Err(e) => vec![Seen::Health {
+                kind: kind.name(),
+                error: Some(e.to_string()),
+            }],
+        };
+        for s in seen {
+            if tx.send(s).is_err() {
+                return; // the recorder stopped
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn obj(kind: Kind, json: serde_json::Value) -> DynamicObject {
+        let mut v = json;
+        v["apiVersion"] = kind.resource().api_version.into();
+        v["kind"] = kind.resource().kind.into();
+        serde_json::from_value(v).unwrap()
+    }
+
+    fn pod(uid: &str, extra: serde_json::Value) -> DynamicObject {
+        let mut meta =
+            serde_json::json!({"name": format!("p-{uid}"), "namespace": "shop", "uid": uid});
+        if let Some(m) = extra.as_object() {
+            for (k, v) in m {
+                meta[k] = v.clone();
+            }
+        }
+        obj(
+            Kind::Pod,
+            serde_json::json!({"metadata": meta, "spec": {"nodeName": "node-1"}, "status": {"phase": "Running"}}),
+        )
+    }
+
+    fn now() -> Timestamp {
+        "2026-11-23T10:00:00Z".parse().unwrap()
+    }
+
+    #[test]
+    fn a_pod_deleted_while_the_watch_was_down_is_reported_at_the_relist() {
+        let mut t = Tracker::new(Kind::Pod);
+        t.handle(WEvent::Init, now());
+        t.handle(WEvent::InitApply(pod("a", serde_json::json!({}))), now());
+        t.handle(WEvent::InitApply(pod("b", serde_json::json!({}))), now());
+        t.handle(WEvent::InitDone, now());
+        // The watch drops; b is deleted meanwhile; the re-list shows only a.
+        t.handle(WEvent::Init, now());
+        t.handle(WEvent::InitApply(pod("a", serde_json::json!({}))), now());
+        let seen = t.handle(WEvent::InitDone, now());
+        assert_eq!(seen.len(), 1);
+        let Seen::PodGone(r) = &seen[0] else {
+            panic!("{seen:?}")
+        };
+        assert_eq!(
+            (r.name.as_str(), r.deleted_in_gap, r.deleted),
+            ("p-b", true, Some(now()))
+        );
+        assert!(
+            t.handle(WEvent::InitDone, now()).is_empty(),
+            "reported once"
+        );
+    }
+
+    #[test]
+    fn a_graceful_deletion_keeps_when_it_was_first_seen() {
+        let mut t = Tracker::new(Kind::Pod);
+        t.handle(WEvent::Apply(pod("a", serde_json::json!({}))), now());
+        t.handle(
+            WEvent::Apply(pod("a", serde_json::json!({"deletionTimestamp": "2026-11-23T09:59:30Z", "deletionGracePeriodSeconds": 30}))),
+            now(),
+        );
+        // The kubelet's closing delete: grace 0.
+        let seen = t.handle(
+            WEvent::Delete(pod("a", serde_json::json!({"deletionTimestamp": "2026-11-23T09:59:10Z", "deletionGracePeriodSeconds": 0}))),
+            now(),
+        );
+        let Seen::PodGone(r) = &seen[0] else {
+            panic!("{seen:?}")
+        };
+        assert_eq!(r.deletion_grace, Some(30));
+        assert_eq!(r.deletion_seen, "2026-11-23T09:59:00Z".parse().ok());
+        assert!(!r.deleted_in_gap);
+    }
+
+    #[test]
+    fn pod_events_are_sent_when_new_or_counted_again_only() {
+        let mut t = Tracker::new(Kind::Event);
+        let ev = |count: i64, kind: &str| {
+            obj(
+                Kind::Event,
+                serde_json::json!({
+                    "metadata": {"name": "e", "namespace": "shop", "uid": "e1"},
+                    "involvedObject": {"kind": kind, "name": "p-a", "namespace": "shop", "uid": "a"},
+                    "reason": "BackOff", "message": "Back-off restarting failed container", "type": "Warning",
+                    "count": count, "source": {"component": "kubelet"},
+                    "lastTimestamp": "2026-11-23T09:59:00Z"
+                }),
+            )
+        };
+        assert_eq!(t.handle(WEvent::Apply(ev(1, "Pod")), now()).len(), 1);
+        assert!(
+            t.handle(WEvent::Apply(ev(1, "Pod")), now()).is_empty(),
+            "a resync is not news"
+        );
+        let seen = t.handle(WEvent::Apply(ev(4, "Pod")), now());
+        let Seen::PodEvent { pod_uid, event, .. } = &seen[0] else {
+            panic!("{seen:?}")
+        };
+        assert_eq!(
+            (pod_uid.as_str(), event.count, event.source.as_str()),
+            ("a", 4, "kubelet")
+        );
+        let mut t = Tracker::new(Kind::Event);
+        assert!(t.handle(WEvent::Apply(ev(1, "Node")), now()).is_empty());
+    }
+
+    #[test]
+    fn a_deleted_job_keeps_its_ttl_and_cronjob() {
+        let mut t = Tracker::new(Kind::Job);
+        let job = obj(
+            Kind::Job,
+            serde_json::json!({
+                "metadata": {"name": "tick-1", "namespace": "shop", "uid": "j1",
+                    "ownerReferences": [{"apiVersion": "batch/v1", "kind": "CronJob", "name": "tick", "uid": "c1", "controller": true}]},
+                "spec": {"ttlSecondsAfterFinished": 60},
+                "status": {"completionTime": "2026-11-23T09:58:00Z"}
+            }),
+        );
+        let seen = t.handle(WEvent::Delete(job), now());
+        let Seen::ObjectGone(r) = &seen[0] else {
+            panic!("{seen:?}")
+        };
+        assert_eq!(r.kind, "Job");
+        assert_eq!(r.owner.as_ref().map(|o| o.name.as_str()), Some("tick"));
+        assert_eq!(r.ttl_seconds_after_finished, Some(60));
+        assert_eq!(r.finished, "2026-11-23T09:58:00Z".parse().ok());
+        assert_eq!(r.deleted, Some(now()));
     }
 }

@@ -282,6 +282,12 @@ impl From<EventParts> for Event {
     }
 }
 
+/// A core/v1 Event as the loader reads it (the reporting component, a series' count and the
+/// newest time resolved as for files), for the live watches.
+pub fn core_event(v: serde_json::Value) -> Option<Event> {
+    CoreEvent::deserialize(v).ok().map(Event::from)
+}
+
 impl From<CoreEvent> for Event {
     fn from(e: CoreEvent) -> Event {
         EventParts {

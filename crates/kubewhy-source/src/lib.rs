@@ -20,6 +20,7 @@ use std::path::{Path, PathBuf};
 
 pub use audit::{parse_audit, read_audit_log};
 pub use controller_log::{parse_controller_log, read_controller_log};
+pub use decode::core_event;
 pub use kubewhy_model::InputWarning as LoadWarning;
 
 /// The part of a container log kubewhy keeps: the last lines, each bounded in length — for logs
