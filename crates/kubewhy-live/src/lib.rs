@@ -170,6 +170,18 @@ pub struct LiveOptions {
     pub focus: Vec<String>,
 }
 
+impl LiveOptions {
+    /// Every namespace of the cluster a kubeconfig and context name (`kubewhy fix`, `watch`).
+    pub fn cluster_wide(kubeconfig: Option<PathBuf>, context: Option<String>) -> Self {
+        LiveOptions {
+            kubeconfig,
+            context,
+            all_namespaces: true,
+            ..Default::default()
+        }
+    }
+}
+
 #[derive(Debug, thiserror::Error)]
 pub enum LiveError {
     /// No usable kubeconfig or in-cluster configuration.

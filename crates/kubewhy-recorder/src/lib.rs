@@ -320,50 +320,41 @@ impl Recorder {
 
     /// The recorded history of a namespace (or of all, with `None`), with each pod's events.
     pub fn read(&self, namespace: Option<&str>) -> Result<Recorded, Error> {
-        let mut out = Recorded::default();
         let ns = namespace.unwrap_or("");
         let all = namespace.is_none();
-        let mut stmt = self
-            .conn
-            .prepare("SELECT record FROM pods WHERE ?1 OR namespace = ?2 ORDER BY deleted")
-            .map_err(|e| self.err(e))?;
+        let mut pods: Vec<PodRecord> = self.records(
+            "SELECT record FROM pods WHERE ?1 OR namespace = ?2 ORDER BY deleted",
+            params![all, ns],
+        )?;
+        for p in &mut pods {
+            p.events = self.records(
+                "SELECT record FROM events WHERE pod_uid = ?1 OR (pod_uid = '' AND namespace = ?2 AND pod = ?3) ORDER BY time",
+                params![p.uid, p.namespace, p.name],
+            )?;
+        }
+        let objects = self.records(
+            "SELECT record FROM objects WHERE ?1 OR namespace = ?2 OR namespace = '' ORDER BY deleted",
+            params![all, ns],
+        )?;
+        Ok(Recorded { pods, objects })
+    }
+
+    /// The JSON `record` column of a query's rows, decoded; rows that do not decode (written
+    /// by another version) are skipped.
+    fn records<T: serde::de::DeserializeOwned>(
+        &self,
+        sql: &str,
+        params: impl rusqlite::Params,
+    ) -> Result<Vec<T>, Error> {
+        let mut stmt = self.conn.prepare_cached(sql).map_err(|e| self.err(e))?;
         let rows = stmt
-            .query_map(params![all, ns], |r| r.get::<_, String>(0))
+            .query_map(params, |r| r.get::<_, String>(0))
             .map_err(|e| self.err(e))?;
+        let mut out = Vec::new();
         for row in rows {
             let json = row.map_err(|e| self.err(e))?;
-            if let Ok(p) = serde_json::from_str::<PodRecord>(&json) {
-                out.pods.push(p);
-            }
-        }
-        let mut ev = self
-            .conn
-            .prepare("SELECT record FROM events WHERE pod_uid = ?1 OR (pod_uid = '' AND namespace = ?2 AND pod = ?3) ORDER BY time")
-            .map_err(|e| self.err(e))?;
-        for p in &mut out.pods {
-            let rows = ev
-                .query_map(params![p.uid, p.namespace, p.name], |r| {
-                    r.get::<_, String>(0)
-                })
-                .map_err(|e| self.err(e))?;
-            for row in rows {
-                let json = row.map_err(|e| self.err(e))?;
-                if let Ok(e) = serde_json::from_str::<RecordedEvent>(&json) {
-                    p.events.push(e);
-                }
-            }
-        }
-        let mut stmt = self
-            .conn
-            .prepare("SELECT record FROM objects WHERE ?1 OR namespace = ?2 OR namespace = '' ORDER BY deleted")
-            .map_err(|e| self.err(e))?;
-        let rows = stmt
-            .query_map(params![all, ns], |r| r.get::<_, String>(0))
-            .map_err(|e| self.err(e))?;
-        for row in rows {
-            let json = row.map_err(|e| self.err(e))?;
-            if let Ok(o) = serde_json::from_str::<ObjectRecord>(&json) {
-                out.objects.push(o);
+            if let Ok(v) = serde_json::from_str(&json) {
+                out.push(v);
             }
         }
         Ok(out)

@@ -14,7 +14,6 @@
 //! the source that would.
 
 use crate::podinfo::PodInfo;
-use jiff::Timestamp;
 use kubewhy_model::history::{
     AuditEntry, ControllerAction, ControllerLogEntry, History, ObjectRecord, OwnerLink, PodRecord,
 };
@@ -86,7 +85,6 @@ struct Facts<'a> {
 
 /// Answers the query from the snapshot and the history.
 pub fn explain(snap: &Snapshot, history: &History, q: &Query) -> Answer {
-    let now = snap.now.unwrap_or_else(Timestamp::now);
     let names = candidates(snap, history, q);
     let mut answer = Answer {
         nothing: names.is_empty(),
@@ -95,7 +93,7 @@ pub fn explain(snap: &Snapshot, history: &History, q: &Query) -> Answer {
     let mut raw = Vec::new();
     for name in names {
         let facts = gather(snap, history, &q.namespace, &name);
-        match judge(snap, history, &facts, now) {
+        match judge(snap, history, &facts) {
             Verdict::Alive => answer.alive.push(facts.key.clone()),
             Verdict::Found(f) => raw.push(*f),
             Verdict::Unknown { status, next } => answer.unknown.push(Unexplained {
@@ -310,8 +308,13 @@ fn gather<'a>(snap: &'a Snapshot, history: &'a History, ns: &str, name: &str) ->
     let audit = history
         .audit
         .iter()
-        .filter(|a| a.resource == "pods" && a.namespace == ns && a.name == name && a.succeeded())
-        .filter(|a| a.api_group.is_empty())
+        .filter(|a| {
+            a.resource == "pods"
+                && a.api_group.is_empty()
+                && a.namespace == ns
+                && a.name == name
+                && a.succeeded()
+        })
         .collect();
     let controller = history
         .controller
@@ -358,7 +361,7 @@ fn cause_of_actor(actor: &str) -> Option<Cause> {
     })
 }
 
-fn judge(snap: &Snapshot, history: &History, f: &Facts, now: Timestamp) -> Verdict {
+fn judge(snap: &Snapshot, history: &History, f: &Facts) -> Verdict {
     let key = &f.key;
     let (ns, name) = (key.namespace.as_str(), key.name.as_str());
     let last = f.last.as_ref();
@@ -674,8 +677,7 @@ fn judge(snap: &Snapshot, history: &History, f: &Facts, now: Timestamp) -> Verdi
         Severity::Info
     };
     fd.group_key = format!("gone|{}|{}", who.clone().unwrap_or_default(), summary);
-    fd = advise(fd, cause, ns, node, who.as_deref(), history);
-    let _ = now;
+    fd = advise(fd, cause, ns, node, who.as_deref());
     Verdict::Found(Box::new(fd))
 }
 
@@ -757,30 +759,28 @@ fn owner_cause(
     if o.kind == "Job"
         && let Some(OwnerState::Deleted(Some(r))) = state
     {
+        if let Some(cj) = r.owner.as_ref().filter(|w| w.kind == "CronJob") {
+            return (
+                Cause::JobTtlExpired,
+                format!(
+                    "CronJob {}'s history limit removed its Job {}, and the pod with it",
+                    cj.name, o.name
+                ),
+                c,
+            );
+        }
+        if let (Some(ttl), Some(done), Some(gone)) =
+            (r.ttl_seconds_after_finished, r.finished, r.deleted)
+            && gone >= done + jiff::SignedDuration::from_secs(ttl)
         {
-            if let Some(cj) = r.owner.as_ref().filter(|w| w.kind == "CronJob") {
-                return (
-                    Cause::JobTtlExpired,
-                    format!(
-                        "CronJob {}'s history limit removed its Job {}, and the pod with it",
-                        cj.name, o.name
-                    ),
-                    c,
-                );
-            }
-            if let (Some(ttl), Some(done), Some(gone)) =
-                (r.ttl_seconds_after_finished, r.finished, r.deleted)
-                && gone >= done + jiff::SignedDuration::from_secs(ttl)
-            {
-                return (
-                    Cause::JobTtlExpired,
-                    format!(
-                        "its Job {} expired {ttl} s after finishing (ttlSecondsAfterFinished), and the pod went with it",
-                        o.name
-                    ),
-                    c,
-                );
-            }
+            return (
+                Cause::JobTtlExpired,
+                format!(
+                    "its Job {} expired {ttl} s after finishing (ttlSecondsAfterFinished), and the pod went with it",
+                    o.name
+                ),
+                c,
+            );
         }
     }
     (
@@ -806,12 +806,10 @@ fn implied(
 ) -> Option<(Cause, String, Confidence)> {
     let key = &f.key;
     let ns = key.namespace.as_str();
-    let last = f.last.as_ref();
     // Events that name the act.
-    if let Some(e) = f.events.iter().rev().find(|e| {
+    if f.events.iter().any(|e| {
         e.reason == "TaintManagerEviction" && e.message.starts_with("Marking for deletion")
     }) {
-        let _ = e;
         return Some((
             Cause::EvictedTaint,
             format!("the taint manager marked it for deletion: a NoExecute taint on {node}"),
@@ -935,7 +933,6 @@ fn implied(
             .deletion_grace_period_seconds
             .filter(|_| p.metadata.deletion_timestamp.is_some())
     {
-        let _ = last;
         return Some((
             Cause::DeletedByClient,
             format!(
@@ -1005,14 +1002,7 @@ fn what_would_tell(history: &History, f: &Facts) -> String {
 }
 
 /// Next steps, per cause.
-fn advise(
-    f: Finding,
-    cause: Cause,
-    ns: &str,
-    node: &str,
-    who: Option<&str>,
-    _h: &History,
-) -> Finding {
+fn advise(f: Finding, cause: Cause, ns: &str, node: &str, who: Option<&str>) -> Finding {
     let page = format!("kubewhy explain {}", cause.slug());
     match cause {
         Cause::PodGcThreshold => f
@@ -1120,6 +1110,18 @@ mod tests {
         )
     }
 
+    /// Each pod's single cause.
+    fn assert_causes(snap: &Snapshot, h: &History, cases: &[(&str, &str, Cause)]) {
+        for (ns, pod, want) in cases {
+            let a = ask(snap, h, ns, pod);
+            assert_eq!(
+                a.findings.first().map(|f| f.cause),
+                Some(*want),
+                "{ns}/{pod}: {a:#?}"
+            );
+        }
+    }
+
     fn cause(a: &Answer) -> (Cause, Confidence) {
         assert_eq!(a.findings.len(), 1, "{a:#?}");
         (a.findings[0].cause, a.findings[0].confidence)
@@ -1151,19 +1153,16 @@ mod tests {
     #[test]
     fn every_deletion_of_the_real_run_from_the_audit_log_alone() {
         let (snap, h) = sources(true, false, false, false);
-        for (ns, pod, want) in [
-            ("rc-gone", "manual", Cause::DeletedByClient),
-            ("rc-gone", "web-79c745d8c8-x97fq", Cause::OwnerDeleted),
-            ("rc-gone", "web-79c745d8c8-wn2gm", Cause::OwnerDeleted),
-            ("rc-gone-ns", "doomed", Cause::NamespaceDeleted),
-        ] {
-            let a = ask(&snap, &h, ns, pod);
-            assert_eq!(
-                a.findings.first().map(|f| f.cause),
-                Some(want),
-                "{ns}/{pod}: {a:#?}"
-            );
-        }
+        assert_causes(
+            &snap,
+            &h,
+            &[
+                ("rc-gone", "manual", Cause::DeletedByClient),
+                ("rc-gone", "web-79c745d8c8-x97fq", Cause::OwnerDeleted),
+                ("rc-gone", "web-79c745d8c8-wn2gm", Cause::OwnerDeleted),
+                ("rc-gone-ns", "doomed", Cause::NamespaceDeleted),
+            ],
+        );
         let a = ask(&snap, &h, "rc-gone", "manual");
         assert!(
             a.findings[0].summary.contains("admin deleted it"),
@@ -1175,19 +1174,16 @@ mod tests {
     #[test]
     fn every_deletion_of_the_real_run_from_the_recorder_alone() {
         let (snap, h) = sources(false, false, true, false);
-        for (ns, pod, want) in [
-            ("rc-gone", "manual", Cause::DeletedByClient),
-            ("rc-gone", "web-79c745d8c8-x97fq", Cause::OwnerDeleted),
-            ("rc-gone", "tick-1795393680-n2qf8", Cause::JobTtlExpired),
-            ("rc-gone-ns", "doomed", Cause::NamespaceDeleted),
-        ] {
-            let a = ask(&snap, &h, ns, pod);
-            assert_eq!(
-                a.findings.first().map(|f| f.cause),
-                Some(want),
-                "{ns}/{pod}: {a:#?}"
-            );
-        }
+        assert_causes(
+            &snap,
+            &h,
+            &[
+                ("rc-gone", "manual", Cause::DeletedByClient),
+                ("rc-gone", "web-79c745d8c8-x97fq", Cause::OwnerDeleted),
+                ("rc-gone", "tick-1795393680-n2qf8", Cause::JobTtlExpired),
+                ("rc-gone-ns", "doomed", Cause::NamespaceDeleted),
+            ],
+        );
         let a = ask(&snap, &h, "rc-gone", "tick-1795393680-n2qf8");
         assert_eq!(
             a.findings[0].summary.split(" (at ").next().unwrap(),

@@ -14,13 +14,8 @@ pub(crate) fn run(args: FixArgs) -> Result<u8> {
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
-    let opts = kubewhy_live::LiveOptions {
-        kubeconfig: args.kubeconfig.clone(),
-        context: args.context.clone(),
-        namespaces: Vec::new(),
-        all_namespaces: true,
-        focus: Vec::new(),
-    };
+    let opts =
+        kubewhy_live::LiveOptions::cluster_wide(args.kubeconfig.clone(), args.context.clone());
     if let Some(dir) = &args.undo {
         return undo(&rt, &opts, dir, args.output);
     }

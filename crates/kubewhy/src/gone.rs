@@ -266,13 +266,8 @@ pub(crate) fn watch(args: WatchArgs) -> Result<u8> {
     };
     let mut rec = Recorder::open(&args.record)?;
     rec.prune(retention, jiff::Timestamp::now())?;
-    let opts = kubewhy_live::LiveOptions {
-        kubeconfig: args.kubeconfig.clone(),
-        context: args.context.clone(),
-        namespaces: Vec::new(),
-        all_namespaces: true,
-        focus: Vec::new(),
-    };
+    let opts =
+        kubewhy_live::LiveOptions::cluster_wide(args.kubeconfig.clone(), args.context.clone());
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
@@ -292,7 +287,6 @@ pub(crate) fn watch(args: WatchArgs) -> Result<u8> {
     let mut recent: std::collections::VecDeque<ObjectRecord> = Default::default();
     let mut last_commit = Instant::now();
     let mut last_prune = Instant::now();
-    let mut written: u64 = 0;
     let mut failures: std::collections::HashMap<&str, u32> = Default::default();
     loop {
         let wait = COMMIT_EVERY.saturating_sub(last_commit.elapsed());
@@ -301,7 +295,6 @@ pub(crate) fn watch(args: WatchArgs) -> Result<u8> {
             Ok(Some(seen)) => match seen {
                 Seen::PodGone(mut r) => {
                     r.initiator = initiator(&r, &recent);
-                    written += 1;
                     pending.push(Op::PodDeleted(r));
                 }
                 Seen::PodEvent {
@@ -360,16 +353,25 @@ pub(crate) fn watch(args: WatchArgs) -> Result<u8> {
                 writeln!(err, "kubewhy: retention dropped {dropped} old pod(s)")?;
             }
             last_prune = Instant::now();
-            let _ = written;
         }
     }
 }
 
 /// The recorder's verdict on a deletion, from what it knows at that moment.
 fn initiator(r: &PodRecord, recent: &std::collections::VecDeque<ObjectRecord>) -> String {
+    // Only the deletions that can explain this pod's: its namespace, its node, its namespace's
+    // objects (owners). Cloning all recent ones for every deleted pod would be quadratic.
     let history = History {
         pods: vec![r.clone()],
-        objects: recent.iter().cloned().collect(),
+        objects: recent
+            .iter()
+            .filter(|o| {
+                o.namespace == r.namespace
+                    || (o.kind == "Namespace" && o.name == r.namespace)
+                    || (o.kind == "Node" && o.name == r.node)
+            })
+            .cloned()
+            .collect(),
         sources: vec!["flight recorder".into()],
         ..Default::default()
     };
