@@ -238,4 +238,27 @@ proptest::proptest! {
         t.push_str(&junk);
         let _ = load(&[text("fuzz.json", &t)], None);
     }
+
+    /// The line parsers of `kubewhy gone` take any bytes, and lines shaped like what they look
+    /// for with the fields mangled.
+    #[test]
+    fn history_parsers_never_panic(
+        bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..400),
+        junk in "[{}\\[\\]\":a-z0-9/. =-]{0,40}",
+    ) {
+        let (mut audit, mut kcm, mut w) = (Vec::new(), Vec::new(), Vec::new());
+        crate::parse_audit("fuzz", &bytes[..], &mut audit, &mut w);
+        crate::parse_controller_log("fuzz", &bytes[..], None, &mut kcm, &mut w);
+        let lines = [
+            format!("{{\"kind\":\"Event\",\"verb\":\"delete\",\"objectRef\":{{{junk}}}}}"),
+            format!("I1123 00:19:03.552204   1 gc_controller.go:78] PodGC is force deleting Pod: {junk}"),
+            format!("I1123 00:19:03.552119   1 gc_controller.go:142] garbage collecting {junk} pods"),
+            format!("{{\"ts\":{junk},\"msg\":\"Found orphaned Pod assigned to the Node, deleting\",\"pod\":{junk}}}"),
+            format!("\"Found unscheduled terminating Pod not assigned to any Node, deleting\" pod={junk}"),
+        ];
+        for l in &lines {
+            crate::parse_audit("fuzz", l.as_bytes(), &mut audit, &mut w);
+            crate::parse_controller_log("fuzz", l.as_bytes(), None, &mut kcm, &mut w);
+        }
+    }
 }
