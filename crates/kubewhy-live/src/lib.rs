@@ -117,6 +117,12 @@ const RESOURCES: &[Resource] = &[
         plural: "cronjobs",
         namespaced: true,
     },
+    // Argo Workflows, when installed (404 otherwise: nothing to read): `spec.podGC`.
+    Resource {
+        prefixes: &["/apis/argoproj.io/v1alpha1"],
+        plural: "workflows",
+        namespaced: true,
+    },
     Resource {
         prefixes: &["/apis/storage.k8s.io/v1"],
         plural: "storageclasses",

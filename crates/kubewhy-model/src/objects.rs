@@ -782,6 +782,21 @@ pub struct WorkloadSpec {
     /// The pod template (Deployments, ReplicaSets, StatefulSets, DaemonSets, Jobs): what the
     /// controller would create, for workloads that have no pod to look at.
     pub template: Option<PodTemplate>,
+    /// An Argo Workflow's `spec.podGC`: when the workflow controller deletes its own pods.
+    #[serde(rename = "podGC")]
+    pub pod_gc: Option<WorkflowPodGc>,
+}
+
+/// Argo Workflows' `spec.podGC`.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct WorkflowPodGc {
+    /// `OnPodCompletion`, `OnPodSuccess`, `OnWorkflowCompletion`, `OnWorkflowSuccess`.
+    pub strategy: String,
+    /// Only pods whose labels match are deleted (none given: all).
+    pub label_selector: Option<LabelSelector>,
+    /// How long after the strategy's moment the pods are deleted (a Go duration, `30s`).
+    pub delete_delay_duration: String,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -799,6 +814,11 @@ pub struct WorkloadStatus {
     pub ready_replicas: Option<i64>,
     pub desired_number_scheduled: Option<i64>,
     pub current_number_scheduled: Option<i64>,
+    /// An Argo Workflow's phase (`Pending`, `Running`, `Succeeded`, `Failed`, `Error`).
+    pub phase: String,
+    /// An Argo Workflow's completion time.
+    #[serde(deserialize_with = "lenient_time")]
+    pub finished_at: Option<Timestamp>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]

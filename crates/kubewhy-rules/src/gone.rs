@@ -222,14 +222,16 @@ fn candidates(snap: &Snapshot, history: &History, q: &Query) -> BTreeSet<String>
             // pods (`owner-x7k2p`, `owner-0`) stand in.
             if matches!(
                 ok.as_str(),
-                "Job" | "ReplicaSet" | "StatefulSet" | "DaemonSet"
+                "Job" | "ReplicaSet" | "StatefulSet" | "DaemonSet" | "Workflow"
             ) {
                 let prefix = format!("{on}-");
+                // Argo names a workflow's pods `WF-TEMPLATE-HASH` (v3.4+) or `WF-HASH`.
+                let workflow = ok == "Workflow";
                 let generated = |n: &str| {
                     n.strip_prefix(&prefix).is_some_and(|rest| {
                         !rest.is_empty()
-                            && !rest.contains('-')
-                            && rest.chars().all(|c| c.is_ascii_alphanumeric())
+                            && (workflow || !rest.contains('-'))
+                            && rest.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
                     })
                 };
                 out.extend(
@@ -302,6 +304,29 @@ fn gather<'a>(snap: &'a Snapshot, history: &'a History, ns: &str, name: &str) ->
                         e.involved.name,
                         e.message
                     ),
+                )
+            });
+    }
+    if owner.is_none() {
+        // Argo names a workflow's pods after it (`WORKFLOW-TEMPLATE-HASH`); the longest
+        // Workflow name that prefixes the pod's stands in when nothing else names the owner.
+        owner = snap
+            .workloads
+            .iter()
+            .filter(|w| w.kind == "Workflow" && w.metadata.ns() == ns)
+            .filter(|w| {
+                name.strip_prefix(w.metadata.name.as_str())
+                    .is_some_and(|rest| rest.len() > 1 && rest.starts_with('-'))
+            })
+            .max_by_key(|w| w.metadata.name.len())
+            .map(|w| {
+                (
+                    OwnerLink {
+                        kind: "Workflow".into(),
+                        name: w.metadata.name.clone(),
+                        uid: w.metadata.uid.clone(),
+                    },
+                    "the pod's name (Argo names a workflow's pods WORKFLOW-…)".to_string(),
                 )
             });
     }
@@ -508,6 +533,8 @@ fn judge(snap: &Snapshot, history: &History, f: &Facts) -> Verdict {
         .owner
         .as_ref()
         .map(|(o, _)| owner_state(snap, history, ns, o));
+    let argo = argo_gc(snap, f);
+    let mut by_argo = false;
 
     // 1. The pod's own last word.
     let mut chosen: Option<(Cause, String, Confidence)> = None;
@@ -591,11 +618,24 @@ fn judge(snap: &Snapshot, history: &History, f: &Facts) -> Verdict {
                         .into(),
                     Confidence::High,
                 ),
-                _ => (
-                    Cause::DeletedByClient,
-                    format!("{actor} deleted it"),
-                    Confidence::High,
-                ),
+                _ => match argo.as_ref().filter(|g| g.applies != Some(false)) {
+                    // A pod of an Argo Workflow whose pod GC covers it, deleted by a service
+                    // account: the workflow controller's, when it is named like it.
+                    Some(g) if actor.starts_with("system:serviceaccount:") => {
+                        by_argo = true;
+                        let named = actor.contains("argo") || actor.contains("workflow");
+                        (
+                            Cause::DeletedByClient,
+                            format!("the Argo workflow controller ({actor}) deleted it: {}", g.why),
+                            if named { Confidence::High } else { Confidence::Medium },
+                        )
+                    }
+                    _ => (
+                        Cause::DeletedByClient,
+                        format!("{actor} deleted it"),
+                        Confidence::High,
+                    ),
+                },
             }
             });
     }
@@ -617,7 +657,26 @@ fn judge(snap: &Snapshot, history: &History, f: &Facts) -> Verdict {
             Confidence::High,
         ));
     }
-    // 4. What the rest implies.
+    // 4. What the rest implies: an Argo Workflow's pod GC, then the rest.
+    if chosen.is_none()
+        && !matches!(
+            owner_state,
+            Some(OwnerState::Deleting | OwnerState::Deleted(_))
+        )
+        && ns_gone.is_none()
+        && let Some(g) = argo.as_ref().filter(|g| g.applies != Some(false))
+    {
+        by_argo = true;
+        chosen = Some((
+            Cause::DeletedByClient,
+            format!("the Argo workflow controller deleted it: {}", g.why),
+            if g.applies == Some(true) {
+                Confidence::Medium
+            } else {
+                Confidence::Low
+            },
+        ));
+    }
     if chosen.is_none() {
         chosen = implied(
             snap,
@@ -661,6 +720,14 @@ fn judge(snap: &Snapshot, history: &History, f: &Facts) -> Verdict {
             ),
         );
     }
+    if let Some(g) = &argo {
+        fd = fd.evidence(
+            EvidenceKind::Field,
+            Some(&g.workflow),
+            "spec.podGC, status.phase",
+            format!("{}; {}", g.spec, g.why),
+        );
+    }
     let going = f.live.is_some();
     let verb = if going { "is being removed" } else { "is gone" };
     let at = when.map(|t| format!(" (at {t})")).unwrap_or_default();
@@ -677,7 +744,18 @@ fn judge(snap: &Snapshot, history: &History, f: &Facts) -> Verdict {
         Severity::Info
     };
     fd.group_key = format!("gone|{}|{}", who.clone().unwrap_or_default(), summary);
-    fd = advise(fd, cause, ns, node, who.as_deref());
+    fd = if by_argo {
+        fd.explain("Argo Workflows deletes a workflow's pods itself when the Workflow's spec.podGC says so (OnPodCompletion, OnPodSuccess, OnWorkflowCompletion, OnWorkflowSuccess, optionally after deleteDelayDuration and only the pods its labelSelector matches); their logs go with them unless the workflow archives them.")
+            .step(
+                "Keep failed pods for their logs: strategy OnPodSuccess or OnWorkflowSuccess, a deleteDelayDuration, or archiveLogs",
+                argo.as_ref().map(|g| format!("kubectl get workflow {} -n {ns} -o jsonpath='{{.spec.podGC}}'", g.workflow.name)),
+                RiskLevel::Low,
+                "",
+            )
+            .step("What this cause means", Some(format!("kubewhy explain {}", cause.slug())), RiskLevel::None, "")
+    } else {
+        advise(fd, cause, ns, node, who.as_deref())
+    };
     Verdict::Found(Box::new(fd))
 }
 
@@ -791,6 +869,105 @@ fn owner_cause(
         ),
         c,
     )
+}
+
+/// What Argo Workflows' pod GC says about a pod its Workflow owns.
+struct ArgoGc {
+    workflow: ObjectKey,
+    /// `spec.podGC` as found, for evidence.
+    spec: String,
+    /// Does the strategy cover this pod (None: the pod's last phase is unknown)?
+    applies: Option<bool>,
+    why: String,
+}
+
+/// The pod's owner is an Argo Workflow in the data: whether its `spec.podGC` deletes the pod.
+fn argo_gc(snap: &Snapshot, f: &Facts) -> Option<ArgoGc> {
+    let (o, _) = f.owner.as_ref().filter(|(o, _)| o.kind == "Workflow")?;
+    let ns = f.key.namespace.as_str();
+    let wf = snap.workload("Workflow", ns, &o.name)?;
+    let workflow = ObjectKey::of("Workflow", &wf.metadata);
+    let wf_phase = wf.status.phase.as_str();
+    let Some(gc) = wf.spec.pod_gc.as_ref().filter(|g| !g.strategy.is_empty()) else {
+        return Some(ArgoGc {
+            workflow,
+            spec: "no spec.podGC".into(),
+            applies: Some(false),
+            why: format!(
+                "Workflow {} has no spec.podGC: the Argo workflow controller does not delete its pods",
+                o.name
+            ),
+        });
+    };
+    let mut spec = format!("spec.podGC.strategy={}", gc.strategy);
+    if !gc.delete_delay_duration.is_empty() {
+        spec.push_str(&format!(
+            " deleteDelayDuration={}",
+            gc.delete_delay_duration
+        ));
+    }
+    if gc.label_selector.is_some() {
+        spec.push_str(" (with a labelSelector)");
+    }
+    let phase = f
+        .last
+        .as_ref()
+        .map(|r| r.phase.as_str())
+        .filter(|p| !p.is_empty());
+    let (applies, moment) = match gc.strategy.as_str() {
+        "OnPodCompletion" => (
+            phase.map(|p| matches!(p, "Succeeded" | "Failed")),
+            format!(
+                "when each pod completes (this one: {})",
+                phase.unwrap_or("phase unknown")
+            ),
+        ),
+        "OnPodSuccess" => (
+            phase.map(|p| p == "Succeeded"),
+            format!(
+                "when each pod succeeds (this one: {})",
+                phase.unwrap_or("phase unknown")
+            ),
+        ),
+        "OnWorkflowCompletion" => (
+            Some(matches!(wf_phase, "Succeeded" | "Failed" | "Error")),
+            format!(
+                "when the workflow completes (it is {})",
+                if wf_phase.is_empty() { "?" } else { wf_phase }
+            ),
+        ),
+        "OnWorkflowSuccess" => (
+            Some(wf_phase == "Succeeded"),
+            format!(
+                "when the workflow succeeds (it is {})",
+                if wf_phase.is_empty() { "?" } else { wf_phase }
+            ),
+        ),
+        other => (None, format!("strategy {other} is not one kubewhy knows")),
+    };
+    let labelled_out = match (&gc.label_selector, f.last.as_ref()) {
+        (Some(sel), Some(r)) => !sel.matches(&r.labels),
+        _ => false,
+    };
+    let applies = if labelled_out { Some(false) } else { applies };
+    let why = match applies {
+        Some(true) => format!("Workflow {}'s pod GC deletes its pods {moment}", o.name),
+        Some(false) if labelled_out => format!(
+            "Workflow {}'s pod GC only deletes pods its labelSelector matches, and this pod's labels do not",
+            o.name
+        ),
+        Some(false) => format!(
+            "Workflow {}'s pod GC deletes its pods {moment}: not this pod, not yet",
+            o.name
+        ),
+        None => format!("Workflow {}'s pod GC deletes its pods {moment}", o.name),
+    };
+    Some(ArgoGc {
+        workflow,
+        spec,
+        applies,
+        why,
+    })
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -1357,5 +1534,136 @@ mod tests {
                 .summary
                 .contains("its node node-9 no longer exists")
         );
+    }
+
+    /// Seed 003: pods of Argo workflows vanished; the first suspect is Argo's own pod GC.
+    #[test]
+    fn argo_workflow_pod_gc_is_weighed_and_ruled_out_when_it_cannot_apply() {
+        let yaml = "\
+apiVersion: argoproj.io/v1alpha1
+kind: Workflow
+metadata: {name: etl, namespace: data, uid: w1}
+spec: {podGC: {strategy: OnPodCompletion}}
+status: {phase: Running}
+---
+apiVersion: argoproj.io/v1alpha1
+kind: Workflow
+metadata: {name: report, namespace: data, uid: w2}
+spec: {}
+status: {phase: Failed}
+---
+apiVersion: argoproj.io/v1alpha1
+kind: Workflow
+metadata: {name: nightly, namespace: data, uid: w3}
+spec: {podGC: {strategy: OnWorkflowSuccess, labelSelector: {matchLabels: {cleanup: 'yes'}}}}
+status: {phase: Succeeded}
+---
+apiVersion: v1
+kind: Namespace
+metadata: {name: data}
+";
+        let snap = crate::tests::snapshot_of(yaml, "2026-11-22T12:00:00Z");
+        let owner = |wf: &str, uid: &str| {
+            Some(OwnerLink {
+                kind: "Workflow".into(),
+                name: wf.into(),
+                uid: uid.into(),
+            })
+        };
+        let rec = |name: &str, wf: &str, uid: &str, phase: &str, grace: Option<i64>| PodRecord {
+            namespace: "data".into(),
+            name: name.into(),
+            uid: format!("u-{name}"),
+            owner: owner(wf, uid),
+            node: "node-1".into(),
+            phase: phase.into(),
+            deletion_seen: grace.and("2026-11-22T11:00:00Z".parse().ok()),
+            deletion_grace: grace,
+            deleted: "2026-11-22T11:00:01Z".parse().ok(),
+            labels: [("cleanup".to_string(), "no".to_string())].into(),
+            ..Default::default()
+        };
+        let mut h = History {
+            pods: vec![
+                rec("etl-extract-1234", "etl", "w1", "Failed", Some(30)),
+                rec("report-render-77", "report", "w2", "Failed", None),
+                rec("nightly-load-5", "nightly", "w3", "Succeeded", Some(30)),
+            ],
+            ..Default::default()
+        };
+        // The workflow controller's deletion, in the audit log (a pod without a recorder row).
+        let line = r#"{"kind":"Event","apiVersion":"audit.k8s.io/v1","level":"Metadata","auditID":"a1","stage":"ResponseComplete","requestURI":"/api/v1/namespaces/data/pods/etl-load-99","verb":"delete","user":{"username":"system:serviceaccount:argo:argo"},"userAgent":"workflow-controller/v3.5.5","objectRef":{"resource":"pods","namespace":"data","name":"etl-load-99","apiVersion":"v1"},"responseStatus":{"code":200},"stageTimestamp":"2026-11-22T11:30:00.000000Z"}"#;
+        let mut w = Vec::new();
+        kubewhy_source::parse_audit("audit.log", line.as_bytes(), &mut h.audit, &mut w);
+        assert!(w.is_empty(), "{w:?}");
+
+        // Recorded, graceful: Argo's OnPodCompletion covers a failed pod.
+        let a = ask(&snap, &h, "data", "etl-extract-1234");
+        assert_eq!(cause(&a), (Cause::DeletedByClient, Confidence::Medium));
+        let f = &a.findings[0];
+        assert!(
+            f.summary.contains("the Argo workflow controller deleted it: Workflow etl's pod GC deletes its pods when each pod completes (this one: Failed)"),
+            "{}",
+            f.summary
+        );
+        assert!(f.evidence.iter().any(|e| {
+            e.source == "spec.podGC, status.phase"
+                && e.quote.starts_with("spec.podGC.strategy=OnPodCompletion; ")
+                && e.object
+                    .as_ref()
+                    .is_some_and(|o| o.kind == "Workflow" && o.name == "etl")
+        }));
+        assert!(
+            f.remediation
+                .iter()
+                .any(|s| s.action.starts_with("Keep failed pods for their logs"))
+        );
+
+        // In the audit log, deleted by the workflow controller's service account: High.
+        let a = ask(&snap, &h, "data", "etl-load-99");
+        assert_eq!(cause(&a), (Cause::DeletedByClient, Confidence::High));
+        assert!(
+            a.findings[0].summary.contains(
+                "the Argo workflow controller (system:serviceaccount:argo:argo) deleted it"
+            )
+        );
+
+        // No podGC (seed 003): Argo is ruled out, and the pod GC's threshold rule explains it.
+        let a = ask(&snap, &h, "data", "report-render-77");
+        assert_eq!(cause(&a), (Cause::PodGcThreshold, Confidence::Medium));
+        assert!(a.findings[0].evidence.iter().any(|e| e.quote
+            == "no spec.podGC; Workflow report has no spec.podGC: the Argo workflow controller does not delete its pods"));
+
+        // The labelSelector leaves this pod out: not Argo, and nothing else explains it.
+        let a = ask(&snap, &h, "data", "nightly-load-5");
+        assert_eq!(cause(&a), (Cause::DeletedByClient, Confidence::Low));
+        assert!(
+            !a.findings[0].summary.contains("Argo"),
+            "{}",
+            a.findings[0].summary
+        );
+        assert!(a.findings[0].evidence.iter().any(|e| {
+            e.quote
+                .contains("only deletes pods its labelSelector matches")
+        }));
+
+        // `--owner Workflow/etl` finds the recorded pod and the audit log's (by name).
+        let a = explain(
+            &snap,
+            &h,
+            &Query {
+                namespace: "data".into(),
+                pod: None,
+                owner: Some(("Workflow".into(), "etl".into())),
+                selector: None,
+            },
+        );
+        let mut pods: Vec<&str> = a
+            .findings
+            .iter()
+            .flat_map(|f| f.objects.iter().map(|o| o.name.as_str()))
+            .collect();
+        pods.sort();
+        assert_eq!(pods, ["etl-extract-1234", "etl-load-99"]);
     }
 }

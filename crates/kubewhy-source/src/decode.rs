@@ -46,6 +46,7 @@ pub(crate) const KNOWN_KINDS: &[&str] = &[
     "DaemonSet",
     "Job",
     "CronJob",
+    "Workflow",
     "APIService",
     "Lease",
     "PriorityClass",
@@ -79,6 +80,12 @@ pub(crate) fn decode<'de, D: Deserializer<'de>>(
         "Secret" => Obj::Secret(b(RawKeyed::deserialize(d)?.into())),
         "ServiceAccount" => Obj::ServiceAccount(b(ServiceAccount::deserialize(d)?)),
         "ReplicaSet" | "Deployment" | "StatefulSet" | "DaemonSet" | "Job" | "CronJob" => {
+            let mut w = Workload::deserialize(d)?;
+            w.kind = kind.to_string();
+            Obj::Workload(b(w))
+        }
+        // Argo Workflows: `spec.podGC` says when its controller deletes the workflow's pods.
+        "Workflow" if api_version.starts_with("argoproj.io/") => {
             let mut w = Workload::deserialize(d)?;
             w.kind = kind.to_string();
             Obj::Workload(b(w))
