@@ -521,13 +521,36 @@ fn judge(snap: &Snapshot, history: &History, f: &Facts) -> Verdict {
     let who = initiator(f).map(|a| a.actor().to_string());
     let rec_or_live_phase = last.map(|r| r.phase.as_str()).unwrap_or("");
     let terminated = matches!(rec_or_live_phase, "Succeeded" | "Failed");
-    let node = last.map(|r| r.node.as_str()).unwrap_or("");
+    // The scheduler's event names the node when no last state does (an audit log alone).
+    let scheduled = f.events.iter().find(|e| e.reason == "Scheduled");
+    let node_from_event = scheduled.and_then(|e| {
+        e.message
+            .strip_prefix(&format!("Successfully assigned {ns}/{name} to "))
+            .map(str::trim)
+    });
+    let node = last
+        .map(|r| r.node.as_str())
+        .filter(|n| !n.is_empty())
+        .or(node_from_event)
+        .unwrap_or("");
+    // Gone, or deleted and registered again since the pod was placed on it: a Node object
+    // newer than the pod's Scheduled event is not the one the pod was bound to. (Not the pod's
+    // creation: a pending pod may land on a node added after it.)
+    let bound_since = scheduled.and_then(|e| e.first_time.or(e.last_time));
     let node_gone = !node.is_empty()
-        && ((snap.nodes_known() && snap.node(node).is_none())
+        && ((snap.nodes_known()
+            && snap.node(node).is_none_or(|n| {
+                matches!((n.metadata.creation_timestamp, bound_since), (Some(c), Some(b)) if c > b)
+            }))
             || history
                 .objects
                 .iter()
                 .any(|o| o.kind == "Node" && o.name == node));
+    let scheduled_known = if last.is_some() || scheduled.is_some() {
+        Some(!node.is_empty())
+    } else {
+        None
+    };
     let ns_gone = namespace_gone(snap, history, ns);
     let owner_state = f
         .owner
@@ -579,7 +602,7 @@ fn judge(snap: &Snapshot, history: &History, f: &Facts) -> Verdict {
             ControllerAction::GcOrphaned => (Cause::PodGcOrphaned, format!("the pod garbage collector deleted it: its node {} no longer exists", c.node.as_deref().unwrap_or(node)), Confidence::High),
             ControllerAction::GcUnscheduledTerminating => (Cause::PodGcUnscheduledTerminating, "the pod garbage collector deleted it: it was terminating and never scheduled".into(), Confidence::High),
             ControllerAction::TaintEviction => (Cause::EvictedTaint, format!("the taint manager deleted it: a NoExecute taint on {node} it did not tolerate"), Confidence::High),
-            ControllerAction::GcForceDelete => gc_rule(last.is_some(), terminated, node_gone, node, Confidence::Medium),
+            ControllerAction::GcForceDelete => gc_rule(scheduled_known, terminated, node_gone, node, Confidence::Medium),
         });
     }
     // 3. The audit log: who asked.
@@ -587,19 +610,24 @@ fn judge(snap: &Snapshot, history: &History, f: &Facts) -> Verdict {
         && let Some(a) = initiator(f)
     {
         let actor = a.actor();
-        chosen =
-            Some(if a.subresource == "eviction" {
-                (
-                    Cause::EvictedApi,
-                    format!("{actor} evicted it through the Eviction API"),
+        chosen = Some(if a.subresource == "eviction" {
+            (
+                Cause::EvictedApi,
+                format!("{actor} evicted it through the Eviction API"),
+                Confidence::High,
+            )
+        } else {
+            match cause_of_actor(actor) {
+                Some(Cause::PodGcThreshold) => gc_rule(
+                    scheduled_known,
+                    terminated,
+                    node_gone,
+                    node,
                     Confidence::High,
-                )
-            } else {
-                match cause_of_actor(actor) {
-                Some(Cause::PodGcThreshold) => {
-                    gc_rule(last.is_some(), terminated, node_gone, node, Confidence::High)
+                ),
+                Some(Cause::OwnerDeleted) => {
+                    owner_cause(snap, f, &mut fd, owner_state.as_ref(), Confidence::High)
                 }
-                Some(Cause::OwnerDeleted) => owner_cause(f, owner_state.as_ref(), Confidence::High),
                 Some(Cause::NamespaceDeleted) => (
                     Cause::NamespaceDeleted,
                     format!(
@@ -626,8 +654,15 @@ fn judge(snap: &Snapshot, history: &History, f: &Facts) -> Verdict {
                         let named = actor.contains("argo") || actor.contains("workflow");
                         (
                             Cause::DeletedByClient,
-                            format!("the Argo workflow controller ({actor}) deleted it: {}", g.why),
-                            if named { Confidence::High } else { Confidence::Medium },
+                            format!(
+                                "the Argo workflow controller ({actor}) deleted it: {}",
+                                g.why
+                            ),
+                            if named {
+                                Confidence::High
+                            } else {
+                                Confidence::Medium
+                            },
                         )
                     }
                     _ => (
@@ -637,7 +672,7 @@ fn judge(snap: &Snapshot, history: &History, f: &Facts) -> Verdict {
                     ),
                 },
             }
-            });
+        });
     }
     // A namespace deletion names itself in the audit log even when the pods' deletions are not.
     if chosen.is_none()
@@ -759,9 +794,10 @@ fn judge(snap: &Snapshot, history: &History, f: &Facts) -> Verdict {
     Verdict::Found(Box::new(fd))
 }
 
-/// Which pod GC rule applies, from the pod's last state.
+/// Which pod GC rule applies, from the pod's last state (`scheduled`: whether it was bound to
+/// a node, when the data shows it).
 fn gc_rule(
-    known: bool,
+    scheduled: Option<bool>,
     terminated: bool,
     node_gone: bool,
     node: &str,
@@ -773,17 +809,25 @@ fn gc_rule(
             format!("the pod garbage collector deleted it: its node {node} no longer exists"),
             c,
         )
-    } else if known && node.is_empty() && !terminated {
+    } else if scheduled == Some(false) && !terminated {
         (
             Cause::PodGcUnscheduledTerminating,
             "the pod garbage collector deleted it: it was terminating and never scheduled".into(),
             c,
         )
     } else {
+        // Scheduled to a node that is still there: of the three rules only the threshold
+        // remains, even when the pod's last phase is unknown.
         (
             Cause::PodGcThreshold,
             "the pod garbage collector deleted it: one of the oldest terminated pods over --terminated-pod-gc-threshold".into(),
-            if terminated { c } else { Confidence::Low },
+            if terminated {
+                c
+            } else if scheduled == Some(true) {
+                Confidence::Medium
+            } else {
+                Confidence::Low
+            },
         )
     }
 }
@@ -823,7 +867,9 @@ fn owner_state(snap: &Snapshot, history: &History, ns: &str, o: &OwnerLink) -> O
 
 /// Owner deleted: a Job's TTL or its CronJob's history limit, or a plain cascade.
 fn owner_cause(
+    snap: &Snapshot,
     f: &Facts,
+    fd: &mut Finding,
     state: Option<&OwnerState>,
     c: Confidence,
 ) -> (Cause, String, Confidence) {
@@ -858,6 +904,63 @@ fn owner_cause(
                     o.name
                 ),
                 c,
+            );
+        }
+    }
+    if o.kind == "Job" && matches!(state, Some(OwnerState::Deleting | OwnerState::Deleted(_))) {
+        let ns = f.key.namespace.as_str();
+        // A CronJob's "Deleted job NAME" names the history limit.
+        if let Some(e) = snap.events.iter().find(|e| {
+            e.namespace == ns
+                && e.involved.kind == "CronJob"
+                && e.message == format!("Deleted job {}", o.name)
+        }) {
+            push(
+                fd,
+                EvidenceKind::Event,
+                Some(&ObjectKey::new(
+                    "CronJob",
+                    ns,
+                    &e.involved.name,
+                    &e.involved.uid,
+                )),
+                e.origin(),
+                e.message.clone(),
+            );
+            return (
+                Cause::JobTtlExpired,
+                format!(
+                    "CronJob {}'s history limit removed its Job {}, and the pod with it",
+                    e.involved.name, o.name
+                ),
+                Confidence::High,
+            );
+        }
+        // The CronJob controller names its Jobs CRONJOB-<scheduled time in minutes>; the
+        // CronJob is still there (its event may not be).
+        if let Some((cj_name, stamp)) = o.name.rsplit_once('-')
+            && stamp.len() >= 8
+            && stamp.bytes().all(|b| b.is_ascii_digit())
+            && let Some(cj) = snap.workload("CronJob", ns, cj_name)
+        {
+            push(
+                fd,
+                EvidenceKind::Field,
+                Some(&ObjectKey::of("CronJob", &cj.metadata)),
+                "spec.successfulJobsHistoryLimit, spec.failedJobsHistoryLimit",
+                format!(
+                    "CronJob {cj_name} names its Jobs {cj_name}-<scheduled minute>; it keeps {} succeeded and {} failed Jobs",
+                    cj.spec.successful_jobs_history_limit.unwrap_or(3),
+                    cj.spec.failed_jobs_history_limit.unwrap_or(1)
+                ),
+            );
+            return (
+                Cause::JobTtlExpired,
+                format!(
+                    "CronJob {cj_name}'s history limit most likely removed its Job {}, and the pod with it",
+                    o.name
+                ),
+                Confidence::Medium,
             );
         }
     }
@@ -1017,38 +1120,13 @@ fn implied(
     if let Some(owner_state) = owner
         && matches!(owner_state, OwnerState::Deleting | OwnerState::Deleted(_))
     {
-        // A CronJob's "Deleted job NAME" names the history limit.
-        if let Some((o, _)) = &f.owner
-            && o.kind == "Job"
-            && let Some(e) = snap.events.iter().find(|e| {
-                e.namespace == ns
-                    && e.involved.kind == "CronJob"
-                    && e.message == format!("Deleted job {}", o.name)
-            })
-        {
-            push(
-                fd,
-                EvidenceKind::Event,
-                Some(&ObjectKey::new(
-                    "CronJob",
-                    ns,
-                    &e.involved.name,
-                    &e.involved.uid,
-                )),
-                e.origin(),
-                e.message.clone(),
-            );
-            return Some((
-                Cause::JobTtlExpired,
-                format!(
-                    "CronJob {}'s history limit removed its Job {}, and the pod with it",
-                    e.involved.name, o.name
-                ),
-                Confidence::High,
-            ));
-        }
-        let (cause, summary, _) = owner_cause(f, Some(owner_state), Confidence::Medium);
-        return Some((cause, summary, Confidence::Medium));
+        return Some(owner_cause(
+            snap,
+            f,
+            fd,
+            Some(owner_state),
+            Confidence::Medium,
+        ));
     }
     if node_gone {
         push(
@@ -1665,5 +1743,74 @@ metadata: {name: data}
             .collect();
         pods.sort();
         assert_eq!(pods, ["etl-extract-1234", "etl-load-99"]);
+    }
+
+    /// An audit log alone, with what the cluster shows now: the Scheduled event names the node
+    /// (a Node registered again after it is not the one the pod was bound to), and a CronJob's
+    /// naming ties a deleted Job to its history limit when its event is missing.
+    #[test]
+    fn audit_log_alone_with_the_cluster_of_now() {
+        let ev = |pod: &str, reason: &str, kind: &str, obj: &str, msg: &str| {
+            format!(
+                "---\napiVersion: v1\nkind: Event\nmetadata: {{name: {pod}.{reason}, namespace: data}}\ninvolvedObject: {{kind: {kind}, name: {obj}, namespace: data}}\nreason: {reason}\nmessage: '{msg}'\nfirstTimestamp: '2026-11-22T11:00:00Z'\nsource: {{component: x}}\n"
+            )
+        };
+        let mut yaml = String::from(
+            "apiVersion: v1\nkind: Node\nmetadata: {name: node-1, creationTimestamp: '2026-11-22T11:30:00Z'}\n---\napiVersion: v1\nkind: Node\nmetadata: {name: node-2, creationTimestamp: '2026-11-01T00:00:00Z'}\n---\napiVersion: batch/v1beta1\nkind: CronJob\nmetadata: {name: tick, namespace: data}\nspec: {successfulJobsHistoryLimit: 0}\n---\napiVersion: v1\nkind: Namespace\nmetadata: {name: data}\n---\napiVersion: batch/v1\nkind: JobList\nitems: []\n",
+        );
+        yaml += &ev(
+            "orphan",
+            "Scheduled",
+            "Pod",
+            "orphan",
+            "Successfully assigned data/orphan to node-1",
+        );
+        yaml += &ev(
+            "done-1",
+            "Scheduled",
+            "Pod",
+            "done-1",
+            "Successfully assigned data/done-1 to node-2",
+        );
+        yaml += &ev(
+            "tick-29400000-abcde",
+            "SuccessfulCreate",
+            "Job",
+            "tick-29400000",
+            "Created pod: tick-29400000-abcde",
+        );
+        let snap = crate::tests::snapshot_of(&yaml, "2026-11-22T12:00:00Z");
+        let mut h = History::default();
+        let del = |pod: &str, sa: &str| {
+            format!(
+                r#"{{"kind":"Event","apiVersion":"audit.k8s.io/v1","level":"Metadata","auditID":"{pod}","stage":"ResponseComplete","requestURI":"/api/v1/namespaces/data/pods/{pod}","verb":"delete","user":{{"username":"system:serviceaccount:kube-system:{sa}"}},"objectRef":{{"resource":"pods","namespace":"data","name":"{pod}","apiVersion":"v1"}},"responseStatus":{{"code":200}},"stageTimestamp":"2026-11-22T11:20:00.000000Z"}}"#
+            )
+        };
+        let lines = [
+            del("orphan", "pod-garbage-collector"),
+            del("done-1", "pod-garbage-collector"),
+            del("tick-29400000-abcde", "generic-garbage-collector"),
+        ]
+        .join("\n");
+        let mut w = Vec::new();
+        kubewhy_source::parse_audit("audit.log", lines.as_bytes(), &mut h.audit, &mut w);
+        assert!(w.is_empty(), "{w:?}");
+        assert_causes(
+            &snap,
+            &h,
+            &[
+                ("data", "orphan", Cause::PodGcOrphaned),
+                ("data", "done-1", Cause::PodGcThreshold),
+                ("data", "tick-29400000-abcde", Cause::JobTtlExpired),
+            ],
+        );
+        assert_eq!(
+            cause(&ask(&snap, &h, "data", "done-1")).1,
+            Confidence::Medium
+        );
+        let a = ask(&snap, &h, "data", "tick-29400000-abcde");
+        assert_eq!(cause(&a).1, Confidence::Medium);
+        assert!(a.findings[0].evidence.iter().any(|e| e.quote
+            == "CronJob tick names its Jobs tick-<scheduled minute>; it keeps 0 succeeded and 1 failed Jobs"));
     }
 }
