@@ -542,10 +542,16 @@ fn judge(snap: &Snapshot, history: &History, f: &Facts) -> Verdict {
             && snap.node(node).is_none_or(|n| {
                 matches!((n.metadata.creation_timestamp, bound_since), (Some(c), Some(b)) if c > b)
             }))
-            || history
-                .objects
-                .iter()
-                .any(|o| o.kind == "Node" && o.name == node));
+            || history.objects.iter().any(|o| {
+                // The recorder saw that Node deleted while the pod existed (a node of the same
+                // name may have registered again since, and later pods run on it).
+                o.kind == "Node"
+                    && o.name == node
+                    && o.deleted.is_none_or(|d| {
+                        last.and_then(|r| r.created).is_none_or(|c| d >= c)
+                            && f.recorded.and_then(|r| r.deleted).is_none_or(|g| d <= g)
+                    })
+            }));
     let scheduled_known = if last.is_some() || scheduled.is_some() {
         Some(!node.is_empty())
     } else {
@@ -610,14 +616,15 @@ fn judge(snap: &Snapshot, history: &History, f: &Facts) -> Verdict {
         && let Some(a) = initiator(f)
     {
         let actor = a.actor();
-        chosen = Some(if a.subresource == "eviction" {
-            (
-                Cause::EvictedApi,
-                format!("{actor} evicted it through the Eviction API"),
-                Confidence::High,
-            )
-        } else {
-            match cause_of_actor(actor) {
+        chosen =
+            Some(if a.subresource == "eviction" {
+                (
+                    Cause::EvictedApi,
+                    format!("{actor} evicted it through the Eviction API"),
+                    Confidence::High,
+                )
+            } else {
+                match cause_of_actor(actor) {
                 Some(Cause::PodGcThreshold) => gc_rule(
                     scheduled_known,
                     terminated,
@@ -626,7 +633,7 @@ fn judge(snap: &Snapshot, history: &History, f: &Facts) -> Verdict {
                     Confidence::High,
                 ),
                 Some(Cause::OwnerDeleted) => {
-                    owner_cause(snap, f, &mut fd, owner_state.as_ref(), Confidence::High)
+                    owner_cause(snap, history, f, &mut fd, owner_state.as_ref(), Confidence::High)
                 }
                 Some(Cause::NamespaceDeleted) => (
                     Cause::NamespaceDeleted,
@@ -672,7 +679,7 @@ fn judge(snap: &Snapshot, history: &History, f: &Facts) -> Verdict {
                     ),
                 },
             }
-        });
+            });
     }
     // A namespace deletion names itself in the audit log even when the pods' deletions are not.
     if chosen.is_none()
@@ -715,6 +722,7 @@ fn judge(snap: &Snapshot, history: &History, f: &Facts) -> Verdict {
     if chosen.is_none() {
         chosen = implied(
             snap,
+            history,
             f,
             &mut fd,
             terminated,
@@ -868,6 +876,7 @@ fn owner_state(snap: &Snapshot, history: &History, ns: &str, o: &OwnerLink) -> O
 /// Owner deleted: a Job's TTL or its CronJob's history limit, or a plain cascade.
 fn owner_cause(
     snap: &Snapshot,
+    history: &History,
     f: &Facts,
     fd: &mut Finding,
     state: Option<&OwnerState>,
@@ -907,8 +916,54 @@ fn owner_cause(
             );
         }
     }
+    let ns = f.key.namespace.as_str();
+    // An audit policy that records Job deletions names who deleted the Job.
+    if o.kind == "Job"
+        && let Some(a) = history.audit.iter().find(|a| {
+            a.resource == "jobs"
+                && a.api_group == "batch"
+                && a.namespace == ns
+                && a.name == o.name
+                && a.verb == "delete"
+                && a.succeeded()
+        })
+    {
+        push(
+            fd,
+            EvidenceKind::Log,
+            None,
+            format!("audit log {}", a.origin),
+            a.describe(),
+        );
+        let actor = a.actor();
+        return match actor.strip_prefix(GC_SA) {
+            Some("ttl-after-finished-controller") => (
+                Cause::JobTtlExpired,
+                format!(
+                    "its Job {} expired: the TTL-after-finished controller deleted it (ttlSecondsAfterFinished), and the pod went with it",
+                    o.name
+                ),
+                Confidence::High,
+            ),
+            Some("cronjob-controller") => (
+                Cause::JobTtlExpired,
+                format!(
+                    "the CronJob controller deleted its Job {} (history limit), and the pod went with it",
+                    o.name
+                ),
+                Confidence::High,
+            ),
+            _ => (
+                Cause::OwnerDeleted,
+                format!(
+                    "{actor} deleted its Job {}, and the garbage collector deleted the pod",
+                    o.name
+                ),
+                Confidence::High,
+            ),
+        };
+    }
     if o.kind == "Job" && matches!(state, Some(OwnerState::Deleting | OwnerState::Deleted(_))) {
-        let ns = f.key.namespace.as_str();
         // A CronJob's "Deleted job NAME" names the history limit.
         if let Some(e) = snap.events.iter().find(|e| {
             e.namespace == ns
@@ -1076,6 +1131,7 @@ fn argo_gc(snap: &Snapshot, f: &Facts) -> Option<ArgoGc> {
 #[allow(clippy::too_many_arguments)]
 fn implied(
     snap: &Snapshot,
+    history: &History,
     f: &Facts,
     fd: &mut Finding,
     terminated: bool,
@@ -1122,6 +1178,7 @@ fn implied(
     {
         return Some(owner_cause(
             snap,
+            history,
             f,
             fd,
             Some(owner_state),
@@ -1812,5 +1869,87 @@ metadata: {name: data}
         assert_eq!(cause(&a).1, Confidence::Medium);
         assert!(a.findings[0].evidence.iter().any(|e| e.quote
             == "CronJob tick names its Jobs tick-<scheduled minute>; it keeps 0 succeeded and 1 failed Jobs"));
+    }
+
+    /// An audit policy that records Job deletions: the TTL controller named as the Job's deleter.
+    #[test]
+    fn a_job_deleted_by_the_ttl_controller_in_the_audit_log() {
+        let yaml = "apiVersion: v1\nkind: Event\nmetadata: {name: e1, namespace: data}\ninvolvedObject: {kind: Job, name: batch, namespace: data}\nreason: SuccessfulCreate\nmessage: 'Created pod: batch-x7k2p'\nsource: {component: job-controller}\n---\napiVersion: batch/v1\nkind: JobList\nitems: []\n";
+        let snap = crate::tests::snapshot_of(yaml, "2026-11-22T12:00:00Z");
+        let line = |id: &str, res: &str, group: &str, name: &str, sa: &str| {
+            format!(
+                r#"{{"kind":"Event","apiVersion":"audit.k8s.io/v1","level":"Metadata","auditID":"{id}","stage":"ResponseComplete","verb":"delete","user":{{"username":"system:serviceaccount:kube-system:{sa}"}},"objectRef":{{"resource":"{res}","namespace":"data","name":"{name}","apiGroup":"{group}","apiVersion":"v1"}},"responseStatus":{{"code":200}},"stageTimestamp":"2026-11-22T11:20:00.000000Z"}}"#
+            )
+        };
+        let lines = [
+            line(
+                "j",
+                "jobs",
+                "batch",
+                "batch",
+                "ttl-after-finished-controller",
+            ),
+            line("p", "pods", "", "batch-x7k2p", "generic-garbage-collector"),
+        ]
+        .join("\n");
+        let mut h = History::default();
+        let mut w = Vec::new();
+        kubewhy_source::parse_audit("audit.log", lines.as_bytes(), &mut h.audit, &mut w);
+        assert!(w.is_empty(), "{w:?}");
+        let a = ask(&snap, &h, "data", "batch-x7k2p");
+        assert_eq!(cause(&a), (Cause::JobTtlExpired, Confidence::High));
+        assert!(
+            a.findings[0]
+                .summary
+                .contains("the TTL-after-finished controller deleted it")
+        );
+    }
+
+    /// The recorder saw node-1 deleted (it registered again since): only pods that existed
+    /// then were orphaned by it; later pods on the new node-1 are not (a real e2e run's case).
+    #[test]
+    fn a_recorded_node_deletion_only_orphans_the_pods_of_its_time() {
+        let t = |s: &str| s.parse().ok();
+        let rec = |name: &str, phase: &str, created: &str, deleted: &str| PodRecord {
+            namespace: "data".into(),
+            name: name.into(),
+            uid: name.into(),
+            node: "node-1".into(),
+            phase: phase.into(),
+            created: t(created),
+            deleted: t(deleted),
+            ..Default::default()
+        };
+        let h = History {
+            pods: vec![
+                rec(
+                    "before",
+                    "Running",
+                    "2026-11-22T09:00:00Z",
+                    "2026-11-22T10:00:45Z",
+                ),
+                rec(
+                    "after",
+                    "Succeeded",
+                    "2026-11-22T11:00:00Z",
+                    "2026-11-22T11:05:00Z",
+                ),
+            ],
+            objects: vec![ObjectRecord {
+                kind: "Node".into(),
+                name: "node-1".into(),
+                deleted: t("2026-11-22T10:00:00Z"),
+                ..Default::default()
+            }],
+            ..Default::default()
+        };
+        assert_causes(
+            &Snapshot::default(),
+            &h,
+            &[
+                ("data", "before", Cause::PodGcOrphaned),
+                ("data", "after", Cause::PodGcThreshold),
+            ],
+        );
     }
 }

@@ -30,6 +30,8 @@ spec:
     storage: true
     schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}
 ";
+/// The gone phase's pod left on the node the node phase deletes.
+const ORPHAN_NS: &str = "e2e-gone-node";
 /// An aggregated API whose service does not exist (the `apisvc` phase).
 const APISERVICE: &str = "v1beta1.metrics.e2e.kubewhy.dev";
 
@@ -648,6 +650,9 @@ fn real_cluster_scenarios() {
         std::thread::sleep(Duration::from_millis(500));
     }
 
+    // The flight recorder watches the whole run (the gone phase asks it at the end).
+    let mut recorder = selected("gone").then(|| Recorder::start(&c));
+
     // Phase 1: scenarios that do not disturb the node, in parallel, one namespace each.
     let scenarios: Vec<(Scenario, String)> = scenarios()
         .into_iter()
@@ -715,13 +720,21 @@ fn real_cluster_scenarios() {
         _ => None,
     };
 
+    // Phase 6: pods removed for real, each for its own reason; `kubewhy gone` names it from the
+    // flight recorder and from the audit log (the node phase's orphan included).
+    let gone = match (&result, recorder.as_mut()) {
+        (Ok(_), Some(rec)) => Some(gone_phase(&c, rec, matches!(node, Some(Ok(()))))),
+        _ => None,
+    };
+    drop(recorder);
+
     // Healthy workloads must get no finding at all.
     let healthy = result.as_ref().ok().map(|(dump, live)| {
         findings_in(dump, "e2e-healthy").len() + findings_in(live, "e2e-healthy").len()
     });
 
     let mut cleanup: Vec<&str> = all_ns.clone();
-    cleanup.extend(["e2e-taint", "e2e-apisvc", "e2e-node"]);
+    cleanup.extend(["e2e-taint", "e2e-apisvc", "e2e-node", "e2e-gone", ORPHAN_NS]);
     std::thread::scope(|t| {
         for ns in cleanup {
             let c = &c;
@@ -749,7 +762,12 @@ fn real_cluster_scenarios() {
         + usize::from(pod_logs.is_some())
         + usize::from(taint.is_some())
         + usize::from(apisvc.is_some())
-        + if node.is_some() { 2 } else { 0 };
+        + if node.is_some() { 2 } else { 0 }
+        + gone
+            .as_ref()
+            .and_then(|g| g.as_ref().ok())
+            .copied()
+            .unwrap_or(0);
     if let Some(Err(e)) = taint {
         panic!("{e}");
     }
@@ -761,6 +779,9 @@ fn real_cluster_scenarios() {
     }
     if let Some(Err(e)) = node {
         panic!("node phase: {e}");
+    }
+    if let Some(Err(e)) = gone {
+        panic!("gone phase: {e}");
     }
     if let Some(Err(e)) = pod_logs {
         panic!("{e}");
@@ -1115,6 +1136,16 @@ fn node_phase(c: &Cluster, rc: &str) -> Result<(), String> {
         "{}---\napiVersion: apps/v1\nkind: StatefulSet\nmetadata: {{name: db}}\nspec:\n  serviceName: db\n  replicas: 1\n  selector: {{matchLabels: {{app: db}}}}\n  template:\n    metadata: {{labels: {{app: db}}}}\n    spec:\n      terminationGracePeriodSeconds: 2\n      containers:\n      - {{name: db, image: {BB}, command: [sleep, '100000']}}\n",
         pod("stranded", &format!("{{name: main, image: {BB}, command: [sleep, '100000']}}"))
     ));
+    // For the gone phase: a pod the taint manager leaves alone (it tolerates not-ready and
+    // unreachable forever), so the pod GC removes it as an orphan once the Node is deleted.
+    // In a namespace of its own, so the node phase's verdicts on e2e-node are not disturbed.
+    if selected("gone") {
+        c.fresh_namespace(ORPHAN_NS);
+        c.apply(ORPHAN_NS, &format!(
+            "apiVersion: v1\nkind: Pod\nmetadata: {{name: orphan}}\nspec:\n  terminationGracePeriodSeconds: 2\n  tolerations:\n  - {{key: node.kubernetes.io/not-ready, operator: Exists, effect: NoExecute}}\n  - {{key: node.kubernetes.io/unreachable, operator: Exists, effect: NoExecute}}\n  containers:\n  - {{name: main, image: {BB}, command: [sleep, '100000']}}\n"
+        ));
+        c.wait_running(ORPHAN_NS, "orphan");
+    }
     c.wait_running(ns, "stranded");
     c.wait_running(ns, "db-0");
     let node = c.k(&["get", "nodes", "-o", "jsonpath={.items[0].metadata.name}"]);
@@ -1285,6 +1316,13 @@ fn node_phase(c: &Cluster, rc: &str) -> Result<(), String> {
                 steps_of(&v)
             ));
         }
+        // The pod GC force-deletes the orphan 40 s after the Node went (it runs every 20 s).
+        if selected("gone") && !c.gone(&["-n", ORPHAN_NS, "get", "pod", "orphan"], 120) {
+            return Err(
+                "the pod GC did not delete the orphaned pod within 120 s of the Node's deletion"
+                    .into(),
+            );
+        }
         eprintln!(
             "e2e: node phase: refused on a NotReady node, repaired after the Node object was deleted"
         );
@@ -1295,7 +1333,7 @@ fn node_phase(c: &Cluster, rc: &str) -> Result<(), String> {
 }
 
 /// `KUBEWHY_E2E_ONLY=a,b` runs only those scenarios (names as in `scenarios()`, plus `taint`,
-/// and the phases `fix`, `apisvc`, `node`).
+/// and the phases `fix`, `apisvc`, `node`, `gone`).
 fn selected(name: &str) -> bool {
     match std::env::var("KUBEWHY_E2E_ONLY") {
         Ok(list) if !list.trim().is_empty() => list.split(',').any(|n| n.trim() == name),
@@ -1381,4 +1419,417 @@ fn capture_scenario(c: &Cluster, s: &Scenario, ns: &str, dir: &std::path::Path) 
     )
     .unwrap();
     eprintln!("e2e: captured {}", out.display());
+}
+
+/// `kubewhy watch --record` running beside the whole suite, for the gone phase.
+struct Recorder {
+    child: std::process::Child,
+    db: String,
+    log: String,
+}
+
+impl Recorder {
+    fn start(c: &Cluster) -> Recorder {
+        let dir = tempdir("recorder");
+        std::fs::create_dir_all(&dir).unwrap();
+        let db = format!("{dir}/flight.db");
+        let log = format!("{dir}/watch.log");
+        let child = Command::new(env!("CARGO_BIN_EXE_kubewhy"))
+            .args(["watch", "--record", &db, "--kubeconfig", &c.kubeconfig])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(std::fs::File::create(&log).unwrap())
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start kubewhy watch: {e}"));
+        Recorder { child, db, log }
+    }
+
+    /// Still running (a recorder that died records nothing).
+    fn check(&mut self) -> Result<(), String> {
+        match self.child.try_wait() {
+            Ok(None) => Ok(()),
+            other => Err(format!(
+                "kubewhy watch --record exited ({other:?}): {}",
+                std::fs::read_to_string(&self.log).unwrap_or_default()
+            )),
+        }
+    }
+}
+
+impl Drop for Recorder {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The API server's audit log next to the kubeconfig (../shared/realcluster's layout: pod and
+/// namespace deletions at Metadata level).
+fn audit_log(c: &Cluster) -> Option<String> {
+    let dir = std::path::Path::new(&c.kubeconfig).parent()?;
+    let p = dir.join("logs/audit.log");
+    p.exists().then(|| p.display().to_string())
+}
+
+/// What `kubewhy gone` says of one pod: its cause, or why there is none.
+fn gone_says(c: &Cluster, ns: &str, pod: &str, source: &[&str]) -> Result<String, String> {
+    let target = format!("{ns}/{pod}");
+    let mut args = vec![
+        "gone",
+        target.as_str(),
+        "--kubeconfig",
+        c.kubeconfig.as_str(),
+        "-o",
+        "json",
+    ];
+    args.extend_from_slice(source);
+    let (v, stderr) = kubewhy_json(&args, None)?;
+    let findings = v["findings"].as_array().cloned().unwrap_or_default();
+    match findings.as_slice() {
+        [f] if f["objects"].to_string().contains(&format!("\"{pod}\"")) => {
+            Ok(f["cause"].as_str().unwrap_or("").to_string())
+        }
+        _ => Err(format!(
+            "findings {}, cannot tell {}, alive {} ({stderr})",
+            v["findings"], v["cannotTell"], v["alive"]
+        )),
+    }
+}
+
+/// Pods removed for real, each for its own reason, while the flight recorder watched; `gone`
+/// must name the cause from the recorder and, separately, from the audit log (both with the
+/// cluster as it is now). `orphan`: the node phase left a pod on the Node it deleted.
+/// Returns how many pods were checked.
+fn gone_phase(c: &Cluster, rec: &mut Recorder, orphan: bool) -> Result<usize, String> {
+    let ns = "e2e-gone";
+    let ns2 = "e2e-gone-ns";
+    let audit = audit_log(c).ok_or("no audit log beside the kubeconfig (logs/audit.log)")?;
+    // Job TTLs are alpha on 1.20: restart the control plane with the gate (the recorder,
+    // watching, must reconnect), and audit Job deletions as most managed clusters do.
+    enable_feature_gate(c, "TTLAfterFinished")?;
+    c.fresh_namespace(ns);
+    c.fresh_namespace(ns2);
+    // The CronJob first: its first run is up to a minute away. It keeps no finished Job.
+    c.apply(ns, &format!(
+        "apiVersion: batch/v1beta1\nkind: CronJob\nmetadata: {{name: tick}}\nspec:\n  schedule: '*/1 * * * *'\n  successfulJobsHistoryLimit: 0\n  failedJobsHistoryLimit: 0\n  jobTemplate:\n    spec:\n      template:\n        spec:\n          restartPolicy: Never\n          terminationGracePeriodSeconds: 1\n          containers:\n          - {{name: main, image: {BB}, command: ['true']}}\n"
+    ));
+    // Eight pods that complete at once: over the pod GC's threshold (5 in realcluster).
+    let mut yaml = String::new();
+    for i in 1..=8 {
+        yaml += &format!(
+            "---\napiVersion: v1\nkind: Pod\nmetadata: {{name: done-{i}}}\nspec:\n  restartPolicy: Never\n  containers:\n  - {{name: main, image: {BB}, command: ['true']}}\n"
+        );
+    }
+    yaml += "---\n";
+    yaml += &pod(
+        "manual",
+        &format!("{{name: main, image: {BB}, command: [sleep, '100000']}}"),
+    );
+    yaml += &format!(
+        "---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {{name: web}}\nspec:\n  replicas: 2\n  selector: {{matchLabels: {{app: web}}}}\n  template:\n    metadata: {{labels: {{app: web}}}}\n    spec:\n      terminationGracePeriodSeconds: 1\n      containers:\n      - {{name: web, image: {BB}, command: [sleep, '100000']}}\n"
+    );
+    c.apply(ns, &yaml);
+    c.apply(
+        ns2,
+        &pod(
+            "victim",
+            &format!("{{name: main, image: {BB}, command: [sleep, '100000']}}"),
+        ),
+    );
+    // A Job deleted with its pod 5 s after it finishes.
+    let ttl_job = format!(
+        "apiVersion: batch/v1\nkind: Job\nmetadata: {{name: batch}}\nspec:\n  ttlSecondsAfterFinished: 5\n  template:\n    spec:\n      restartPolicy: Never\n      terminationGracePeriodSeconds: 1\n      containers:\n      - {{name: main, image: {BB}, command: ['true']}}\n"
+    );
+    c.apply(ns, &ttl_job);
+    let ttl = c
+        .run(
+            &[
+                "-n",
+                ns,
+                "get",
+                "job",
+                "batch",
+                "-o",
+                "jsonpath={.spec.ttlSecondsAfterFinished}",
+            ],
+            None,
+        )
+        .unwrap_or_default();
+    if ttl != "5" {
+        return Err(format!(
+            "Job batch: ttlSecondsAfterFinished {ttl:?} after create (is the TTLAfterFinished gate on?)"
+        ));
+    }
+    c.wait_running(ns, "manual");
+    c.wait_running(ns2, "victim");
+    let t = Instant::now();
+    let web = loop {
+        let phases = c.k(&[
+            "-n",
+            ns,
+            "get",
+            "pods",
+            "-l",
+            "app=web",
+            "-o",
+            "jsonpath={.items[*].status.phase}",
+        ]);
+        if phases == "Running Running" {
+            break c.k(&[
+                "-n",
+                ns,
+                "get",
+                "pods",
+                "-l",
+                "app=web",
+                "-o",
+                "jsonpath={.items[*].metadata.name}",
+            ]);
+        }
+        if t.elapsed() > Duration::from_secs(120) {
+            return Err(format!("Deployment web: pods {phases:?} after 120 s"));
+        }
+        std::thread::sleep(Duration::from_secs(1));
+    };
+    let web: Vec<String> = web.split_whitespace().map(String::from).collect();
+
+    // The removals: by hand, by cascade (kubectl's default: background), by namespace.
+    c.k(&["-n", ns, "delete", "pod", "manual"]);
+    c.k(&["-n", ns, "delete", "deployment", "web"]);
+    c.k(&["delete", "namespace", ns2, "--wait=false"]);
+    for p in &web {
+        if !c.gone(&["-n", ns, "get", "pod", p], 90) {
+            return Err(format!(
+                "pod {p} of the deleted Deployment web still exists after 90 s"
+            ));
+        }
+    }
+    if !c.gone(&["get", "namespace", ns2], 120) {
+        return Err(format!("namespace {ns2} still exists after 120 s"));
+    }
+    // The pod GC keeps 5 terminated pods: the 3 oldest done-* go (older terminated pods first).
+    let t = Instant::now();
+    let done: Vec<String> = loop {
+        let left = c.k(&[
+            "-n",
+            ns,
+            "get",
+            "pods",
+            "-o",
+            "jsonpath={.items[*].metadata.name}",
+        ]);
+        let gone: Vec<String> = (1..=8)
+            .map(|i| format!("done-{i}"))
+            .filter(|d| !left.split_whitespace().any(|n| n == d))
+            .collect();
+        if gone.len() >= 3 {
+            break gone;
+        }
+        if t.elapsed() > Duration::from_secs(120) {
+            return Err(format!(
+                "the pod GC deleted {gone:?} of done-1..8 in 120 s (threshold 5)"
+            ));
+        }
+        std::thread::sleep(Duration::from_secs(2));
+    };
+    // The CronJob's pod: created by its Job, removed with the Job by the history limit.
+    let t = Instant::now();
+    let tick = loop {
+        let created = c.k(&[
+            "-n",
+            ns,
+            "get",
+            "events",
+            "--field-selector",
+            "reason=SuccessfulCreate,involvedObject.kind=Job",
+            "-o",
+            "jsonpath={.items[*].message}",
+        ]);
+        // The CronJob's Job's pod (the TTL Job's pod is created in the same namespace).
+        if let Some(p) = created
+            .split("Created pod: ")
+            .find(|r| r.starts_with("tick-"))
+            .and_then(|r| r.split_whitespace().next())
+            && c.gone(&["-n", ns, "get", "pod", p], 5)
+        {
+            break p.to_string();
+        }
+        if t.elapsed() > Duration::from_secs(180) {
+            return Err(format!(
+                "CronJob tick: no Job pod created and removed in 180 s (events: {created:?})"
+            ));
+        }
+        std::thread::sleep(Duration::from_secs(3));
+    };
+    if !c.gone(&["-n", ns, "get", "job", "batch"], 90) {
+        return Err("Job batch (ttlSecondsAfterFinished: 5) still exists after 90 s".into());
+    }
+    let created = c.k(&[
+        "-n",
+        ns,
+        "get",
+        "events",
+        "--field-selector",
+        "reason=SuccessfulCreate,involvedObject.name=batch",
+        "-o",
+        "jsonpath={.items[*].message}",
+    ]);
+    let batch = created
+        .split("Created pod: ")
+        .nth(1)
+        .and_then(|r| r.split_whitespace().next())
+        .ok_or_else(|| format!("Job batch: no 'Created pod' event ({created:?})"))?
+        .to_string();
+    std::thread::sleep(Duration::from_secs(2)); // the recorder commits every 0.5 s
+    rec.check()?;
+
+    let mut expect: Vec<(&str, String, &str)> = done
+        .iter()
+        .map(|d| (ns, d.clone(), "pod-gc-threshold"))
+        .collect();
+    expect.push((ns, "manual".into(), "deleted-by-client"));
+    expect.extend(web.iter().map(|p| (ns, p.clone(), "owner-deleted")));
+    expect.push((ns, tick, "job-ttl-expired"));
+    expect.push((ns, batch, "job-ttl-expired"));
+    expect.push((ns2, "victim".into(), "namespace-deleted"));
+    if orphan {
+        expect.push((ORPHAN_NS, "orphan".into(), "pod-gc-orphaned"));
+    }
+    let mut wrong = Vec::new();
+    for (pns, p, want) in &expect {
+        for source in [
+            ["--record", rec.db.as_str()],
+            ["--audit-log", audit.as_str()],
+        ] {
+            match gone_says(c, pns, p, &source) {
+                Ok(cause) if cause == *want => {}
+                Ok(cause) => wrong.push(format!(
+                    "{pns}/{p} from {}: {cause}, expected {want}",
+                    source[0]
+                )),
+                Err(e) => wrong.push(format!(
+                    "{pns}/{p} from {}: expected {want}; {e}",
+                    source[0]
+                )),
+            }
+        }
+    }
+    // By owner: the Deployment's pods, found through its ReplicaSet in the recorder.
+    let (v, _) = kubewhy_json(
+        &[
+            "gone",
+            "--owner",
+            "Deployment/web",
+            "-n",
+            ns,
+            "--kubeconfig",
+            &c.kubeconfig,
+            "--record",
+            &rec.db,
+            "-o",
+            "json",
+        ],
+        None,
+    )?;
+    let mut named: Vec<String> = v["findings"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+        .iter()
+        .filter(|f| f["cause"] == "owner-deleted")
+        .flat_map(|f| f["objects"].as_array().cloned().unwrap_or_default())
+        .filter_map(|o| o["name"].as_str().map(String::from))
+        .collect();
+    named.sort();
+    let mut want_web = web.clone();
+    want_web.sort();
+    if named != want_web {
+        wrong.push(format!(
+            "gone --owner Deployment/web: owner-deleted for {named:?}, expected {want_web:?}: {v}"
+        ));
+    }
+    if !wrong.is_empty() {
+        return Err(wrong.join("\n"));
+    }
+    eprintln!(
+        "e2e: gone phase: {} pods, each answered from the flight recorder and from the audit log",
+        expect.len()
+    );
+    Ok(expect.len())
+}
+
+/// Restarts realcluster's kube-apiserver and kube-controller-manager with `--feature-gates=
+/// GATE=true` (every other flag kept) and an audit policy that also records Job deletions, and
+/// records the new PIDs where up.sh and down.sh look. Job TTLs need it on 1.20, where
+/// TTLAfterFinished is alpha: without the gate the API server drops `ttlSecondsAfterFinished`.
+fn enable_feature_gate(c: &Cluster, gate: &str) -> Result<(), String> {
+    let state = std::path::Path::new(&c.kubeconfig)
+        .parent()
+        .ok_or("kubeconfig has no directory")?;
+    let policy = state.join("audit-policy-e2e.yaml");
+    std::fs::write(
+        &policy,
+        "apiVersion: audit.k8s.io/v1\nkind: Policy\nomitStages: [\"RequestReceived\"]\nrules:\n- level: Metadata\n  verbs: [\"delete\", \"deletecollection\"]\n  resources:\n  - group: \"\"\n    resources: [\"pods\", \"namespaces\"]\n  - group: batch\n    resources: [\"jobs\"]\n- level: None\n",
+    )
+    .map_err(|e| e.to_string())?;
+    for name in ["kube-apiserver", "kube-controller-manager"] {
+        let pidfile = state.join("pids").join(format!("{name}.pid"));
+        let text =
+            std::fs::read_to_string(&pidfile).map_err(|e| format!("{}: {e}", pidfile.display()))?;
+        let mut lines = text.lines();
+        let pid: u32 = lines
+            .next()
+            .and_then(|p| p.trim().parse().ok())
+            .ok_or_else(|| format!("{}: no PID", pidfile.display()))?;
+        let exe = lines.next().unwrap_or_default().to_string();
+        let cmdline = std::fs::read(format!("/proc/{pid}/cmdline"))
+            .map_err(|e| format!("{name} (pid {pid}) is not running: {e}"))?;
+        let flag = format!("--feature-gates={gate}=true");
+        let mut args: Vec<String> = cmdline
+            .split(|b| *b == 0)
+            .filter(|a| !a.is_empty())
+            .map(|a| String::from_utf8_lossy(a).into_owned())
+            .filter(|a| !a.starts_with("--audit-policy-file="))
+            .collect();
+        if args.contains(&flag) {
+            continue;
+        }
+        args.push(flag);
+        if name == "kube-apiserver" {
+            args.push(format!("--audit-policy-file={}", policy.display()));
+        }
+        let _ = Command::new("kill").arg(pid.to_string()).status();
+        let t = Instant::now();
+        while std::path::Path::new(&format!("/proc/{pid}")).exists() {
+            if t.elapsed() > Duration::from_secs(30) {
+                let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
+            }
+            std::thread::sleep(Duration::from_millis(200));
+        }
+        let log = std::fs::OpenOptions::new()
+            .append(true)
+            .create(true)
+            .open(state.join("logs").join(format!("{name}.log")))
+            .map_err(|e| e.to_string())?;
+        // setsid execs in place (a spawned child leads no process group): its PID is the
+        // component's, and the component outlives this test like up.sh's do.
+        let child = Command::new("setsid")
+            .args(&args)
+            .stdin(Stdio::null())
+            .stdout(log.try_clone().map_err(|e| e.to_string())?)
+            .stderr(log)
+            .spawn()
+            .map_err(|e| format!("restarting {name}: {e}"))?;
+        std::fs::write(&pidfile, format!("{}\n{exe}\n", child.id())).map_err(|e| e.to_string())?;
+        let t = Instant::now();
+        while c.run(&["get", "--raw", "/readyz"], None).is_err() {
+            if t.elapsed() > Duration::from_secs(90) {
+                return Err(format!(
+                    "the API server is not ready 90 s after restarting {name}"
+                ));
+            }
+            std::thread::sleep(Duration::from_millis(500));
+        }
+    }
+    Ok(())
 }
