@@ -1509,6 +1509,7 @@ fn gone_phase(c: &Cluster, rec: &mut Recorder, orphan: bool) -> Result<usize, St
     enable_feature_gate(c, "TTLAfterFinished")?;
     c.fresh_namespace(ns);
     c.fresh_namespace(ns2);
+    recorder_caught_up(c, rec, ns)?;
     // The CronJob first: its first run is up to a minute away. It keeps no finished Job.
     c.apply(ns, &format!(
         "apiVersion: batch/v1beta1\nkind: CronJob\nmetadata: {{name: tick}}\nspec:\n  schedule: '*/1 * * * *'\n  successfulJobsHistoryLimit: 0\n  failedJobsHistoryLimit: 0\n  jobTemplate:\n    spec:\n      template:\n        spec:\n          restartPolicy: Never\n          terminationGracePeriodSeconds: 1\n          containers:\n          - {{name: main, image: {BB}, command: ['true']}}\n"
@@ -1829,6 +1830,65 @@ fn enable_feature_gate(c: &Cluster, gate: &str) -> Result<(), String> {
                 ));
             }
             std::thread::sleep(Duration::from_millis(500));
+        }
+    }
+    Ok(())
+}
+
+/// After the API server restart the recorder's watches reconnect with a backoff (up to 30 s):
+/// what is created and deleted before they do is never seen, by design. Waits until a canary
+/// pod's deletion reaches the recorder.
+fn recorder_caught_up(c: &Cluster, rec: &mut Recorder, ns: &str) -> Result<(), String> {
+    let t = Instant::now();
+    for i in 0.. {
+        rec.check()?;
+        let name = format!("canary-{i}");
+        c.apply(
+            ns,
+            &pod(
+                &name,
+                &format!("{{name: main, image: {BB}, command: [sleep, '100000']}}"),
+            ),
+        );
+        std::thread::sleep(Duration::from_secs(2));
+        let _ = c.run(
+            &[
+                "-n",
+                ns,
+                "delete",
+                "pod",
+                &name,
+                "--grace-period=0",
+                "--force",
+                "--wait=false",
+            ],
+            None,
+        );
+        std::thread::sleep(Duration::from_secs(2));
+        let target = format!("{ns}/{name}");
+        let seen = kubewhy_json(
+            &[
+                "gone",
+                &target,
+                "--kubeconfig",
+                &c.kubeconfig,
+                "--record",
+                &rec.db,
+                "-o",
+                "json",
+            ],
+            None,
+        )
+        .map(|(v, _)| v["findings"].to_string().contains("flight recorder"))
+        .unwrap_or(false);
+        if seen {
+            return Ok(());
+        }
+        if t.elapsed() > Duration::from_secs(120) {
+            return Err(format!(
+                "the flight recorder saw no pod deletion for 120 s after the API server restart: {}",
+                std::fs::read_to_string(&rec.log).unwrap_or_default()
+            ));
         }
     }
     Ok(())
