@@ -1,6 +1,7 @@
 //! Watches for the flight recorder: pods, their events, and the objects whose deletion explains
 //! a pod's (Jobs, ReplicaSets, StatefulSets, DaemonSets, Nodes, Namespaces). One watch per kind,
-//! cluster-wide, through kube-runtime's watcher (re-listing after a 410, backing off on errors).
+//! cluster-wide, through kube-runtime's watcher (re-listing after a 410, backing off on errors,
+//! at most 5 s between attempts).
 //!
 //! A deletion that happens while a watch is down is not lost: after each (re)list, what was
 //! known before and is absent from the new list is reported as deleted during the gap.
@@ -9,6 +10,7 @@ use futures::StreamExt;
 use jiff::Timestamp;
 use kube::api::{Api, ApiResource, DynamicObject};
 use kube::runtime::WatchStreamExt;
+use kube::runtime::utils::{Backoff, ResetTimerBackoff};
 use kube::runtime::watcher::{self, Event as WEvent};
 use kubewhy_model::history::{ObjectRecord, OwnerLink, PodRecord, RecordedEvent};
 use kubewhy_model::objects::{Condition, Meta, Pod};
@@ -307,10 +309,46 @@ impl Tracker {
     }
 }
 
+/// The watches' retry delays: 0.5 s doubling to at most 5 s, from 0.5 s again after two quiet
+/// minutes. kube-runtime's default climbs to 30 s, built for controllers that re-list anyway; a
+/// recorder is blind while it waits, and what is created and deleted meanwhile is lost.
+struct RecorderBackoff {
+    next: std::time::Duration,
+}
+
+impl RecorderBackoff {
+    const MIN: std::time::Duration = std::time::Duration::from_millis(500);
+    const MAX: std::time::Duration = std::time::Duration::from_secs(5);
+}
+
+impl Iterator for RecorderBackoff {
+    type Item = std::time::Duration;
+    fn next(&mut self) -> Option<std::time::Duration> {
+        let d = self.next;
+        self.next = (d * 2).min(Self::MAX);
+        Some(d)
+    }
+}
+
+impl Backoff for RecorderBackoff {
+    fn reset(&mut self) {
+        self.next = Self::MIN;
+    }
+}
+
+fn recorder_backoff() -> ResetTimerBackoff<RecorderBackoff> {
+    ResetTimerBackoff::new(
+        RecorderBackoff {
+            next: RecorderBackoff::MIN,
+        },
+        std::time::Duration::from_secs(120),
+    )
+}
+
 async fn watch_kind(client: kube::Client, kind: Kind, tx: UnboundedSender<Seen>) {
     let api: Api<DynamicObject> = Api::all_with(client, &kind.resource());
     let mut stream = watcher::watcher(api, watcher::Config::default())
-        .default_backoff()
+        .backoff(recorder_backoff())
         .boxed();
     let mut tracker = Tracker::new(kind);
     while let Some(item) = stream.next().await {
@@ -457,5 +495,16 @@ mod tests {
         assert_eq!(r.ttl_seconds_after_finished, Some(60));
         assert_eq!(r.finished, "2026-11-23T09:58:00Z".parse().ok());
         assert_eq!(r.deleted, Some(now()));
+    }
+
+    #[test]
+    fn the_recorder_retries_within_five_seconds() {
+        let mut b = recorder_backoff();
+        let delays: Vec<u64> = (0..6)
+            .map(|_| b.next().unwrap().as_millis() as u64)
+            .collect();
+        assert_eq!(delays, [500, 1000, 2000, 4000, 5000, 5000]);
+        b.reset();
+        assert_eq!(b.next(), Some(std::time::Duration::from_millis(500)));
     }
 }
