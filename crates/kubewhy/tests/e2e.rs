@@ -1851,38 +1851,31 @@ fn recorder_caught_up(c: &Cluster, rec: &mut Recorder, ns: &str) -> Result<(), S
             ),
         );
         std::thread::sleep(Duration::from_secs(2));
-        let _ = c.run(
-            &[
-                "-n",
-                ns,
-                "delete",
-                "pod",
-                &name,
-                "--grace-period=0",
-                "--force",
-                "--wait=false",
-            ],
-            None,
-        );
-        std::thread::sleep(Duration::from_secs(2));
+        // A graceful deletion: the recorder sees it requested, then the pod go, and `gone`
+        // answers from its row (a forced one would be "cannot tell", recorder or not).
+        let _ = c.run(&["-n", ns, "delete", "pod", &name, "--wait=false"], None);
         let target = format!("{ns}/{name}");
-        let seen = kubewhy_json(
-            &[
-                "gone",
-                &target,
-                "--kubeconfig",
-                &c.kubeconfig,
-                "--record",
-                &rec.db,
-                "-o",
-                "json",
-            ],
-            None,
-        )
-        .map(|(v, _)| v["findings"].to_string().contains("flight recorder"))
-        .unwrap_or(false);
-        if seen {
-            return Ok(());
+        let asked = Instant::now();
+        while asked.elapsed() < Duration::from_secs(15) {
+            std::thread::sleep(Duration::from_secs(1));
+            let seen = kubewhy_json(
+                &[
+                    "gone",
+                    &target,
+                    "--kubeconfig",
+                    &c.kubeconfig,
+                    "--record",
+                    &rec.db,
+                    "-o",
+                    "json",
+                ],
+                None,
+            )
+            .map(|(v, _)| v["findings"].to_string().contains("flight recorder"))
+            .unwrap_or(false);
+            if seen {
+                return Ok(());
+            }
         }
         if t.elapsed() > Duration::from_secs(120) {
             return Err(format!(
