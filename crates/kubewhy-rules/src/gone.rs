@@ -1046,6 +1046,7 @@ fn argo_gc(snap: &Snapshot, f: &Facts) -> Option<ArgoGc> {
     let wf = snap.workload("Workflow", ns, &o.name)?;
     let workflow = ObjectKey::of("Workflow", &wf.metadata);
     let wf_phase = wf.status.phase.as_str();
+    let wf_shown = if wf_phase.is_empty() { "?" } else { wf_phase };
     let Some(gc) = wf.spec.pod_gc.as_ref().filter(|g| !g.strategy.is_empty()) else {
         return Some(ArgoGc {
             workflow,
@@ -1089,17 +1090,11 @@ fn argo_gc(snap: &Snapshot, f: &Facts) -> Option<ArgoGc> {
         ),
         "OnWorkflowCompletion" => (
             Some(matches!(wf_phase, "Succeeded" | "Failed" | "Error")),
-            format!(
-                "when the workflow completes (it is {})",
-                if wf_phase.is_empty() { "?" } else { wf_phase }
-            ),
+            format!("when the workflow completes (it is {})", wf_shown),
         ),
         "OnWorkflowSuccess" => (
             Some(wf_phase == "Succeeded"),
-            format!(
-                "when the workflow succeeds (it is {})",
-                if wf_phase.is_empty() { "?" } else { wf_phase }
-            ),
+            format!("when the workflow succeeds (it is {})", wf_shown),
         ),
         other => (None, format!("strategy {other} is not one kubewhy knows")),
     };
@@ -1423,6 +1418,28 @@ mod tests {
     }
 
     /// Each pod's single cause.
+    /// Successful deletions in namespace `data`, as an audit log records them, added to `h`:
+    /// `(resource, apiGroup, name, user)`.
+    fn audit_deletions(h: &mut History, rows: &[(&str, &str, &str, &str)]) {
+        let lines: Vec<String> = rows
+            .iter()
+            .enumerate()
+            .map(|(i, (res, group, name, user))| {
+                format!(
+                    r#"{{"kind":"Event","apiVersion":"audit.k8s.io/v1","level":"Metadata","auditID":"a{i}","stage":"ResponseComplete","verb":"delete","user":{{"username":"{user}"}},"objectRef":{{"resource":"{res}","namespace":"data","name":"{name}","apiGroup":"{group}","apiVersion":"v1"}},"responseStatus":{{"code":200}},"stageTimestamp":"2026-11-22T11:20:00.000000Z"}}"#
+                )
+            })
+            .collect();
+        let mut w = Vec::new();
+        kubewhy_source::parse_audit(
+            "audit.log",
+            lines.join("\n").as_bytes(),
+            &mut h.audit,
+            &mut w,
+        );
+        assert!(w.is_empty(), "{w:?}");
+    }
+
     fn assert_causes(snap: &Snapshot, h: &History, cases: &[(&str, &str, Cause)]) {
         for (ns, pod, want) in cases {
             let a = ask(snap, h, ns, pod);
@@ -1727,10 +1744,10 @@ metadata: {name: data}
             ..Default::default()
         };
         // The workflow controller's deletion, in the audit log (a pod without a recorder row).
-        let line = r#"{"kind":"Event","apiVersion":"audit.k8s.io/v1","level":"Metadata","auditID":"a1","stage":"ResponseComplete","requestURI":"/api/v1/namespaces/data/pods/etl-load-99","verb":"delete","user":{"username":"system:serviceaccount:argo:argo"},"userAgent":"workflow-controller/v3.5.5","objectRef":{"resource":"pods","namespace":"data","name":"etl-load-99","apiVersion":"v1"},"responseStatus":{"code":200},"stageTimestamp":"2026-11-22T11:30:00.000000Z"}"#;
-        let mut w = Vec::new();
-        kubewhy_source::parse_audit("audit.log", line.as_bytes(), &mut h.audit, &mut w);
-        assert!(w.is_empty(), "{w:?}");
+        audit_deletions(
+            &mut h,
+            &[("pods", "", "etl-load-99", "system:serviceaccount:argo:argo")],
+        );
 
         // Recorded, graceful: Argo's OnPodCompletion covers a failed pod.
         let a = ask(&snap, &h, "data", "etl-extract-1234");
@@ -1838,20 +1855,20 @@ metadata: {name: data}
         );
         let snap = crate::tests::snapshot_of(&yaml, "2026-11-22T12:00:00Z");
         let mut h = History::default();
-        let del = |pod: &str, sa: &str| {
-            format!(
-                r#"{{"kind":"Event","apiVersion":"audit.k8s.io/v1","level":"Metadata","auditID":"{pod}","stage":"ResponseComplete","requestURI":"/api/v1/namespaces/data/pods/{pod}","verb":"delete","user":{{"username":"system:serviceaccount:kube-system:{sa}"}},"objectRef":{{"resource":"pods","namespace":"data","name":"{pod}","apiVersion":"v1"}},"responseStatus":{{"code":200}},"stageTimestamp":"2026-11-22T11:20:00.000000Z"}}"#
-            )
-        };
-        let lines = [
-            del("orphan", "pod-garbage-collector"),
-            del("done-1", "pod-garbage-collector"),
-            del("tick-29400000-abcde", "generic-garbage-collector"),
-        ]
-        .join("\n");
-        let mut w = Vec::new();
-        kubewhy_source::parse_audit("audit.log", lines.as_bytes(), &mut h.audit, &mut w);
-        assert!(w.is_empty(), "{w:?}");
+        let gc = |sa: &str| format!("system:serviceaccount:kube-system:{sa}");
+        audit_deletions(
+            &mut h,
+            &[
+                ("pods", "", "orphan", &gc("pod-garbage-collector")),
+                ("pods", "", "done-1", &gc("pod-garbage-collector")),
+                (
+                    "pods",
+                    "",
+                    "tick-29400000-abcde",
+                    &gc("generic-garbage-collector"),
+                ),
+            ],
+        );
         assert_causes(
             &snap,
             &h,
@@ -1876,26 +1893,24 @@ metadata: {name: data}
     fn a_job_deleted_by_the_ttl_controller_in_the_audit_log() {
         let yaml = "apiVersion: v1\nkind: Event\nmetadata: {name: e1, namespace: data}\ninvolvedObject: {kind: Job, name: batch, namespace: data}\nreason: SuccessfulCreate\nmessage: 'Created pod: batch-x7k2p'\nsource: {component: job-controller}\n---\napiVersion: batch/v1\nkind: JobList\nitems: []\n";
         let snap = crate::tests::snapshot_of(yaml, "2026-11-22T12:00:00Z");
-        let line = |id: &str, res: &str, group: &str, name: &str, sa: &str| {
-            format!(
-                r#"{{"kind":"Event","apiVersion":"audit.k8s.io/v1","level":"Metadata","auditID":"{id}","stage":"ResponseComplete","verb":"delete","user":{{"username":"system:serviceaccount:kube-system:{sa}"}},"objectRef":{{"resource":"{res}","namespace":"data","name":"{name}","apiGroup":"{group}","apiVersion":"v1"}},"responseStatus":{{"code":200}},"stageTimestamp":"2026-11-22T11:20:00.000000Z"}}"#
-            )
-        };
-        let lines = [
-            line(
-                "j",
-                "jobs",
-                "batch",
-                "batch",
-                "ttl-after-finished-controller",
-            ),
-            line("p", "pods", "", "batch-x7k2p", "generic-garbage-collector"),
-        ]
-        .join("\n");
         let mut h = History::default();
-        let mut w = Vec::new();
-        kubewhy_source::parse_audit("audit.log", lines.as_bytes(), &mut h.audit, &mut w);
-        assert!(w.is_empty(), "{w:?}");
+        audit_deletions(
+            &mut h,
+            &[
+                (
+                    "jobs",
+                    "batch",
+                    "batch",
+                    "system:serviceaccount:kube-system:ttl-after-finished-controller",
+                ),
+                (
+                    "pods",
+                    "",
+                    "batch-x7k2p",
+                    "system:serviceaccount:kube-system:generic-garbage-collector",
+                ),
+            ],
+        );
         let a = ask(&snap, &h, "data", "batch-x7k2p");
         assert_eq!(cause(&a), (Cause::JobTtlExpired, Confidence::High));
         assert!(

@@ -79,13 +79,11 @@ pub(crate) fn decode<'de, D: Deserializer<'de>>(
         "ConfigMap" => Obj::ConfigMap(b(RawKeyed::deserialize(d)?.into())),
         "Secret" => Obj::Secret(b(RawKeyed::deserialize(d)?.into())),
         "ServiceAccount" => Obj::ServiceAccount(b(ServiceAccount::deserialize(d)?)),
-        "ReplicaSet" | "Deployment" | "StatefulSet" | "DaemonSet" | "Job" | "CronJob" => {
-            let mut w = Workload::deserialize(d)?;
-            w.kind = kind.to_string();
-            Obj::Workload(b(w))
-        }
-        // Argo Workflows: `spec.podGC` says when its controller deletes the workflow's pods.
-        "Workflow" if api_version.starts_with("argoproj.io/") => {
+        // Argo Workflows too: `spec.podGC` says when its controller deletes the workflow's pods.
+        "ReplicaSet" | "Deployment" | "StatefulSet" | "DaemonSet" | "Job" | "CronJob"
+        | "Workflow"
+            if kind != "Workflow" || api_version.starts_with("argoproj.io/") =>
+        {
             let mut w = Workload::deserialize(d)?;
             w.kind = kind.to_string();
             Obj::Workload(b(w))

@@ -1471,19 +1471,20 @@ fn audit_log(c: &Cluster) -> Option<String> {
     p.exists().then(|| p.display().to_string())
 }
 
+/// `kubewhy gone ARGS… --kubeconfig K -o json` on the cluster: its JSON, and its stderr.
+fn gone_json(c: &Cluster, args: &[&str]) -> Result<(Value, String), String> {
+    let mut all = vec!["gone"];
+    all.extend_from_slice(args);
+    all.extend(["--kubeconfig", c.kubeconfig.as_str(), "-o", "json"]);
+    kubewhy_json(&all, None)
+}
+
 /// What `kubewhy gone` says of one pod: its cause, or why there is none.
 fn gone_says(c: &Cluster, ns: &str, pod: &str, source: &[&str]) -> Result<String, String> {
     let target = format!("{ns}/{pod}");
-    let mut args = vec![
-        "gone",
-        target.as_str(),
-        "--kubeconfig",
-        c.kubeconfig.as_str(),
-        "-o",
-        "json",
-    ];
+    let mut args = vec![target.as_str()];
     args.extend_from_slice(source);
-    let (v, stderr) = kubewhy_json(&args, None)?;
+    let (v, stderr) = gone_json(c, &args)?;
     let findings = v["findings"].as_array().cloned().unwrap_or_default();
     match findings.as_slice() {
         [f] if f["objects"].to_string().contains(&format!("\"{pod}\"")) => {
@@ -1564,8 +1565,9 @@ fn gone_phase(c: &Cluster, rec: &mut Recorder, orphan: bool) -> Result<usize, St
     c.wait_running(ns, "manual");
     c.wait_running(ns2, "victim");
     let t = Instant::now();
-    let web = loop {
-        let phases = c.k(&[
+    // NAME=PHASE of each of the Deployment's pods, in one call.
+    let web: Vec<String> = loop {
+        let pods = c.k(&[
             "-n",
             ns,
             "get",
@@ -1573,26 +1575,20 @@ fn gone_phase(c: &Cluster, rec: &mut Recorder, orphan: bool) -> Result<usize, St
             "-l",
             "app=web",
             "-o",
-            "jsonpath={.items[*].status.phase}",
+            "jsonpath={range .items[*]}{.metadata.name}={.status.phase} {end}",
         ]);
-        if phases == "Running Running" {
-            break c.k(&[
-                "-n",
-                ns,
-                "get",
-                "pods",
-                "-l",
-                "app=web",
-                "-o",
-                "jsonpath={.items[*].metadata.name}",
-            ]);
+        let pods: Vec<(&str, &str)> = pods
+            .split_whitespace()
+            .filter_map(|p| p.split_once('='))
+            .collect();
+        if pods.len() == 2 && pods.iter().all(|(_, phase)| *phase == "Running") {
+            break pods.iter().map(|(name, _)| name.to_string()).collect();
         }
         if t.elapsed() > Duration::from_secs(120) {
-            return Err(format!("Deployment web: pods {phases:?} after 120 s"));
+            return Err(format!("Deployment web: pods {pods:?} after 120 s"));
         }
         std::thread::sleep(Duration::from_secs(1));
     };
-    let web: Vec<String> = web.split_whitespace().map(String::from).collect();
 
     // The removals: by hand, by cascade (kubectl's default: background), by namespace.
     c.k(&["-n", ns, "delete", "pod", "manual"]);
@@ -1716,21 +1712,9 @@ fn gone_phase(c: &Cluster, rec: &mut Recorder, orphan: bool) -> Result<usize, St
         }
     }
     // By owner: the Deployment's pods, found through its ReplicaSet in the recorder.
-    let (v, _) = kubewhy_json(
-        &[
-            "gone",
-            "--owner",
-            "Deployment/web",
-            "-n",
-            ns,
-            "--kubeconfig",
-            &c.kubeconfig,
-            "--record",
-            &rec.db,
-            "-o",
-            "json",
-        ],
-        None,
+    let (v, _) = gone_json(
+        c,
+        &["--owner", "Deployment/web", "-n", ns, "--record", &rec.db],
     )?;
     let mut named: Vec<String> = v["findings"]
         .as_array()
@@ -1858,21 +1842,9 @@ fn recorder_caught_up(c: &Cluster, rec: &mut Recorder, ns: &str) -> Result<(), S
         let asked = Instant::now();
         while asked.elapsed() < Duration::from_secs(15) {
             std::thread::sleep(Duration::from_secs(1));
-            let seen = kubewhy_json(
-                &[
-                    "gone",
-                    &target,
-                    "--kubeconfig",
-                    &c.kubeconfig,
-                    "--record",
-                    &rec.db,
-                    "-o",
-                    "json",
-                ],
-                None,
-            )
-            .map(|(v, _)| v["findings"].to_string().contains("flight recorder"))
-            .unwrap_or(false);
+            let seen = gone_json(c, &[&target, "--record", &rec.db])
+                .map(|(v, _)| v["findings"].to_string().contains("flight recorder"))
+                .unwrap_or(false);
             if seen {
                 return Ok(());
             }
