@@ -9,11 +9,13 @@
 //! `InputWarning` naming the permission that is missing.
 
 mod discovery;
+pub mod store;
 pub mod watch;
 pub mod write;
 
+pub use kube::Client;
+use kube::Config;
 use kube::config::{KubeConfigOptions, Kubeconfig};
-use kube::{Client, Config};
 use kubewhy_model::InputWarning;
 use serde::Deserialize;
 use std::path::PathBuf;
@@ -25,137 +27,164 @@ const ATTEMPTS: u32 = 3;
 
 /// A kind to list: API path prefix, resource, whether it is namespaced, and older group versions
 /// to try when the newest is not served (CronJob is batch/v1 only from 1.21).
-struct Resource {
-    prefixes: &'static [&'static str],
-    plural: &'static str,
-    namespaced: bool,
+pub(crate) struct Resource {
+    pub(crate) prefixes: &'static [&'static str],
+    pub(crate) plural: &'static str,
+    /// The kind, as objects and the loader spell it.
+    pub(crate) kind: &'static str,
+    pub(crate) namespaced: bool,
 }
 
-const RESOURCES: &[Resource] = &[
+pub(crate) const RESOURCES: &[Resource] = &[
     Resource {
         prefixes: &["/api/v1"],
         plural: "nodes",
+        kind: "Node",
         namespaced: false,
     },
     Resource {
         prefixes: &["/api/v1"],
         plural: "namespaces",
+        kind: "Namespace",
         namespaced: false,
     },
     Resource {
         prefixes: &["/api/v1"],
         plural: "persistentvolumes",
+        kind: "PersistentVolume",
         namespaced: false,
     },
     Resource {
         prefixes: &["/api/v1"],
         plural: "pods",
+        kind: "Pod",
         namespaced: true,
     },
     Resource {
         prefixes: &["/api/v1"],
         plural: "events",
+        kind: "Event",
         namespaced: true,
     },
     Resource {
         prefixes: &["/api/v1"],
         plural: "persistentvolumeclaims",
+        kind: "PersistentVolumeClaim",
         namespaced: true,
     },
     Resource {
         prefixes: &["/api/v1"],
         plural: "configmaps",
+        kind: "ConfigMap",
         namespaced: true,
     },
     Resource {
         prefixes: &["/api/v1"],
         plural: "secrets",
+        kind: "Secret",
         namespaced: true,
     },
     Resource {
         prefixes: &["/api/v1"],
         plural: "serviceaccounts",
+        kind: "ServiceAccount",
         namespaced: true,
     },
     Resource {
         prefixes: &["/api/v1"],
         plural: "resourcequotas",
+        kind: "ResourceQuota",
         namespaced: true,
     },
     Resource {
         prefixes: &["/api/v1"],
         plural: "limitranges",
+        kind: "LimitRange",
         namespaced: true,
     },
     Resource {
         prefixes: &["/apis/apps/v1"],
         plural: "replicasets",
+        kind: "ReplicaSet",
         namespaced: true,
     },
     Resource {
         prefixes: &["/apis/apps/v1"],
         plural: "deployments",
+        kind: "Deployment",
         namespaced: true,
     },
     Resource {
         prefixes: &["/apis/apps/v1"],
         plural: "statefulsets",
+        kind: "StatefulSet",
         namespaced: true,
     },
     Resource {
         prefixes: &["/apis/apps/v1"],
         plural: "daemonsets",
+        kind: "DaemonSet",
         namespaced: true,
     },
     Resource {
         prefixes: &["/apis/batch/v1"],
         plural: "jobs",
+        kind: "Job",
         namespaced: true,
     },
     Resource {
         prefixes: &["/apis/batch/v1", "/apis/batch/v1beta1"],
         plural: "cronjobs",
+        kind: "CronJob",
         namespaced: true,
     },
     // Argo Workflows, when installed (404 otherwise: nothing to read): `spec.podGC`.
     Resource {
         prefixes: &["/apis/argoproj.io/v1alpha1"],
         plural: "workflows",
+        kind: "Workflow",
         namespaced: true,
     },
     Resource {
         prefixes: &["/apis/storage.k8s.io/v1"],
         plural: "storageclasses",
+        kind: "StorageClass",
         namespaced: false,
     },
     Resource {
         prefixes: &["/apis/storage.k8s.io/v1"],
         plural: "csidrivers",
+        kind: "CSIDriver",
         namespaced: false,
     },
     Resource {
         prefixes: &["/apis/coordination.k8s.io/v1"],
         plural: "leases",
+        kind: "Lease",
         namespaced: true,
     },
     Resource {
         prefixes: &["/apis/scheduling.k8s.io/v1"],
         plural: "priorityclasses",
+        kind: "PriorityClass",
         namespaced: false,
     },
     Resource {
         prefixes: &["/apis/apiregistration.k8s.io/v1"],
         plural: "apiservices",
+        kind: "APIService",
         namespaced: false,
     },
     Resource {
         prefixes: &["/apis/admissionregistration.k8s.io/v1"],
         plural: "mutatingwebhookconfigurations",
+        kind: "MutatingWebhookConfiguration",
         namespaced: false,
     },
     Resource {
         prefixes: &["/apis/admissionregistration.k8s.io/v1"],
         plural: "validatingwebhookconfigurations",
+        kind: "ValidatingWebhookConfiguration",
         namespaced: false,
     },
 ];
@@ -351,6 +380,18 @@ pub async fn fetch_with(
     Ok(out)
 }
 
+/// What is left in namespaces being deleted, across every resource type the cluster serves (at
+/// most `discovery::MAX_NAMESPACES` of them): the pages, and what could not be read.
+pub async fn namespace_contents(
+    client: &Client,
+    namespaces: &[String],
+) -> (Vec<(String, String)>, Vec<InputWarning>) {
+    let l = discovery::contents(client, namespaces).await;
+    let mut problems: Vec<InputWarning> = l.problem.into_iter().collect();
+    problems.extend(l.extra_problems);
+    (l.pages, problems)
+}
+
 /// The most log a finding quotes from: the tail of the previous run, bounded so a chatty
 /// container cannot make a scan slow or large.
 pub const PREVIOUS_LOG_BYTES: i64 = 16 * 1024;
@@ -436,14 +477,14 @@ struct ListMeta {
     continue_: Option<String>,
 }
 
-enum Failure {
+pub(crate) enum Failure {
     /// HTTP status from the API server, with its message.
     Status(u16, String),
     /// Transport failure (timeout, connection reset).
     Transport(String),
 }
 
-async fn get(client: &Client, uri: &str) -> Result<String, Failure> {
+pub(crate) async fn get(client: &Client, uri: &str) -> Result<String, Failure> {
     let req = http::Request::get(uri)
         .body(Vec::new())
         .map_err(|e| Failure::Transport(e.to_string()))?;
@@ -504,15 +545,9 @@ async fn list_kind<S: AsRef<str>>(
                         }
                         Err(Failure::Status(403, msg)) => {
                             listed.pages.clear();
-                            let group = prefix
-                                .trim_start_matches("/apis/")
-                                .trim_start_matches("/api/");
                             listed.problem = Some(problem(
                                 plural,
-                                format!(
-                                    "forbidden: cannot list {plural} {scope}; the checks that need them ran without them. Missing permission: verbs=[list] resources=[{plural}] apiGroups=[\"{}\"] ({msg})",
-                                    group.split('/').next().filter(|g| *g != "v1").unwrap_or("")
-                                ),
+                                forbidden_message(plural, prefix, "list", &scope, &msg),
                             ));
                             return listed;
                         }
@@ -543,6 +578,23 @@ async fn list_kind<S: AsRef<str>>(
         }
     }
     listed
+}
+
+/// What a 403 means for the report: which checks ran without the kind, and the exact permission.
+pub(crate) fn forbidden_message(
+    plural: &str,
+    prefix: &str,
+    verbs: &str,
+    scope: &str,
+    msg: &str,
+) -> String {
+    let group = prefix
+        .trim_start_matches("/apis/")
+        .trim_start_matches("/api/");
+    format!(
+        "forbidden: cannot list {plural} {scope}; the checks that need them ran without them. Missing permission: verbs=[{verbs}] resources=[{plural}] apiGroups=[\"{}\"] ({msg})",
+        group.split('/').next().filter(|g| *g != "v1").unwrap_or("")
+    )
 }
 
 fn retryable(f: &Failure) -> bool {

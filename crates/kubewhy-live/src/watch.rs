@@ -6,6 +6,8 @@
 //! A deletion that happens while a watch is down is not lost: after each (re)list, what was
 //! known before and is absent from the new list is reported as deleted during the gap.
 
+use crate::store::{Store, WatchStatus};
+use crate::{RESOURCES, Resource};
 use futures::StreamExt;
 use jiff::Timestamp;
 use kube::api::{Api, ApiResource, DynamicObject};
@@ -15,6 +17,7 @@ use kube::runtime::watcher::{self, Event as WEvent};
 use kubewhy_model::history::{ObjectRecord, OwnerLink, PodRecord, RecordedEvent};
 use kubewhy_model::objects::{Condition, Meta, Pod};
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 use tokio::sync::mpsc::UnboundedSender;
 
 /// What the watches saw that the recorder keeps.
@@ -52,27 +55,30 @@ enum Kind {
 }
 
 impl Kind {
-    fn resource(self) -> ApiResource {
-        let (group, version, kind, plural) = match self {
-            Kind::Pod => ("", "v1", "Pod", "pods"),
-            Kind::Event => ("", "v1", "Event", "events"),
-            Kind::Job => ("batch", "v1", "Job", "jobs"),
-            Kind::ReplicaSet => ("apps", "v1", "ReplicaSet", "replicasets"),
-            Kind::StatefulSet => ("apps", "v1", "StatefulSet", "statefulsets"),
-            Kind::DaemonSet => ("apps", "v1", "DaemonSet", "daemonsets"),
-            Kind::Node => ("", "v1", "Node", "nodes"),
-            Kind::Namespace => ("", "v1", "Namespace", "namespaces"),
-        };
-        ApiResource {
-            group: group.into(),
-            version: version.into(),
-            api_version: if group.is_empty() {
-                version.into()
-            } else {
-                format!("{group}/{version}")
-            },
-            kind: kind.into(),
-            plural: plural.into(),
+    /// The recorder's kinds, by resource name.
+    fn of(plural: &str) -> Option<Kind> {
+        Some(match plural {
+            "pods" => Kind::Pod,
+            "events" => Kind::Event,
+            "jobs" => Kind::Job,
+            "replicasets" => Kind::ReplicaSet,
+            "statefulsets" => Kind::StatefulSet,
+            "daemonsets" => Kind::DaemonSet,
+            "nodes" => Kind::Node,
+            "namespaces" => Kind::Namespace,
+            _ => return None,
+        })
+    }
+    fn kind(self) -> &'static str {
+        match self {
+            Kind::Pod => "Pod",
+            Kind::Event => "Event",
+            Kind::Job => "Job",
+            Kind::ReplicaSet => "ReplicaSet",
+            Kind::StatefulSet => "StatefulSet",
+            Kind::DaemonSet => "DaemonSet",
+            Kind::Node => "Node",
+            Kind::Namespace => "Namespace",
         }
     }
     fn name(self) -> &'static str {
@@ -89,22 +95,133 @@ impl Kind {
     }
 }
 
-/// Runs every watch until the receiver is dropped.
-pub async fn watch_for_recorder(client: kube::Client, tx: UnboundedSender<Seen>) {
-    let kinds = [
-        Kind::Pod,
-        Kind::Event,
-        Kind::Job,
-        Kind::ReplicaSet,
-        Kind::StatefulSet,
-        Kind::DaemonSet,
-        Kind::Node,
-        Kind::Namespace,
-    ];
-    let tasks = kinds
-        .into_iter()
-        .map(|k| tokio::spawn(watch_kind(client.clone(), k, tx.clone())));
+/// What to keep current: the findings' store, the recorder's channel, or both. One watch per
+/// kind serves both.
+pub struct Watchers {
+    pub store: Option<Arc<Store>>,
+    pub recorder: Option<UnboundedSender<Seen>>,
+}
+
+/// Runs every watch until the recorder's receiver is dropped (or forever, for the store alone).
+pub async fn run(client: kube::Client, w: Watchers) {
+    let mut tasks = Vec::new();
+    for (i, r) in RESOURCES.iter().enumerate() {
+        let rec = w
+            .recorder
+            .as_ref()
+            .and_then(|tx| Kind::of(r.plural).map(|k| (k, tx.clone())));
+        if w.store.is_none() && rec.is_none() {
+            continue;
+        }
+        tasks.push(tokio::spawn(watch_resource(
+            client.clone(),
+            i,
+            w.store.clone(),
+            rec,
+        )));
+    }
     futures::future::join_all(tasks).await;
+}
+
+/// The first of a kind's API versions the cluster serves, or why none can be watched.
+async fn served(client: &kube::Client, r: &Resource) -> Result<&'static str, WatchStatus> {
+    for prefix in r.prefixes {
+        match crate::get(client, &format!("{prefix}/{}?limit=1", r.plural)).await {
+            Ok(_) => return Ok(prefix),
+            Err(crate::Failure::Status(404, _)) => continue,
+            Err(crate::Failure::Status(403, msg)) => {
+                return Err(WatchStatus::Forbidden(crate::forbidden_message(
+                    r.plural,
+                    prefix,
+                    "list, watch",
+                    "in all namespaces",
+                    &msg,
+                )));
+            }
+            // Anything else (5xx, timeouts): the watcher retries it with backoff.
+            Err(_) => return Ok(r.prefixes[0]),
+        }
+    }
+    Err(WatchStatus::NotServed)
+}
+
+async fn watch_resource(
+    client: kube::Client,
+    index: usize,
+    store: Option<Arc<Store>>,
+    recorder: Option<(Kind, UnboundedSender<Seen>)>,
+) {
+    let r = &RESOURCES[index];
+    let prefix = match served(&client, r).await {
+        Ok(p) => p,
+        Err(status) => {
+            if let Some((kind, tx)) = &recorder {
+                let _ = tx.send(Seen::Health {
+                    kind: kind.name(),
+                    error: Some(format!("{status:?}")),
+                });
+            }
+            if let Some(s) = &store {
+                s.set_status(index, status);
+            }
+            return;
+        }
+    };
+    let ar = api_resource(r, prefix);
+    if let Some(s) = &store {
+        s.set_api_version(index, &ar.api_version);
+    }
+    let api: Api<DynamicObject> = Api::all_with(client, &ar);
+    let mut stream = watcher::watcher(api, watcher::Config::default())
+        .backoff(recorder_backoff())
+        .boxed();
+    let mut tracker = recorder.map(|(k, tx)| (Tracker::new(k), tx));
+    while let Some(item) = stream.next().await {
+        match item {
+            Ok(ev) => {
+                if let Some(s) = &store {
+                    s.apply(index, &ev);
+                }
+                if let Some((t, tx)) = &mut tracker {
+                    for seen in t.handle(ev, Timestamp::now()) {
+                        if tx.send(seen).is_err() {
+                            return; // the recorder stopped
+                        }
+                    }
+                }
+            }
+            Err(e) => {
+                if let Some(s) = &store {
+                    s.set_status(index, WatchStatus::Failing(e.to_string()));
+                }
+                if let Some((t, tx)) = &tracker
+                    && tx
+                        .send(Seen::Health {
+                            kind: t.kind.name(),
+                            error: Some(e.to_string()),
+                        })
+                        .is_err()
+                {
+                    return;
+                }
+            }
+        }
+    }
+}
+
+/// `/apis/batch/v1` → group `batch`, version `v1`.
+fn api_resource(r: &Resource, prefix: &str) -> ApiResource {
+    let gv = prefix
+        .trim_start_matches("/apis/")
+        .trim_start_matches("/api/");
+    let (group, version) = gv.split_once('/').unwrap_or(("", gv));
+    ApiResource {
+        group: group.into(),
+        version: version.into(),
+        api_version: gv.into(),
+        kind: r.kind.into(),
+        plural: r.plural.into(),
+    }
 }
 
 /// The JSON of a dynamic object, read into one of kubewhy's slim views.
@@ -158,7 +275,7 @@ fn object_record(kind: Kind, o: &DynamicObject) -> ObjectRecord {
         (slim::<MetaOnly>(o).metadata, None, None)
     };
     ObjectRecord {
-        kind: kind.resource().kind,
+        kind: kind.kind().to_string(),
         namespace: meta.ns().to_string(),
         name: meta.name.clone(),
         uid: meta.uid.clone(),
@@ -345,36 +462,14 @@ fn recorder_backoff() -> ResetTimerBackoff<RecorderBackoff> {
     )
 }
 
-async fn watch_kind(client: kube::Client, kind: Kind, tx: UnboundedSender<Seen>) {
-    let api: Api<DynamicObject> = Api::all_with(client, &kind.resource());
-    let mut stream = watcher::watcher(api, watcher::Config::default())
-        .backoff(recorder_backoff())
-        .boxed();
-    let mut tracker = Tracker::new(kind);
-    while let Some(item) = stream.next().await {
-        let seen = match item {
-            Ok(ev) => tracker.handle(ev, Timestamp::now()),
-            Err(e) => vec![Seen::Health {
-                kind: kind.name(),
-                error: Some(e.to_string()),
-            }],
-        };
-        for s in seen {
-            if tx.send(s).is_err() {
-                return; // the recorder stopped
-            }
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn obj(kind: Kind, json: serde_json::Value) -> DynamicObject {
         let mut v = json;
-        v["apiVersion"] = kind.resource().api_version.into();
-        v["kind"] = kind.resource().kind.into();
+        v["apiVersion"] = if kind == Kind::Job { "batch/v1" } else { "v1" }.into();
+        v["kind"] = kind.kind().into();
         serde_json::from_value(v).unwrap()
     }
 

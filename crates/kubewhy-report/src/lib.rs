@@ -1,10 +1,11 @@
-//! Renders a diagnosis as text, JSON or Markdown: the only place that knows output formats.
+//! Renders a diagnosis as text, JSON, Markdown or an HTML page (watch mode): the only place that knows output formats.
 //!
 //! Every string that came from the cluster or from logs passes through [`sanitize`] before it
 //! is written, in every format: terminal escape sequences and control characters never reach
 //! the user's terminal.
 
 mod gone;
+mod html;
 mod markdown;
 mod plan;
 mod sanitize;
@@ -15,6 +16,7 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 
 pub use gone::{GoneReport, gone_json, gone_text};
+pub use html::{PageInfo, page as html_page};
 pub use plan::{journal_text, plan_text};
 pub use sanitize::sanitize;
 

@@ -117,3 +117,34 @@ fn markdown_escapes_table_cells() {
     assert!(md.contains("ok<br>boom \\| `x`"), "{md}");
     assert!(md.contains("### 1. ERROR `oom-killed` (KW301)"), "{md}");
 }
+
+#[test]
+fn the_html_page_escapes_markup_and_escape_sequences() {
+    let (mut f, u, w) = sample();
+    f[0].summary = "<script>alert(1)</script> & \"x\"".into();
+    let problems = vec!["pods: watch failing <b>".to_string()];
+    let page = html_page(
+        &report(&f, &u, &w),
+        &PageInfo {
+            refresh_seconds: 10,
+            watch_problems: &problems,
+            synced: true,
+        },
+    );
+    assert!(!page.contains("<script>"), "{page}");
+    assert!(page.contains("watch failing &lt;b&gt;"), "{page}");
+    assert!(
+        page.contains("&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;x&quot;"),
+        "{page}"
+    );
+    assert!(
+        !page.contains('\u{1b}') && !page.contains('\u{7}'),
+        "{page}"
+    );
+    assert!(page.contains("<code>oom-killed</code> (KW301)"), "{page}");
+    assert!(page.contains("<code>Pod shop/web-1</code>"), "{page}");
+    assert!(page.contains("<meta http-equiv=\"refresh\" content=\"10\">"));
+    assert!(page.contains("<pre>kubectl set resources</pre>"));
+    assert!(page.contains("ImagePullBackOff"));
+    assert!(!page.contains("<script"), "no JavaScript");
+}

@@ -6,6 +6,7 @@ use kubewhy_model::objects::*;
 use serde::{Deserialize, Deserializer};
 
 /// One decoded object, before it joins the snapshot.
+#[derive(Debug, Clone)]
 pub(crate) enum Obj {
     Pod(Box<Pod>),
     Node(Box<Node>),

@@ -109,6 +109,46 @@ pub fn load(inputs: &[Input], now: Option<jiff::Timestamp>) -> Loaded {
 
 /// `load`, taking the inputs (large in-memory texts, such as live pages, are not copied).
 pub fn load_owned(inputs: Vec<Input>, now: Option<jiff::Timestamp>) -> Loaded {
+    load_onto(Snapshot::default(), inputs, now)
+}
+
+/// One object in its slim view, decoded on its own: what watch mode keeps per uid, current
+/// through watches, instead of pages.
+#[derive(Debug, Clone)]
+pub struct Object(decode::Obj);
+
+impl Object {
+    /// Decodes one object of a known kind and API version (list items from the API server carry
+    /// neither) with the loader's own dispatch.
+    pub fn decode(kind: &str, api_version: &str, v: &serde_json::Value) -> Result<Object, String> {
+        decode::decode(kind, api_version, v)
+            .map(Object)
+            .map_err(|e| format!("{kind} {}: {e}", v["metadata"]["name"]))
+    }
+
+    pub fn kind(&self) -> &str {
+        self.0.kind()
+    }
+}
+
+/// A snapshot of objects kept elsewhere (copied), plus the kinds that were read and are empty
+/// (so "none exist" can be said of them), not yet finished: more inputs go on with `load_onto`.
+pub fn snapshot_of<'a>(
+    objects: impl IntoIterator<Item = &'a Object>,
+    empty_kinds: impl IntoIterator<Item = &'a str>,
+) -> Snapshot {
+    let mut s = Snapshot::default();
+    for k in empty_kinds {
+        s.kinds_loaded.entry(k.to_string()).or_insert(0);
+    }
+    for o in objects {
+        o.0.clone().add_to(&mut s);
+    }
+    s
+}
+
+/// `load_owned`, adding to a snapshot that already holds objects (`snapshot_of`).
+pub fn load_onto(base: Snapshot, inputs: Vec<Input>, now: Option<jiff::Timestamp>) -> Loaded {
     let mut warnings = Vec::new();
     let mut jobs: Vec<Job> = Vec::new();
     for input in inputs {
@@ -128,6 +168,7 @@ pub fn load_owned(inputs: Vec<Input>, now: Option<jiff::Timestamp>) -> Loaded {
     let outs = run_parallel(&jobs);
     let mut loaded = Loaded {
         files_read: jobs.len(),
+        snapshot: base,
         ..Default::default()
     };
     let snap = &mut loaded.snapshot;

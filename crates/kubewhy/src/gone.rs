@@ -1,8 +1,8 @@
-//! `kubewhy gone` (why did a pod disappear) and `kubewhy watch --record` (the flight recorder
-//! that lets `gone` answer days later).
+//! `kubewhy gone` (why did a pod disappear) and the flight recorder of `kubewhy watch --record`
+//! that lets `gone` answer days later.
 
 use crate::{SourceArgs, load_source};
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, bail};
 use clap::{Args, ValueEnum};
 use kubewhy_live::watch::Seen;
 use kubewhy_model::history::{History, ObjectRecord, PodRecord};
@@ -230,28 +230,21 @@ fn owner_kind(k: &str) -> Result<String> {
     .to_string())
 }
 
+/// The flight recorder's settings (part of `kubewhy watch`).
 #[derive(Args)]
-pub(crate) struct WatchArgs {
+pub(crate) struct RecordArgs {
     /// Keep a flight recorder in this SQLite file (created if missing): every deleted pod's last
     /// status, owner, node, events and likely initiator, for `kubewhy gone --record FILE`.
     #[arg(long, value_name = "FILE")]
-    record: PathBuf,
+    pub(crate) record: Option<PathBuf>,
 
     /// Drop recorded deletions older than this many hours.
-    #[arg(long, value_name = "HOURS", default_value_t = 24 * 14)]
+    #[arg(long, value_name = "HOURS", default_value_t = 24 * 14, requires = "record")]
     retention_hours: u64,
 
     /// Keep at most this many deleted pods (oldest dropped first).
-    #[arg(long, value_name = "N", default_value_t = 200_000)]
+    #[arg(long, value_name = "N", default_value_t = 200_000, requires = "record")]
     max_pods: u64,
-
-    /// The kubeconfig file to use (default: KUBECONFIG, ~/.kube/config, or in-cluster).
-    #[arg(long, value_name = "PATH")]
-    kubeconfig: Option<PathBuf>,
-
-    /// The kubeconfig context to use.
-    #[arg(long, value_name = "NAME")]
-    context: Option<String>,
 }
 
 /// Writes are committed at least this often: a kill loses at most this much.
@@ -259,100 +252,125 @@ const COMMIT_EVERY: Duration = Duration::from_millis(500);
 /// Objects deleted recently, kept in memory so a pod's deletion can be tied to its owner's.
 const RECENT_OBJECTS: usize = 10_000;
 
-pub(crate) fn watch(args: WatchArgs) -> Result<u8> {
-    let retention = Retention {
-        max_age: jiff::SignedDuration::from_hours(args.retention_hours as i64),
-        max_pods: args.max_pods,
-    };
-    let mut rec = Recorder::open(&args.record)?;
-    rec.prune(retention, jiff::Timestamp::now())?;
-    let opts =
-        kubewhy_live::LiveOptions::cluster_wide(args.kubeconfig.clone(), args.context.clone());
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()?;
-    let client = rt
-        .block_on(kubewhy_live::client(&opts))
-        .context("connecting to the cluster")?;
-    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
-    rt.spawn(kubewhy_live::watch::watch_for_recorder(client, tx));
-    let mut err = anstream::stderr();
-    writeln!(
-        err,
-        "kubewhy: recording pod deletions into {} (commits every {} ms; Ctrl-C stops)",
-        args.record.display(),
-        COMMIT_EVERY.as_millis()
-    )?;
-    let mut pending: Vec<Op> = Vec::new();
-    let mut recent: std::collections::VecDeque<ObjectRecord> = Default::default();
-    let mut last_commit = Instant::now();
-    let mut last_prune = Instant::now();
-    let mut failures: std::collections::HashMap<&str, u32> = Default::default();
-    loop {
-        let wait = COMMIT_EVERY.saturating_sub(last_commit.elapsed());
-        let got = rt.block_on(async { tokio::time::timeout(wait, rx.recv()).await });
-        match got {
-            Ok(Some(seen)) => match seen {
-                Seen::PodGone(mut r) => {
-                    r.initiator = initiator(&r, &recent);
-                    pending.push(Op::PodDeleted(r));
-                }
-                Seen::PodEvent {
-                    event_uid,
-                    pod_uid,
-                    namespace,
-                    pod,
-                    event,
-                } => pending.push(Op::Event {
-                    event_uid,
-                    pod_uid,
-                    namespace,
-                    pod,
-                    event,
-                }),
-                Seen::ObjectGone(o) => {
-                    recent.push_back((*o).clone());
-                    if recent.len() > RECENT_OBJECTS {
-                        recent.pop_front();
+/// The flight recorder, open and ready to take what the watches see.
+pub(crate) struct FlightRecorder {
+    rec: Recorder,
+    retention: Retention,
+    path: PathBuf,
+}
+
+impl FlightRecorder {
+    pub(crate) fn open(args: &RecordArgs) -> Result<Option<FlightRecorder>> {
+        let Some(path) = &args.record else {
+            return Ok(None);
+        };
+        let retention = Retention {
+            max_age: jiff::SignedDuration::from_hours(args.retention_hours as i64),
+            max_pods: args.max_pods,
+        };
+        let mut rec = Recorder::open(path)?;
+        rec.prune(retention, jiff::Timestamp::now())?;
+        Ok(Some(FlightRecorder {
+            rec,
+            retention,
+            path: path.clone(),
+        }))
+    }
+
+    /// Records what the watches send until `stop` is set (the last batch is committed) or every
+    /// watch has stopped.
+    pub(crate) fn run(
+        mut self,
+        rt: &tokio::runtime::Runtime,
+        mut rx: tokio::sync::mpsc::UnboundedReceiver<Seen>,
+        stop: &std::sync::atomic::AtomicBool,
+    ) -> Result<()> {
+        let rec = &mut self.rec;
+        let retention = self.retention;
+        let mut err = anstream::stderr();
+        writeln!(
+            err,
+            "kubewhy: recording pod deletions into {} (commits every {} ms)",
+            self.path.display(),
+            COMMIT_EVERY.as_millis()
+        )?;
+        let mut pending: Vec<Op> = Vec::new();
+        let mut recent: std::collections::VecDeque<ObjectRecord> = Default::default();
+        let mut last_commit = Instant::now();
+        let mut last_prune = Instant::now();
+        let mut failures: std::collections::HashMap<&str, u32> = Default::default();
+        loop {
+            let stopping = stop.load(std::sync::atomic::Ordering::Relaxed);
+            let wait = COMMIT_EVERY.saturating_sub(last_commit.elapsed());
+            let got = rt.block_on(async { tokio::time::timeout(wait, rx.recv()).await });
+            match got {
+                Ok(Some(seen)) => match seen {
+                    Seen::PodGone(mut r) => {
+                        r.initiator = initiator(&r, &recent);
+                        pending.push(Op::PodDeleted(r));
                     }
-                    pending.push(Op::ObjectDeleted(o));
-                }
-                // A watch the API server ends is re-established at once and re-listed; only a
-                // watch that keeps failing is worth a line.
-                Seen::Health { kind, error: None } => {
-                    failures.remove(kind);
-                }
-                Seen::Health {
-                    kind,
-                    error: Some(e),
-                } => {
-                    let n = failures.entry(kind).or_insert(0);
-                    *n += 1;
-                    if *n == 3 || n.is_multiple_of(100) {
-                        writeln!(
-                            err,
-                            "kubewhy: watch {kind} failed {n} times in a row: {} (retrying with backoff)",
-                            kubewhy_report::sanitize(&e)
-                        )?;
+                    Seen::PodEvent {
+                        event_uid,
+                        pod_uid,
+                        namespace,
+                        pod,
+                        event,
+                    } => pending.push(Op::Event {
+                        event_uid,
+                        pod_uid,
+                        namespace,
+                        pod,
+                        event,
+                    }),
+                    Seen::ObjectGone(o) => {
+                        recent.push_back((*o).clone());
+                        if recent.len() > RECENT_OBJECTS {
+                            recent.pop_front();
+                        }
+                        pending.push(Op::ObjectDeleted(o));
                     }
-                }
-            },
-            Ok(None) => bail!("every watch stopped"),
-            Err(_) => {} // the commit interval passed
-        }
-        if !pending.is_empty() && (last_commit.elapsed() >= COMMIT_EVERY || pending.len() >= 2000) {
-            rec.write(&pending)?;
-            pending.clear();
-            last_commit = Instant::now();
-        } else if pending.is_empty() {
-            last_commit = Instant::now();
-        }
-        if last_prune.elapsed() > Duration::from_secs(600) {
-            let dropped = rec.prune(retention, jiff::Timestamp::now())?;
-            if dropped > 0 {
-                writeln!(err, "kubewhy: retention dropped {dropped} old pod(s)")?;
+                    // A watch the API server ends is re-established at once and re-listed; only
+                    // a watch that keeps failing is worth a line.
+                    Seen::Health { kind, error: None } => {
+                        failures.remove(kind);
+                    }
+                    Seen::Health {
+                        kind,
+                        error: Some(e),
+                    } => {
+                        let n = failures.entry(kind).or_insert(0);
+                        *n += 1;
+                        if *n == 3 || n.is_multiple_of(100) {
+                            writeln!(
+                                err,
+                                "kubewhy: watch {kind} failed {n} times in a row: {} (retrying with backoff)",
+                                kubewhy_report::sanitize(&e)
+                            )?;
+                        }
+                    }
+                },
+                Ok(None) => bail!("every watch stopped"),
+                Err(_) => {} // the commit interval passed
             }
-            last_prune = Instant::now();
+            if !pending.is_empty()
+                && (stopping || last_commit.elapsed() >= COMMIT_EVERY || pending.len() >= 2000)
+            {
+                rec.write(&pending)?;
+                pending.clear();
+                last_commit = Instant::now();
+            } else if pending.is_empty() {
+                last_commit = Instant::now();
+            }
+            if stopping {
+                return Ok(());
+            }
+            if last_prune.elapsed() > Duration::from_secs(600) {
+                let dropped = rec.prune(retention, jiff::Timestamp::now())?;
+                if dropped > 0 {
+                    writeln!(err, "kubewhy: retention dropped {dropped} old pod(s)")?;
+                }
+                last_prune = Instant::now();
+            }
         }
     }
 }

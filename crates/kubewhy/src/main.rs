@@ -12,6 +12,7 @@ use std::process::ExitCode;
 
 mod fix;
 mod gone;
+mod watch;
 
 /// The demo snapshot: a cluster-info dump of a real Kubernetes 1.20 cluster with broken
 /// workloads beside healthy ones (see demo/README.md).
@@ -62,16 +63,10 @@ enum Command {
     /// controller-manager's log, the flight recorder and the cluster.
     #[command(long_about = gone::GONE_LONG, after_help = gone::GONE_AFTER)]
     Gone(gone::GoneArgs),
-    /// Run continuously: with --record, keep a flight recorder of every pod deletion.
-    #[command(
-        long_about = "Watch the cluster and keep a flight recorder: for every deleted pod its last status, DisruptionTarget reason, owner, node, the events seen for it (kept beyond their one-hour TTL) and its likely initiator, plus the deletions of Jobs, ReplicaSets, StatefulSets, DaemonSets, Nodes and Namespaces that explain pods'. The database is SQLite in WAL mode, committed every 0.5 s: killing the recorder loses at most that, never the file. `kubewhy gone --record FILE` reads it, even while the recorder runs.
-
-Needs list and watch on pods, events, jobs, replicasets, statefulsets, daemonsets, nodes and namespaces, cluster-wide.",
-        after_help = "Example:
-  kubewhy watch --record /var/lib/kubewhy/rec.db &
-  kubewhy gone shop/web-1 --record /var/lib/kubewhy/rec.db"
-    )]
-    Watch(gone::WatchArgs),
+    /// Keep the findings current from watches and serve them (a page, JSON, Prometheus metrics);
+    /// with --record, also a flight recorder of every pod deletion.
+    #[command(long_about = watch::WATCH_LONG, after_help = watch::WATCH_AFTER)]
+    Watch(watch::WatchArgs),
     /// Print a shell completion script: `source <(kubewhy completions bash)`.
     Completions { shell: clap_complete::Shell },
     /// Print the page of a cause: what it means, how it is detected, how to fix it safely.
@@ -293,7 +288,7 @@ fn run(cli: Cli) -> Result<u8> {
         }
         Command::Fix(args) => fix::run(args),
         Command::Gone(args) => gone::run(args),
-        Command::Watch(args) => gone::watch(args),
+        Command::Watch(args) => watch::run(args),
         Command::Explain { cause } => explain(&cause),
         Command::Causes { output } => causes(output),
     }

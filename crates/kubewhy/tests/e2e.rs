@@ -652,6 +652,8 @@ fn real_cluster_scenarios() {
 
     // The flight recorder watches the whole run (the gone phase asks it at the end).
     let mut recorder = selected("gone").then(|| Recorder::start(&c));
+    // Watch mode serves findings beside the whole run (the watch phase compares and breaks).
+    let mut served = selected("watch").then(|| Served::start(&c));
 
     // Phase 1: scenarios that do not disturb the node, in parallel, one namespace each.
     let scenarios: Vec<(Scenario, String)> = scenarios()
@@ -682,6 +684,15 @@ fn real_cluster_scenarios() {
     } else {
         None
     };
+
+    // The binary as a kubectl plugin.
+    let plugin = (result.is_ok() && selected("crash")).then(|| plugin_check(&c));
+    // Watch mode agrees with the live scan, then sees a pod break and be fixed.
+    let watched = match (&result, served.as_mut()) {
+        (Ok(_), Some(w)) => Some(watch_phase(&c, w, &all_ns)),
+        _ => None,
+    };
+    drop(served);
 
     // Phase 2: an untolerated taint on the only node (after phase 1's pods are placed).
     if let (Ok(_), Some(dir)) = (&result, capture_dir()) {
@@ -734,7 +745,14 @@ fn real_cluster_scenarios() {
     });
 
     let mut cleanup: Vec<&str> = all_ns.clone();
-    cleanup.extend(["e2e-taint", "e2e-apisvc", "e2e-node", "e2e-gone", ORPHAN_NS]);
+    cleanup.extend([
+        "e2e-taint",
+        "e2e-apisvc",
+        "e2e-node",
+        "e2e-gone",
+        "e2e-watch",
+        ORPHAN_NS,
+    ]);
     std::thread::scope(|t| {
         for ns in cleanup {
             let c = &c;
@@ -785,6 +803,14 @@ fn real_cluster_scenarios() {
     }
     if let Some(Err(e)) = pod_logs {
         panic!("{e}");
+    }
+    if let Some(Err(e)) = plugin {
+        panic!("{e}");
+    }
+    match watched {
+        Some(Err(e)) => panic!("watch phase: {e}"),
+        Some(Ok(m)) => eprintln!("e2e: watch mode: {m}"),
+        None => {}
     }
     eprintln!(
         "e2e: {diagnosed} scenarios diagnosed as expected and {} kubewhy fix checks passed in {} s",
@@ -1333,7 +1359,7 @@ fn node_phase(c: &Cluster, rc: &str) -> Result<(), String> {
 }
 
 /// `KUBEWHY_E2E_ONLY=a,b` runs only those scenarios (names as in `scenarios()`, plus `taint`,
-/// and the phases `fix`, `apisvc`, `node`, `gone`).
+/// and the phases `fix`, `apisvc`, `node`, `gone`, `watch`).
 fn selected(name: &str) -> bool {
     match std::env::var("KUBEWHY_E2E_ONLY") {
         Ok(list) if !list.trim().is_empty() => list.split(',').any(|n| n.trim() == name),
@@ -1435,7 +1461,14 @@ impl Recorder {
         let db = format!("{dir}/flight.db");
         let log = format!("{dir}/watch.log");
         let child = Command::new(env!("CARGO_BIN_EXE_kubewhy"))
-            .args(["watch", "--record", &db, "--kubeconfig", &c.kubeconfig])
+            .args([
+                "watch",
+                "--no-serve",
+                "--record",
+                &db,
+                "--kubeconfig",
+                &c.kubeconfig,
+            ])
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(std::fs::File::create(&log).unwrap())
@@ -1855,6 +1888,241 @@ fn recorder_caught_up(c: &Cluster, rec: &mut Recorder, ns: &str) -> Result<(), S
                 std::fs::read_to_string(&rec.log).unwrap_or_default()
             ));
         }
+    }
+    Ok(())
+}
+
+/// `kubewhy watch` serving on a free loopback port beside the suite, for the watch phase.
+struct Served {
+    child: std::process::Child,
+    addr: String,
+    log: String,
+}
+
+impl Served {
+    fn start(c: &Cluster) -> Served {
+        let dir = tempdir("watch");
+        std::fs::create_dir_all(&dir).unwrap();
+        let log = format!("{dir}/watch.log");
+        let addr = {
+            let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+            l.local_addr().unwrap().to_string()
+        };
+        let child = Command::new(env!("CARGO_BIN_EXE_kubewhy"))
+            .args(["watch", "--listen", &addr, "--kubeconfig", &c.kubeconfig])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(std::fs::File::create(&log).unwrap())
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start kubewhy watch: {e}"));
+        Served { child, addr, log }
+    }
+
+    /// `GET path`: the status and body.
+    fn get(&mut self, path: &str) -> Result<(u16, String), String> {
+        if let Ok(Some(status)) = self.child.try_wait() {
+            return Err(format!(
+                "kubewhy watch exited ({status}): {}",
+                std::fs::read_to_string(&self.log).unwrap_or_default()
+            ));
+        }
+        http_get(&self.addr, path)
+    }
+
+    /// The current findings (`/findings`), once the first evaluation is served.
+    fn findings(&mut self) -> Result<Value, String> {
+        match self.get("/findings")? {
+            (200, body) => serde_json::from_str(&body).map_err(|e| format!("/findings: {e}")),
+            (code, body) => Err(format!("/findings: HTTP {code}: {body}")),
+        }
+    }
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A plain HTTP/1.0 GET (no client library needed for a loopback server).
+fn http_get(addr: &str, path: &str) -> Result<(u16, String), String> {
+    use std::io::{Read, Write};
+    let mut s = std::net::TcpStream::connect(addr).map_err(|e| format!("{addr}: {e}"))?;
+    s.set_read_timeout(Some(Duration::from_secs(20)))
+        .map_err(|e| e.to_string())?;
+    write!(s, "GET {path} HTTP/1.0\r\nHost: {addr}\r\n\r\n").map_err(|e| e.to_string())?;
+    let mut raw = String::new();
+    s.read_to_string(&mut raw)
+        .map_err(|e| format!("GET {path}: {e}"))?;
+    let (head, body) = raw.split_once("\r\n\r\n").unwrap_or((&raw, ""));
+    let code = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .ok_or_else(|| format!("GET {path}: not HTTP: {head}"))?;
+    Ok((code, body.to_string()))
+}
+
+/// The causes of the findings about namespace `ns`, sorted.
+fn causes_in(v: &Value, ns: &str) -> Vec<String> {
+    let mut c: Vec<String> = findings_in(v, ns)
+        .iter()
+        .map(|f| f["cause"].as_str().unwrap_or("").to_string())
+        .collect();
+    c.sort();
+    c
+}
+
+/// Watch mode: it agrees with a live scan on every scenario namespace; then a pod breaks (an
+/// image that does not exist) and is fixed (`kubectl set image`): its finding and its metric
+/// appear, then go. Returns the latencies measured.
+fn watch_phase(c: &Cluster, w: &mut Served, scenario_ns: &[&str]) -> Result<String, String> {
+    // 1. The same findings as `kubewhy scan`, namespace by namespace.
+    let t = Instant::now();
+    loop {
+        let live = kubewhy_live(c, scenario_ns);
+        let watched = w.findings()?;
+        let diff: Vec<String> = scenario_ns
+            .iter()
+            .filter(|ns| causes_in(&live, ns) != causes_in(&watched, ns))
+            .map(|ns| {
+                format!(
+                    "{ns}: scan {:?}, watch {:?}",
+                    causes_in(&live, ns),
+                    causes_in(&watched, ns)
+                )
+            })
+            .collect();
+        if diff.is_empty() {
+            break;
+        }
+        if t.elapsed() > Duration::from_secs(60) {
+            return Err(format!(
+                "watch mode and a live scan disagree after 60 s: {}",
+                diff.join("; ")
+            ));
+        }
+        std::thread::sleep(Duration::from_secs(3));
+    }
+
+    // 2. A pod breaks: the finding, the page and the metric appear.
+    let ns = "e2e-watch";
+    c.fresh_namespace(ns);
+    let metric = format!(
+        "kubewhy_findings{{cause=\"image-not-found\",severity=\"error\",namespace=\"{ns}\"}} 1"
+    );
+    let broke = Instant::now();
+    c.run(
+        &[
+            "-n",
+            ns,
+            "run",
+            "flaky",
+            "--image=localhost:5000/tools/busybox:404",
+            "--restart=Never",
+            "--",
+            "sleep",
+            "3600",
+        ],
+        None,
+    )?;
+    let has_finding = |v: &Value| {
+        findings_in(v, ns).iter().any(|f| {
+            f["cause"] == "image-not-found" && f["objects"].to_string().contains("\"flaky\"")
+        })
+    };
+    let appeared = loop {
+        let v = w.findings()?;
+        let (_, metrics) = w.get("/metrics")?;
+        let (_, page) = w.get("/")?;
+        if has_finding(&v) && metrics.contains(&metric) && page.contains("flaky") {
+            break broke.elapsed();
+        }
+        if broke.elapsed() > Duration::from_secs(90) {
+            return Err(format!(
+                "90 s after creating pod flaky with a missing image: finding {}, metric {}; findings {:?}",
+                has_finding(&v),
+                metrics.contains(&metric),
+                causes_in(&v, ns)
+            ));
+        }
+        std::thread::sleep(Duration::from_millis(500));
+    };
+
+    // 3. It is fixed: both go.
+    let fixed = Instant::now();
+    c.run(
+        &[
+            "-n",
+            ns,
+            "set",
+            "image",
+            "pod/flaky",
+            "flaky=localhost:5000/tools/busybox:1",
+        ],
+        None,
+    )?;
+    let gone = loop {
+        let v = w.findings()?;
+        let (_, metrics) = w.get("/metrics")?;
+        if findings_in(&v, ns).is_empty() && !metrics.contains(&format!("namespace=\"{ns}\"")) {
+            break fixed.elapsed();
+        }
+        if fixed.elapsed() > Duration::from_secs(90) {
+            return Err(format!(
+                "90 s after fixing pod flaky's image: findings {:?} remain",
+                causes_in(&v, ns)
+            ));
+        }
+        std::thread::sleep(Duration::from_millis(500));
+    };
+    let (code, health) = w.get("/healthz")?;
+    if code != 200 || !health.contains("pods: up") {
+        return Err(format!("/healthz: HTTP {code}: {health}"));
+    }
+    Ok(format!(
+        "finding and metric appeared {} ms after the pod was created, went {} ms after it was fixed",
+        appeared.as_millis(),
+        gone.as_millis()
+    ))
+}
+
+/// The binary installed as `kubectl-why` on the PATH: `kubectl why pod quitter -n e2e-crash`
+/// gives the same answer as `kubewhy pod`.
+fn plugin_check(c: &Cluster) -> Result<(), String> {
+    let dir = tempdir("plugin");
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_kubewhy"), format!("{dir}/kubectl-why"))
+        .map_err(|e| e.to_string())?;
+    let path = format!("{dir}:{}", std::env::var("PATH").unwrap_or_default());
+    let out = Command::new(&c.kubectl)
+        .args(["why", "pod", "quitter", "-n", "e2e-crash", "-o", "json"])
+        .env("PATH", path)
+        .env("KUBECONFIG", &c.kubeconfig)
+        .output()
+        .map_err(|e| e.to_string())?;
+    let v: Value = serde_json::from_slice(&out.stdout).map_err(|e| {
+        format!(
+            "kubectl why gave no JSON ({e}): {}",
+            String::from_utf8_lossy(&out.stderr)
+        )
+    })?;
+    let causes = causes_in(&v, "e2e-crash");
+    let help = Command::new(&c.kubectl)
+        .args(["why", "--help"])
+        .env(
+            "PATH",
+            format!("{dir}:{}", std::env::var("PATH").unwrap_or_default()),
+        )
+        .output()
+        .map_err(|e| e.to_string())?;
+    let help = String::from_utf8_lossy(&help.stdout);
+    if causes.is_empty() || !help.contains("kubectl why") {
+        return Err(format!(
+            "kubectl why pod quitter: causes {causes:?}; help names itself kubectl why: {}",
+            help.contains("kubectl why")
+        ));
     }
     Ok(())
 }

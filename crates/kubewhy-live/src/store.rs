@@ -1,0 +1,320 @@
+//! Watch mode's copy of the cluster: every kind a scan lists, kept current by one watch per kind
+//! (`watch::run`), each object held only in its slim view (`kubewhy_source::Object`: no
+//! managedFields, no fields the checks do not read, Secret and ConfigMap values never).
+//!
+//! A re-list (after a dropped watch or a 410) fills a new map beside the current one and replaces
+//! it only when complete: until then the last known state stays visible, so a watch that drops
+//! loses nothing and never shows a half-listed cluster.
+
+use crate::{RESOURCES, Resource};
+use kube::api::DynamicObject;
+use kube::runtime::watcher::Event as WEvent;
+use kubewhy_model::{InputWarning, Snapshot};
+use kubewhy_source::Object;
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+/// The state of one kind's watch.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WatchStatus {
+    /// The first list has not completed.
+    Starting,
+    /// Listed, and watching.
+    Up,
+    /// The watch fails and is retried with backoff; what was known before stays.
+    Failing(String),
+    /// RBAC forbids listing or watching this kind: the checks that need it run without it.
+    Forbidden(String),
+    /// The cluster does not serve this kind (e.g. Argo Workflows not installed).
+    NotServed,
+}
+
+/// One kind's watch, as `/healthz` and `/metrics` show it.
+#[derive(Debug, Clone)]
+pub struct WatchHealth {
+    pub resource: &'static str,
+    pub status: WatchStatus,
+    pub objects: usize,
+    /// Completed lists: the first one, then one per re-list.
+    pub lists: u64,
+    /// Watch errors since start.
+    pub errors: u64,
+    /// Objects that could not be decoded (malformed beyond what the loader tolerates).
+    pub undecodable: u64,
+}
+
+struct KindState {
+    resource: &'static Resource,
+    objects: HashMap<String, Object>,
+    /// During a (re)list: what it has listed so far.
+    relist: Option<HashMap<String, Object>>,
+    status: WatchStatus,
+    lists: u64,
+    errors: u64,
+    undecodable: u64,
+    api_version: String,
+}
+
+/// Every watched kind's objects. Shared between the watch tasks and whoever evaluates.
+pub struct Store {
+    inner: Mutex<Inner>,
+}
+
+struct Inner {
+    kinds: Vec<KindState>,
+    /// Bumped by every change: evaluation can skip when nothing moved.
+    changes: u64,
+}
+
+impl Default for Store {
+    fn default() -> Self {
+        Store::new()
+    }
+}
+
+impl Store {
+    pub fn new() -> Store {
+        Store {
+            inner: Mutex::new(Inner {
+                kinds: RESOURCES
+                    .iter()
+                    .map(|r| KindState {
+                        resource: r,
+                        objects: HashMap::new(),
+                        relist: None,
+                        status: WatchStatus::Starting,
+                        lists: 0,
+                        errors: 0,
+                        undecodable: 0,
+                        api_version: String::new(),
+                    })
+                    .collect(),
+                changes: 0,
+            }),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
+        // A panic while holding the lock cannot leave a map half-updated in a way that matters
+        // more than stopping would: keep serving.
+        self.inner.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// A counter that changes whenever the stored state does.
+    pub fn changes(&self) -> u64 {
+        self.lock().changes
+    }
+
+    /// Whether every kind has either listed once or is known unreadable.
+    pub fn synced(&self) -> bool {
+        self.lock().kinds.iter().all(|k| {
+            k.lists > 0 || matches!(k.status, WatchStatus::Forbidden(_) | WatchStatus::NotServed)
+        })
+    }
+
+    pub fn health(&self) -> Vec<WatchHealth> {
+        self.lock()
+            .kinds
+            .iter()
+            .map(|k| WatchHealth {
+                resource: k.resource.plural,
+                status: k.status.clone(),
+                objects: k.objects.len(),
+                lists: k.lists,
+                errors: k.errors,
+                undecodable: k.undecodable,
+            })
+            .collect()
+    }
+
+    /// The current state as a snapshot, not yet finished (`kubewhy_source::load_onto` adds to it
+    /// and finishes it), and what the report must say about kinds that could not be read.
+    pub fn snapshot(&self) -> (Snapshot, Vec<InputWarning>) {
+        let inner = self.lock();
+        let mut problems = Vec::new();
+        let mut empty = Vec::new();
+        for k in &inner.kinds {
+            let r = k.resource;
+            match &k.status {
+                WatchStatus::Forbidden(msg) => problems.push(problem(r.plural, msg.clone())),
+                WatchStatus::Failing(e) => problems.push(problem(
+                    r.plural,
+                    format!(
+                        "the watch of {} fails and is retried: {e}; what was known before is used",
+                        r.plural
+                    ),
+                )),
+                _ => {}
+            }
+            if k.lists > 0 && k.objects.is_empty() {
+                empty.push(r.kind);
+            }
+        }
+        let snap =
+            kubewhy_source::snapshot_of(inner.kinds.iter().flat_map(|k| k.objects.values()), empty);
+        (snap, problems)
+    }
+
+    pub(crate) fn set_status(&self, index: usize, status: WatchStatus) {
+        let mut inner = self.lock();
+        let k = &mut inner.kinds[index];
+        if matches!(status, WatchStatus::Failing(_)) {
+            k.errors += 1;
+        }
+        if k.status != status {
+            k.status = status;
+            inner.changes += 1;
+        }
+    }
+
+    /// The API version a kind is watched at (the first its cluster serves).
+    pub(crate) fn set_api_version(&self, index: usize, api_version: &str) {
+        self.lock().kinds[index].api_version = api_version.to_string();
+    }
+
+    /// Applies one watch event to kind `index`.
+    pub(crate) fn apply(&self, index: usize, ev: &WEvent<DynamicObject>) {
+        let mut inner = self.lock();
+        let Inner { kinds, changes } = &mut *inner;
+        let k = &mut kinds[index];
+        let decode = |k: &mut KindState, o: &DynamicObject| -> Option<(String, Object)> {
+            let uid = o.metadata.uid.clone()?;
+            let v = serde_json::to_value(o).ok()?;
+            match Object::decode(k.resource.kind, &k.api_version, &v) {
+                Ok(obj) => Some((uid, obj)),
+                Err(_) => {
+                    k.undecodable += 1;
+                    None
+                }
+            }
+        };
+        match ev {
+            WEvent::Init => k.relist = Some(HashMap::new()),
+            WEvent::InitApply(o) => {
+                if let Some((uid, obj)) = decode(k, o)
+                    && let Some(buf) = k.relist.as_mut()
+                {
+                    buf.insert(uid, obj);
+                }
+            }
+            WEvent::InitDone => {
+                if let Some(buf) = k.relist.take() {
+                    k.objects = buf;
+                }
+                k.lists += 1;
+                k.status = WatchStatus::Up;
+                *changes += 1;
+            }
+            WEvent::Apply(o) => {
+                if let Some((uid, obj)) = decode(k, o) {
+                    k.objects.insert(uid, obj);
+                }
+                k.status = WatchStatus::Up;
+                *changes += 1;
+            }
+            WEvent::Delete(o) => {
+                if let Some(uid) = &o.metadata.uid {
+                    k.objects.remove(uid);
+                }
+                *changes += 1;
+            }
+        }
+    }
+}
+
+fn problem(plural: &str, message: String) -> InputWarning {
+    InputWarning {
+        file: format!("live:{plural}"),
+        line: None,
+        column: None,
+        message,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn index(plural: &str) -> usize {
+        RESOURCES.iter().position(|r| r.plural == plural).unwrap()
+    }
+
+    fn pod(uid: &str, name: &str, phase: &str) -> DynamicObject {
+        serde_json::from_value(serde_json::json!({
+            "apiVersion": "v1", "kind": "Pod",
+            "metadata": {"name": name, "namespace": "shop", "uid": uid,
+                "managedFields": [{"manager": "kubectl", "operation": "Update"}]},
+            "spec": {"containers": [{"name": "app", "image": "web:1"}]},
+            "status": {"phase": phase}
+        }))
+        .unwrap()
+    }
+
+    fn pods(store: &Store) -> Vec<(String, String)> {
+        let (mut s, _) = store.snapshot();
+        s.finish(None);
+        let mut v: Vec<_> = s
+            .pods
+            .iter()
+            .map(|p| (p.metadata.name.clone(), p.status.phase.clone()))
+            .collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn a_relist_replaces_the_state_only_when_complete() {
+        let store = Store::new();
+        let i = index("pods");
+        store.set_api_version(i, "v1");
+        store.apply(i, &WEvent::Init);
+        store.apply(i, &WEvent::InitApply(pod("a", "web-a", "Running")));
+        store.apply(i, &WEvent::InitApply(pod("b", "web-b", "Pending")));
+        assert!(
+            pods(&store).is_empty(),
+            "nothing until the first list is complete"
+        );
+        store.apply(i, &WEvent::InitDone);
+        assert_eq!(pods(&store).len(), 2);
+        store.apply(i, &WEvent::Apply(pod("b", "web-b", "Running")));
+        assert_eq!(
+            pods(&store)[1],
+            ("web-b".to_string(), "Running".to_string())
+        );
+
+        // The watch drops and re-lists: the old state stays visible until the list completes;
+        // then web-b, deleted meanwhile, is gone.
+        store.set_status(i, WatchStatus::Failing("connection reset".into()));
+        store.apply(i, &WEvent::Init);
+        store.apply(i, &WEvent::InitApply(pod("a", "web-a", "Failed")));
+        assert_eq!(pods(&store).len(), 2);
+        store.apply(i, &WEvent::InitDone);
+        assert_eq!(pods(&store), [("web-a".to_string(), "Failed".to_string())]);
+        let h = &store.health()[i];
+        assert_eq!((h.lists, h.errors, &h.status), (2, 1, &WatchStatus::Up));
+
+        store.apply(i, &WEvent::Delete(pod("a", "web-a", "Failed")));
+        assert!(pods(&store).is_empty());
+        let (s, _) = store.snapshot();
+        assert_eq!(
+            s.kinds_loaded.get("Pod"),
+            Some(&0),
+            "listed and empty: known empty"
+        );
+    }
+
+    #[test]
+    fn kinds_that_cannot_be_read_are_reported_and_not_claimed_empty() {
+        let store = Store::new();
+        let i = index("secrets");
+        store.set_status(
+            i,
+            WatchStatus::Forbidden("forbidden: cannot list secrets".into()),
+        );
+        let (s, problems) = store.snapshot();
+        assert!(!s.kinds_loaded.contains_key("Secret"));
+        assert_eq!(problems.len(), 1);
+        assert_eq!(problems[0].file, "live:secrets");
+        assert!(!store.synced(), "other kinds have not listed yet");
+    }
+}

@@ -1,0 +1,689 @@
+//! `kubewhy watch`: the findings kept current from watches and served over HTTP (`/`, `/findings`,
+//! `/metrics`, `/healthz`), and the flight recorder (`--record`). Glue: the store and the watches
+//! are `kubewhy_live`'s, the diagnosis `kubewhy_rules`', the page and JSON `kubewhy_report`'s.
+
+use crate::gone::{FlightRecorder, RecordArgs};
+use anyhow::{Context, Result};
+use axum::extract::State;
+use axum::http::{StatusCode, header};
+use axum::response::{Html, IntoResponse, Response};
+use clap::Args;
+use kubewhy_live::store::{Store, WatchHealth, WatchStatus};
+use kubewhy_model::{Finding, InputWarning};
+use prometheus_client::encoding::EncodeLabelSet;
+use prometheus_client::metrics::counter::Counter;
+use prometheus_client::metrics::family::Family;
+use prometheus_client::metrics::gauge::Gauge;
+use prometheus_client::registry::Registry;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::io::Write;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, RwLock};
+use std::time::{Duration, Instant};
+
+pub(crate) const WATCH_LONG: &str = "Watch the cluster and keep the findings current: one watch per kind kubewhy reads (list once, then changes only), every object held in its slim view. A finding appears within seconds of its condition becoming true — time-based ones too, such as a pod Terminating past its grace period — and disappears when it is resolved. A watch that drops is re-established; until its re-list completes, the last known state stays.
+
+Served on --listen (default 127.0.0.1:9090):
+  /          the current findings with their evidence and next steps (HTML, no JavaScript)
+  /findings  the same as `kubewhy scan -A -o json`
+  /metrics   Prometheus metrics: kubewhy_findings{cause,severity,namespace} and the watches' health
+  /healthz   200 once every watch has listed and findings are fresh, else 503 with the reason
+
+With --record FILE, also a flight recorder: for every deleted pod its last status, DisruptionTarget reason, owner, node, the events seen for it (kept beyond their one-hour TTL) and its likely initiator, plus the deletions of Jobs, ReplicaSets, StatefulSets, DaemonSets, Nodes and Namespaces that explain pods'. SQLite in WAL mode, committed every 0.5 s: killing the recorder loses at most that, never the file. `kubewhy gone --record FILE` reads it, even while the recorder runs.
+
+Needs list and watch, cluster-wide, on what `kubewhy scan -A` reads (deploy/ has the ClusterRole). A kind it may not read is reported on the page and in /healthz, and the checks that need it run without it.";
+
+pub(crate) const WATCH_AFTER: &str = "Examples:
+  kubewhy watch                                     serve findings on http://127.0.0.1:9090/
+  kubewhy watch --listen 0.0.0.0:9090               in a pod, for a Service and Prometheus
+  kubewhy watch --record /var/lib/kubewhy/rec.db    findings, and a flight recorder
+  kubewhy watch --no-serve --record rec.db          the flight recorder alone
+  kubewhy gone shop/web-1 --record /var/lib/kubewhy/rec.db";
+
+#[derive(Args)]
+pub(crate) struct WatchArgs {
+    /// Where to serve the findings, metrics and health.
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:9090")]
+    listen: SocketAddr,
+
+    /// Serve nothing and keep no findings: only the flight recorder (needs --record).
+    #[arg(long, requires = "record")]
+    no_serve: bool,
+
+    /// Re-evaluate at least this often, for conditions that become true with time alone
+    /// (a grace period running out). Changes are evaluated within a second anyway.
+    #[arg(long, value_name = "SECONDS", default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    interval: u64,
+
+    /// At most this many distinct namespace labels in /metrics; findings of the namespaces with
+    /// fewer findings beyond that are counted under namespace="_other" (bounded cardinality).
+    #[arg(long, value_name = "N", default_value_t = 500)]
+    max_namespace_labels: usize,
+
+    #[command(flatten)]
+    record: RecordArgs,
+
+    /// The kubeconfig file to use (default: KUBECONFIG, ~/.kube/config, or in-cluster).
+    #[arg(long, value_name = "PATH")]
+    kubeconfig: Option<PathBuf>,
+
+    /// The kubeconfig context to use.
+    #[arg(long, value_name = "NAME")]
+    context: Option<String>,
+}
+
+pub(crate) fn run(args: WatchArgs) -> Result<u8> {
+    let recorder = FlightRecorder::open(&args.record)?;
+    let opts =
+        kubewhy_live::LiveOptions::cluster_wide(args.kubeconfig.clone(), args.context.clone());
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    let client = rt
+        .block_on(kubewhy_live::client(&opts))
+        .context("connecting to the cluster")?;
+    let store = (!args.no_serve).then(|| Arc::new(Store::new()));
+    let (tx, rx) = match recorder {
+        Some(_) => {
+            let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+            (Some(tx), Some(rx))
+        }
+        None => (None, None),
+    };
+    let mut err = anstream::stderr();
+    if let Some(store) = &store {
+        let listener = rt
+            .block_on(tokio::net::TcpListener::bind(args.listen))
+            .with_context(|| format!("--listen {}: cannot listen there", args.listen))?;
+        let shared = Arc::new(Shared::new(
+            store.clone(),
+            args.interval,
+            args.max_namespace_labels,
+        ));
+        rt.spawn(serve(listener, shared.clone()));
+        let (client, handle) = (client.clone(), rt.handle().clone());
+        std::thread::Builder::new()
+            .name("evaluate".into())
+            .spawn(move || evaluate_loop(&shared, &client, &handle))?;
+        writeln!(
+            err,
+            "kubewhy: watching the cluster; findings on http://{}/ (also /findings, /metrics, /healthz)",
+            args.listen
+        )?;
+    }
+    rt.spawn(kubewhy_live::watch::run(
+        client,
+        kubewhy_live::watch::Watchers {
+            store,
+            recorder: tx,
+        },
+    ));
+    // SIGTERM as well as Ctrl-C: as a container's PID 1, an unhandled SIGTERM is ignored.
+    let stop = Arc::new(AtomicBool::new(false));
+    {
+        let stop = stop.clone();
+        rt.spawn(async move {
+            shutdown_signal().await;
+            stop.store(true, Ordering::Relaxed);
+        });
+    }
+    match (recorder, rx) {
+        (Some(r), Some(rx)) => r.run(&rt, rx, &stop)?,
+        _ => rt.block_on(async {
+            while !stop.load(Ordering::Relaxed) {
+                tokio::time::sleep(Duration::from_millis(200)).await;
+            }
+        }),
+    }
+    writeln!(err, "kubewhy: stopped")?;
+    rt.shutdown_timeout(Duration::from_secs(1));
+    Ok(0)
+}
+
+async fn shutdown_signal() {
+    use tokio::signal::unix::{SignalKind, signal};
+    let (Ok(mut term), Ok(mut int)) = (
+        signal(SignalKind::terminate()),
+        signal(SignalKind::interrupt()),
+    ) else {
+        return std::future::pending().await;
+    };
+    tokio::select! {
+        _ = term.recv() => {}
+        _ = int.recv() => {}
+    }
+}
+
+// ------------------------------------------------------------------ evaluation
+
+/// What the server hands out, replaced whole after each evaluation.
+#[derive(Default)]
+struct Published {
+    json: String,
+    html: String,
+    /// When the last evaluation finished.
+    at: Option<Instant>,
+}
+
+struct Shared {
+    store: Arc<Store>,
+    published: RwLock<Published>,
+    metrics: Metrics,
+    interval: Duration,
+    max_namespace_labels: usize,
+}
+
+impl Shared {
+    fn new(store: Arc<Store>, interval: u64, max_namespace_labels: usize) -> Shared {
+        Shared {
+            store,
+            published: RwLock::new(Published::default()),
+            metrics: Metrics::new(),
+            interval: Duration::from_secs(interval),
+            max_namespace_labels,
+        }
+    }
+}
+
+/// Namespaces being deleted are listed in full (every served type) at most this often: that
+/// costs one request per type, too much for every evaluation.
+const CONTENTS_EVERY: Duration = Duration::from_secs(30);
+
+/// What namespaces being deleted still hold, as last read.
+#[derive(Default)]
+struct Contents {
+    namespaces: BTreeSet<String>,
+    pages: Vec<(String, String)>,
+    problems: Vec<InputWarning>,
+    read: Option<Instant>,
+}
+
+fn evaluate_loop(shared: &Shared, client: &kubewhy_live::Client, rt: &tokio::runtime::Handle) {
+    let mut last_changes = u64::MAX;
+    let mut last_eval: Option<Instant> = None;
+    let mut contents = Contents::default();
+    loop {
+        std::thread::sleep(Duration::from_millis(250));
+        let changes = shared.store.changes();
+        let due = match last_eval {
+            None => true,
+            Some(t) => {
+                (changes != last_changes && t.elapsed() >= Duration::from_secs(1))
+                    || t.elapsed() >= shared.interval
+            }
+        };
+        if !due {
+            continue;
+        }
+        last_changes = changes;
+        let started = Instant::now();
+        let (snap, mut problems) = shared.store.snapshot();
+        let dying: BTreeSet<String> = snap
+            .namespaces
+            .iter()
+            .filter(|n| n.metadata.deletion_timestamp.is_some())
+            .map(|n| n.metadata.name.clone())
+            .collect();
+        if dying.is_empty() {
+            contents = Contents::default();
+        } else if dying != contents.namespaces
+            || contents.read.is_none_or(|t| t.elapsed() >= CONTENTS_EVERY)
+        {
+            let names: Vec<String> = dying.iter().cloned().collect();
+            let (pages, problems) = rt.block_on(kubewhy_live::namespace_contents(client, &names));
+            contents = Contents {
+                namespaces: dying,
+                pages,
+                problems,
+                read: Some(Instant::now()),
+            };
+        }
+        problems.extend(contents.problems.iter().cloned());
+        let inputs = contents
+            .pages
+            .iter()
+            .map(|(name, text)| kubewhy_source::Input::Text {
+                name: name.clone(),
+                text: text.clone(),
+            })
+            .collect();
+        let mut loaded = kubewhy_source::load_onto(snap, inputs, Some(jiff::Timestamp::now()));
+        problems.append(&mut loaded.warnings);
+        let snap = &loaded.snapshot;
+        let diagnosis = kubewhy_rules::diagnose(snap);
+        let report = kubewhy_report::Report {
+            findings: &diagnosis.findings,
+            unexplained: &diagnosis.unexplained,
+            warnings: &problems,
+            snapshot: kubewhy_report::SnapshotInfo {
+                now: snap.now.map(|t| t.to_string()),
+                files: 0,
+                objects: snap.object_count(),
+                kinds: snap.kinds_loaded.clone(),
+            },
+        };
+        let health = shared.store.health();
+        let synced = shared.store.synced();
+        let watch_problems: Vec<String> = health
+            .iter()
+            .filter_map(|h| match &h.status {
+                WatchStatus::Starting => Some(format!("{}: still listing", h.resource)),
+                _ => None,
+            })
+            .collect();
+        let json = kubewhy_report::render(&report, kubewhy_report::Format::Json);
+        let html = kubewhy_report::html_page(
+            &report,
+            &kubewhy_report::PageInfo {
+                refresh_seconds: shared.interval.as_secs().max(5) as u32,
+                watch_problems: &watch_problems,
+                synced,
+            },
+        );
+        shared.metrics.update(
+            &diagnosis.findings,
+            diagnosis.unexplained.len(),
+            &health,
+            synced,
+            started.elapsed(),
+            shared.max_namespace_labels,
+        );
+        let mut p = shared.published.write().unwrap_or_else(|p| p.into_inner());
+        *p = Published {
+            json,
+            html,
+            at: Some(Instant::now()),
+        };
+        drop(p);
+        last_eval = Some(Instant::now());
+    }
+}
+
+// ------------------------------------------------------------------ metrics
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct FindingLabels {
+    cause: String,
+    severity: String,
+    namespace: String,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct ResourceLabels {
+    resource: String,
+}
+
+struct Metrics {
+    registry: Registry,
+    findings: Family<FindingLabels, Gauge>,
+    affected: Family<FindingLabels, Gauge>,
+    unexplained: Gauge,
+    watch_up: Family<ResourceLabels, Gauge>,
+    watch_objects: Family<ResourceLabels, Gauge>,
+    watch_lists: Family<ResourceLabels, Counter>,
+    watch_errors: Family<ResourceLabels, Counter>,
+    synced: Gauge,
+    evaluations: Counter,
+    evaluation_seconds: Gauge<f64, AtomicU64>,
+    last_evaluation: Gauge<f64, AtomicU64>,
+    /// Counters are monotonic: the last totals seen, to add the difference.
+    totals: Mutex<HashMap<(&'static str, bool), u64>>,
+}
+
+impl Metrics {
+    fn new() -> Metrics {
+        let mut registry = Registry::with_prefix("kubewhy");
+        let m = Metrics {
+            findings: Family::default(),
+            affected: Family::default(),
+            unexplained: Gauge::default(),
+            watch_up: Family::default(),
+            watch_objects: Family::default(),
+            watch_lists: Family::default(),
+            watch_errors: Family::default(),
+            synced: Gauge::default(),
+            evaluations: Counter::default(),
+            evaluation_seconds: Gauge::default(),
+            last_evaluation: Gauge::default(),
+            totals: Mutex::new(HashMap::new()),
+            registry: Registry::default(),
+        };
+        registry.register(
+            "findings",
+            "Current findings by cause, severity and namespace (a finding spanning several namespaces counts in each)",
+            m.findings.clone(),
+        );
+        registry.register(
+            "affected_objects",
+            "Objects affected by the current findings, by cause, severity and namespace",
+            m.affected.clone(),
+        );
+        registry.register(
+            "unexplained_pods",
+            "Unhealthy pods no finding explains",
+            m.unexplained.clone(),
+        );
+        registry.register(
+            "watch_up",
+            "1 when the watch of this resource has listed and is running, else 0",
+            m.watch_up.clone(),
+        );
+        registry.register(
+            "watch_objects",
+            "Objects of this resource held",
+            m.watch_objects.clone(),
+        );
+        registry.register(
+            "watch_lists",
+            "Completed lists of this resource (the first, then one per re-list)",
+            m.watch_lists.clone(),
+        );
+        registry.register(
+            "watch_errors",
+            "Errors of the watch of this resource (each retried with backoff)",
+            m.watch_errors.clone(),
+        );
+        registry.register(
+            "synced",
+            "1 once every watch has listed (or is known unreadable)",
+            m.synced.clone(),
+        );
+        registry.register(
+            "evaluations",
+            "Evaluations of the findings",
+            m.evaluations.clone(),
+        );
+        registry.register(
+            "evaluation_duration_seconds",
+            "Duration of the last evaluation",
+            m.evaluation_seconds.clone(),
+        );
+        registry.register(
+            "last_evaluation_timestamp_seconds",
+            "When the last evaluation finished (Unix time)",
+            m.last_evaluation.clone(),
+        );
+        Metrics { registry, ..m }
+    }
+
+    fn update(
+        &self,
+        findings: &[Finding],
+        unexplained: usize,
+        health: &[WatchHealth],
+        synced: bool,
+        took: Duration,
+        max_namespaces: usize,
+    ) {
+        let counts = finding_counts(findings, max_namespaces);
+        self.findings.clear();
+        self.affected.clear();
+        for (labels, (n, objects)) in counts {
+            self.findings.get_or_create(&labels).set(n as i64);
+            self.affected.get_or_create(&labels).set(objects as i64);
+        }
+        self.unexplained.set(unexplained as i64);
+        let mut totals = self.totals.lock().unwrap_or_else(|p| p.into_inner());
+        for h in health {
+            let l = ResourceLabels {
+                resource: h.resource.to_string(),
+            };
+            self.watch_up
+                .get_or_create(&l)
+                .set((h.status == WatchStatus::Up) as i64);
+            self.watch_objects.get_or_create(&l).set(h.objects as i64);
+            for (errors, total, family) in [
+                (false, h.lists, &self.watch_lists),
+                (true, h.errors, &self.watch_errors),
+            ] {
+                let last = totals.entry((h.resource, errors)).or_insert(0);
+                family.get_or_create(&l).inc_by(total.saturating_sub(*last));
+                *last = total;
+            }
+        }
+        self.synced.set(synced as i64);
+        self.evaluations.inc();
+        self.evaluation_seconds.set(took.as_secs_f64());
+        self.last_evaluation
+            .set(jiff::Timestamp::now().as_millisecond() as f64 / 1000.0);
+    }
+
+    fn encode(&self) -> String {
+        let mut out = String::new();
+        let _ = prometheus_client::encoding::text::encode(&mut out, &self.registry);
+        out
+    }
+}
+
+/// Findings and affected objects per (cause, severity, namespace), with at most `max_namespaces`
+/// distinct namespaces: the ones with the fewest findings beyond that are folded into `_other`.
+/// Cluster-scoped objects (nodes, APIServices) count under namespace "".
+fn finding_counts(
+    findings: &[Finding],
+    max_namespaces: usize,
+) -> BTreeMap<FindingLabels, (usize, usize)> {
+    let mut per_ns: BTreeMap<String, usize> = BTreeMap::new();
+    let mut raw: BTreeMap<(String, String, String), (usize, usize)> = BTreeMap::new();
+    for f in findings {
+        let mut objects: BTreeMap<&str, usize> = BTreeMap::new();
+        for o in &f.objects {
+            *objects.entry(o.namespace.as_str()).or_insert(0) += 1;
+        }
+        for (ns, n) in objects {
+            *per_ns.entry(ns.to_string()).or_insert(0) += 1;
+            let e = raw
+                .entry((
+                    f.cause.slug().to_string(),
+                    f.severity.as_str().to_string(),
+                    ns.to_string(),
+                ))
+                .or_insert((0, 0));
+            e.0 += 1;
+            e.1 += n;
+        }
+    }
+    let mut ranked: Vec<(&String, &usize)> = per_ns.iter().collect();
+    ranked.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+    let kept: BTreeSet<&String> = ranked
+        .iter()
+        .take(max_namespaces)
+        .map(|(n, _)| *n)
+        .collect();
+    let mut out: BTreeMap<FindingLabels, (usize, usize)> = BTreeMap::new();
+    for ((cause, severity, ns), (n, objects)) in &raw {
+        let namespace = if kept.contains(ns) {
+            ns.clone()
+        } else {
+            "_other".to_string()
+        };
+        let e = out
+            .entry(FindingLabels {
+                cause: cause.clone(),
+                severity: severity.clone(),
+                namespace,
+            })
+            .or_insert((0, 0));
+        e.0 += n;
+        e.1 += objects;
+    }
+    out
+}
+
+impl PartialOrd for FindingLabels {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for FindingLabels {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        (&self.cause, &self.severity, &self.namespace).cmp(&(
+            &other.cause,
+            &other.severity,
+            &other.namespace,
+        ))
+    }
+}
+
+// ------------------------------------------------------------------ HTTP
+
+async fn serve(listener: tokio::net::TcpListener, shared: Arc<Shared>) {
+    let app = axum::Router::new()
+        .route("/", axum::routing::get(page))
+        .route("/findings", axum::routing::get(findings))
+        .route("/metrics", axum::routing::get(metrics))
+        .route("/healthz", axum::routing::get(healthz))
+        .with_state(shared);
+    if let Err(e) = axum::serve(listener, app).await {
+        let _ = writeln!(anstream::stderr(), "kubewhy: the server stopped: {e}");
+    }
+}
+
+fn not_yet() -> Response {
+    (
+        StatusCode::SERVICE_UNAVAILABLE,
+        [(header::RETRY_AFTER, "2")],
+        "kubewhy: the first evaluation has not finished yet\n",
+    )
+        .into_response()
+}
+
+async fn page(State(s): State<Arc<Shared>>) -> Response {
+    let p = s.published.read().unwrap_or_else(|p| p.into_inner());
+    if p.at.is_none() {
+        return not_yet();
+    }
+    Html(p.html.clone()).into_response()
+}
+
+async fn findings(State(s): State<Arc<Shared>>) -> Response {
+    let p = s.published.read().unwrap_or_else(|p| p.into_inner());
+    if p.at.is_none() {
+        return not_yet();
+    }
+    ([(header::CONTENT_TYPE, "application/json")], p.json.clone()).into_response()
+}
+
+async fn metrics(State(s): State<Arc<Shared>>) -> Response {
+    (
+        [(
+            header::CONTENT_TYPE,
+            "application/openmetrics-text; version=1.0.0; charset=utf-8",
+        )],
+        s.metrics.encode(),
+    )
+        .into_response()
+}
+
+/// 200 when every watch has listed once (or is known unreadable) and the findings are fresh;
+/// 503 otherwise. The body lists each watch.
+async fn healthz(State(s): State<Arc<Shared>>) -> Response {
+    let at = s.published.read().unwrap_or_else(|p| p.into_inner()).at;
+    let stale_after = (s.interval * 6).max(Duration::from_secs(60));
+    let mut body = String::new();
+    let mut ok = true;
+    match at {
+        None => {
+            ok = false;
+            body.push_str("evaluation: not yet\n");
+        }
+        Some(t) if t.elapsed() > stale_after => {
+            ok = false;
+            body.push_str(&format!(
+                "evaluation: stale, last {} s ago\n",
+                t.elapsed().as_secs()
+            ));
+        }
+        Some(t) => body.push_str(&format!("evaluation: {} s ago\n", t.elapsed().as_secs())),
+    }
+    if !s.store.synced() {
+        ok = false;
+    }
+    for h in s.store.health() {
+        let state = match &h.status {
+            WatchStatus::Starting => "listing".to_string(),
+            WatchStatus::Up => "up".to_string(),
+            WatchStatus::Failing(e) => format!("failing: {e}"),
+            WatchStatus::Forbidden(e) => format!("not readable: {e}"),
+            WatchStatus::NotServed => "not served by this cluster".to_string(),
+        };
+        body.push_str(&format!(
+            "{}: {} ({} objects, {} lists, {} errors)\n",
+            h.resource, state, h.objects, h.lists, h.errors
+        ));
+    }
+    let body = kubewhy_report::sanitize(&body);
+    if ok {
+        (StatusCode::OK, body).into_response()
+    } else {
+        (StatusCode::SERVICE_UNAVAILABLE, body).into_response()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kubewhy_model::{Cause, ObjectKey, Severity};
+
+    fn finding(cause: Cause, objects: &[(&str, &str)]) -> Finding {
+        let mut f = Finding::new(cause, Severity::Error, "x");
+        for (ns, name) in objects {
+            f = f.object(ObjectKey::new("Pod", ns, name, ""));
+        }
+        f
+    }
+
+    #[test]
+    fn findings_are_counted_per_namespace_and_extra_namespaces_fold_into_other() {
+        let f = vec![
+            finding(
+                Cause::ImageNotFound,
+                &[("shop", "a"), ("shop", "b"), ("web", "c")],
+            ),
+            finding(Cause::ImageNotFound, &[("shop", "d")]),
+            finding(Cause::OomKilled, &[("tiny", "e")]),
+        ];
+        let all = finding_counts(&f, 10);
+        let get = |m: &BTreeMap<FindingLabels, (usize, usize)>, c: &str, ns: &str| {
+            m.get(&FindingLabels {
+                cause: c.into(),
+                severity: "error".into(),
+                namespace: ns.into(),
+            })
+            .copied()
+        };
+        assert_eq!(get(&all, "image-not-found", "shop"), Some((2, 3)));
+        assert_eq!(get(&all, "image-not-found", "web"), Some((1, 1)));
+        assert_eq!(get(&all, "oom-killed", "tiny"), Some((1, 1)));
+        // One namespace label allowed: shop (2 findings) stays, web and tiny fold.
+        let capped = finding_counts(&f, 1);
+        assert_eq!(get(&capped, "image-not-found", "shop"), Some((2, 3)));
+        assert_eq!(get(&capped, "image-not-found", "_other"), Some((1, 1)));
+        assert_eq!(get(&capped, "oom-killed", "_other"), Some((1, 1)));
+        assert_eq!(capped.len(), 3);
+    }
+
+    #[test]
+    fn metrics_carry_no_pod_names() {
+        let m = Metrics::new();
+        let f = vec![finding(
+            Cause::ImageNotFound,
+            &[("shop", "secret-pod-name")],
+        )];
+        m.update(&f, 2, &[], true, Duration::from_millis(3), 10);
+        let text = m.encode();
+        assert!(
+            text.contains(
+                "kubewhy_findings{cause=\"image-not-found\",severity=\"error\",namespace=\"shop\"} 1"
+            ),
+            "{text}"
+        );
+        assert!(text.contains("kubewhy_unexplained_pods 2"), "{text}");
+        assert!(!text.contains("secret-pod-name"));
+        // Resolved: the series goes.
+        m.update(&[], 0, &[], true, Duration::from_millis(3), 10);
+        assert!(!m.encode().contains("kubewhy_findings{"), "{}", m.encode());
+    }
+}
