@@ -21,7 +21,8 @@ pub enum WatchStatus {
     Starting,
     /// Listed, and watching.
     Up,
-    /// The watch fails and is retried with backoff; what was known before stays.
+    /// The watch failed within the last `FAILING_FOR` and is retried with backoff (at most 5 s
+    /// apart); what was known before stays.
     Failing(String),
     /// RBAC forbids listing or watching this kind: the checks that need it run without it.
     Forbidden(String),
@@ -43,8 +44,14 @@ pub struct WatchHealth {
     pub undecodable: u64,
 }
 
+/// A watch error older than this, with none since, was followed by a successful reconnect (a
+/// failing watch retries within 5 s): the watch counts as up again.
+const FAILING_FOR: std::time::Duration = std::time::Duration::from_secs(30);
+
 struct KindState {
     resource: &'static Resource,
+    /// The last watch error and when it happened; cleared by the next event.
+    failed: Option<(String, std::time::Instant)>,
     objects: HashMap<String, Object>,
     /// During a (re)list: what it has listed so far.
     relist: Option<HashMap<String, Object>>,
@@ -82,6 +89,7 @@ impl Store {
                         resource: r,
                         objects: HashMap::new(),
                         relist: None,
+                        failed: None,
                         status: WatchStatus::Starting,
                         lists: 0,
                         errors: 0,
@@ -118,7 +126,7 @@ impl Store {
             .iter()
             .map(|k| WatchHealth {
                 resource: k.resource.plural,
-                status: k.status.clone(),
+                status: k.status(),
                 objects: k.objects.len(),
                 lists: k.lists,
                 errors: k.errors,
@@ -135,7 +143,7 @@ impl Store {
         let mut empty = Vec::new();
         for k in &inner.kinds {
             let r = k.resource;
-            match &k.status {
+            match &k.status() {
                 WatchStatus::Forbidden(msg) => problems.push(problem(r.plural, msg.clone())),
                 WatchStatus::Failing(e) => problems.push(problem(
                     r.plural,
@@ -158,13 +166,19 @@ impl Store {
     pub(crate) fn set_status(&self, index: usize, status: WatchStatus) {
         let mut inner = self.lock();
         let k = &mut inner.kinds[index];
-        if matches!(status, WatchStatus::Failing(_)) {
-            k.errors += 1;
-        }
         if k.status != status {
             k.status = status;
             inner.changes += 1;
         }
+    }
+
+    /// A watch error: shown as `Failing` until an event arrives or `FAILING_FOR` passes.
+    pub(crate) fn failed(&self, index: usize, error: String) {
+        let mut inner = self.lock();
+        let k = &mut inner.kinds[index];
+        k.errors += 1;
+        k.failed = Some((error, std::time::Instant::now()));
+        inner.changes += 1;
     }
 
     /// The API version a kind is watched at (the first its cluster serves).
@@ -177,6 +191,7 @@ impl Store {
         let mut inner = self.lock();
         let Inner { kinds, changes } = &mut *inner;
         let k = &mut kinds[index];
+        k.failed = None;
         let decode = |k: &mut KindState, o: &DynamicObject| -> Option<(String, Object)> {
             let uid = o.metadata.uid.clone()?;
             let v = serde_json::to_value(o).ok()?;
@@ -218,6 +233,15 @@ impl Store {
                 }
                 *changes += 1;
             }
+        }
+    }
+}
+
+impl KindState {
+    fn status(&self) -> WatchStatus {
+        match &self.failed {
+            Some((e, at)) if at.elapsed() < FAILING_FOR => WatchStatus::Failing(e.clone()),
+            _ => self.status.clone(),
         }
     }
 }
@@ -284,7 +308,8 @@ mod tests {
 
         // The watch drops and re-lists: the old state stays visible until the list completes;
         // then web-b, deleted meanwhile, is gone.
-        store.set_status(i, WatchStatus::Failing("connection reset".into()));
+        store.failed(i, "connection reset".into());
+        assert!(matches!(store.health()[i].status, WatchStatus::Failing(_)));
         store.apply(i, &WEvent::Init);
         store.apply(i, &WEvent::InitApply(pod("a", "web-a", "Failed")));
         assert_eq!(pods(&store).len(), 2);

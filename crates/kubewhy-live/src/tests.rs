@@ -87,10 +87,20 @@ async fn pages_are_followed_and_the_request_count_depends_on_pages_not_objects()
         }
         empty(uri)
     });
-    let f = fetch_with(client, "default", "https://mock", &all())
+    let progress = Arc::new(Progress::default());
+    let opts = LiveOptions {
+        progress: Some(progress.clone()),
+        ..all()
+    };
+    let f = fetch_with(client, "default", "https://mock", &opts)
         .await
         .unwrap();
     assert!(f.problems.is_empty(), "{:?}", f.problems);
+    // What a progress bar shows: every list done, every page counted.
+    let n = |a: &std::sync::atomic::AtomicU32| a.load(std::sync::atomic::Ordering::Relaxed);
+    assert_eq!(n(&progress.lists) as usize, RESOURCES.len());
+    assert_eq!(n(&progress.lists_done), n(&progress.lists));
+    assert_eq!(n(&progress.pages) as usize, f.pages.len());
     let pod_pages: Vec<&String> = f
         .pages
         .iter()

@@ -192,7 +192,7 @@ async fn watch_resource(
             }
             Err(e) => {
                 if let Some(s) = &store {
-                    s.set_status(index, WatchStatus::Failing(e.to_string()));
+                    s.failed(index, e.to_string());
                 }
                 if let Some((t, tx)) = &tracker
                     && tx

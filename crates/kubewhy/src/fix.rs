@@ -142,8 +142,7 @@ fn make_plan(
     if is_ns {
         opts.focus = vec![name.clone()];
     }
-    let fetched = rt
-        .block_on(kubewhy_live::fetch(&opts))
+    let fetched = crate::with_progress(&opts, |o| rt.block_on(kubewhy_live::fetch(o)))
         .map_err(|e| anyhow!("{e}"))?;
     let pods_cluster_wide = !fetched.problems.iter().any(|p| p.file == "live:pods");
     let mut err = anstream::stderr();

@@ -325,6 +325,7 @@ fn load_source(args: &SourceArgs, focus: Vec<String>) -> Result<Source> {
         namespaces: args.namespace.clone(),
         all_namespaces: args.all_namespaces,
         focus,
+        progress: None,
     };
     let rt = if live {
         Some(
@@ -343,9 +344,12 @@ fn load_source(args: &SourceArgs, focus: Vec<String>) -> Result<Source> {
             text: DEMO.into(),
         }]
     } else if let Some(rt) = &rt {
-        let fetched = rt.block_on(kubewhy_live::fetch(&live_opts)).map_err(|e| {
-            anyhow::anyhow!("{e}. To diagnose offline data instead, pass --from PATH (or --demo).")
-        })?;
+        let fetched = with_progress(&live_opts, |opts| rt.block_on(kubewhy_live::fetch(opts)))
+            .map_err(|e| {
+                anyhow::anyhow!(
+                    "{e}. To diagnose offline data instead, pass --from PATH (or --demo)."
+                )
+            })?;
         live_problems = fetched.problems;
         // Report exactly what was read: the context's namespace unless -n or -A said otherwise.
         scope_namespaces = fetched.namespaces;
@@ -403,6 +407,62 @@ fn load_source(args: &SourceArgs, focus: Vec<String>) -> Result<Source> {
         rt,
         live_opts,
     })
+}
+
+/// Runs a live read with a progress bar on stderr: only when stderr is a terminal, and only once
+/// the read has taken a second (a quick scan stays silent).
+pub(crate) fn with_progress<T>(
+    opts: &kubewhy_live::LiveOptions,
+    read: impl FnOnce(&kubewhy_live::LiveOptions) -> T,
+) -> T {
+    use std::io::IsTerminal;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    if !std::io::stderr().is_terminal() {
+        return read(opts);
+    }
+    let progress = std::sync::Arc::new(kubewhy_live::Progress::default());
+    let opts = kubewhy_live::LiveOptions {
+        progress: Some(progress.clone()),
+        ..opts.clone()
+    };
+    let stop = std::sync::Arc::new(AtomicBool::new(false));
+    let ui = {
+        let stop = stop.clone();
+        std::thread::spawn(move || {
+            let started = std::time::Instant::now();
+            let mut bar: Option<indicatif::ProgressBar> = None;
+            while !stop.load(Ordering::Relaxed) {
+                std::thread::sleep(std::time::Duration::from_millis(100));
+                if started.elapsed() < std::time::Duration::from_secs(1) {
+                    continue;
+                }
+                let b = bar.get_or_insert_with(|| {
+                    let b = indicatif::ProgressBar::with_draw_target(
+                        None,
+                        indicatif::ProgressDrawTarget::stderr(),
+                    );
+                    b.set_style(
+                        indicatif::ProgressStyle::with_template(
+                            "{spinner} reading the cluster: {pos}/{len} lists, {msg} [{elapsed}]",
+                        )
+                        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+                    );
+                    b
+                });
+                b.set_length(progress.lists.load(Ordering::Relaxed).into());
+                b.set_position(progress.lists_done.load(Ordering::Relaxed).into());
+                b.set_message(format!("{} pages", progress.pages.load(Ordering::Relaxed)));
+                b.tick();
+            }
+            if let Some(b) = bar {
+                b.finish_and_clear();
+            }
+        })
+    };
+    let out = read(&opts);
+    stop.store(true, Ordering::Relaxed);
+    let _ = ui.join();
+    out
 }
 
 fn scan(args: ScanArgs, target: Target) -> Result<u8> {

@@ -82,7 +82,7 @@ pub(crate) fn run(args: WatchArgs) -> Result<u8> {
         .enable_all()
         .build()?;
     let client = rt
-        .block_on(kubewhy_live::client(&opts))
+        .block_on(kubewhy_live::watch_client(&opts))
         .context("connecting to the cluster")?;
     let store = (!args.no_serve).then(|| Arc::new(Store::new()));
     let (tx, rx) = match recorder {

@@ -693,6 +693,17 @@ fn real_cluster_scenarios() {
         _ => None,
     };
     drop(served);
+    // The manifests of deploy/, installed for real with the image deploy/image.sh built.
+    let deployed = match (&result, std::env::var("KUBEWHY_E2E_IMAGE")) {
+        (Ok(_), Ok(image)) if selected("deploy") => Some(deploy_phase(&c, &image)),
+        (Ok(_), Err(_)) if selected("deploy") => {
+            eprintln!(
+                "e2e: deploy phase skipped (set KUBEWHY_E2E_IMAGE to the image deploy/image.sh built, e.g. oci:target/oci:0.1.0)"
+            );
+            None
+        }
+        _ => None,
+    };
 
     // Phase 2: an untolerated taint on the only node (after phase 1's pods are placed).
     if let (Ok(_), Some(dir)) = (&result, capture_dir()) {
@@ -810,6 +821,11 @@ fn real_cluster_scenarios() {
     match watched {
         Some(Err(e)) => panic!("watch phase: {e}"),
         Some(Ok(m)) => eprintln!("e2e: watch mode: {m}"),
+        None => {}
+    }
+    match deployed {
+        Some(Err(e)) => panic!("deploy phase: {e}"),
+        Some(Ok(m)) => eprintln!("e2e: deploy: {m}"),
         None => {}
     }
     eprintln!(
@@ -1359,7 +1375,7 @@ fn node_phase(c: &Cluster, rc: &str) -> Result<(), String> {
 }
 
 /// `KUBEWHY_E2E_ONLY=a,b` runs only those scenarios (names as in `scenarios()`, plus `taint`,
-/// and the phases `fix`, `apisvc`, `node`, `gone`, `watch`).
+/// and the phases `fix`, `apisvc`, `node`, `gone`, `watch`, `deploy`).
 fn selected(name: &str) -> bool {
     match std::env::var("KUBEWHY_E2E_ONLY") {
         Ok(list) if !list.trim().is_empty() => list.split(',').any(|n| n.trim() == name),
@@ -2125,4 +2141,127 @@ fn plugin_check(c: &Cluster) -> Result<(), String> {
         ));
     }
     Ok(())
+}
+
+/// deploy/kustomize installed for real, with the image deploy/image.sh built
+/// (`KUBEWHY_E2E_IMAGE`: a skopeo reference such as `oci:target/oci:0.1.0`), pushed to the
+/// cluster's registry. This cluster has no kube-proxy, so an overlay puts the pod on the host
+/// network and points it at the API server's loopback address. The pod must become Ready under
+/// its read-only ClusterRole, serve metrics and findings, and report Secrets as not readable.
+fn deploy_phase(c: &Cluster, image: &str) -> Result<String, String> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let pushed = "localhost:5000/kubewhy:e2e";
+    let out = Command::new("skopeo")
+        .args([
+            "--insecure-policy",
+            "copy",
+            "-q",
+            "--dest-tls-verify=false",
+            image,
+        ])
+        .arg(format!("docker://{pushed}"))
+        .output()
+        .map_err(|e| format!("skopeo: {e}"))?;
+    if !out.status.success() {
+        return Err(format!(
+            "skopeo copy {image} docker://{pushed}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map_err(|e| e.to_string())?
+        .port();
+    // Inside the workspace, so the overlay can name the base by a relative path (kustomize).
+    let overlay = root.join("target/e2e-deploy-overlay");
+    let _ = std::fs::remove_dir_all(&overlay);
+    std::fs::create_dir_all(&overlay).map_err(|e| e.to_string())?;
+    let write = |name: &str, text: String| {
+        std::fs::write(overlay.join(name), text).map_err(|e| e.to_string())
+    };
+    write(
+        "kustomization.yaml",
+        "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nnamespace: kubewhy\n\
+bases:\n- ../../deploy/kustomize/base\npatchesStrategicMerge:\n- host-network.yaml\n\
+patchesJson6902:\n- target: {group: apps, version: v1, kind: Deployment, name: kubewhy}\n  path: port.yaml\n\
+images:\n- name: localhost:5000/kubewhy\n  newTag: e2e\n"
+            .into(),
+    )?;
+    // On the host network the kubelet probes the node's address: listen on every address, on a
+    // port nothing else holds.
+    write(
+        "host-network.yaml",
+        format!(
+            "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: kubewhy\nspec:\n  template:\n    spec:\n      hostNetwork: true\n      containers:\n      - name: kubewhy\n        imagePullPolicy: Always\n        args: [watch, --listen, \"0.0.0.0:{port}\"]\n        env:\n        - {{name: KUBERNETES_SERVICE_HOST, value: 127.0.0.1}}\n        - {{name: KUBERNETES_SERVICE_PORT, value: \"6443\"}}\n"
+        ),
+    )?;
+    write(
+        "port.yaml",
+        format!(
+            "- {{op: replace, path: /spec/template/spec/containers/0/ports/0/containerPort, value: {port}}}\n"
+        ),
+    )?;
+    let dir = overlay.display().to_string();
+    c.clean_namespace("kubewhy");
+    let result = (|| {
+        c.run(&["apply", "-k", &dir], None)?;
+        c.run(
+            &[
+                "-n",
+                "kubewhy",
+                "rollout",
+                "status",
+                "deploy/kubewhy",
+                "--timeout=180s",
+            ],
+            None,
+        )
+        .map_err(|e| {
+            format!(
+                "{e}\n{}",
+                c.run(&["-n", "kubewhy", "describe", "pods"], None)
+                    .unwrap_or_else(|e| e)
+            )
+        })?;
+        let addr = format!("127.0.0.1:{port}");
+        let (code, health) = http_get(&addr, "/healthz")?;
+        let (_, metrics) = http_get(&addr, "/metrics")?;
+        let (_, findings) = http_get(&addr, "/findings")?;
+        let v: Value = serde_json::from_str(&findings).map_err(|e| format!("/findings: {e}"))?;
+        let secrets_refused = v["inputProblems"]
+            .to_string()
+            .contains("cannot list secrets");
+        // `kubectl auth can-i` answers "no" with exit status 1.
+        let can_delete = c
+            .run(
+                &[
+                    "auth",
+                    "can-i",
+                    "delete",
+                    "pods",
+                    "--as=system:serviceaccount:kubewhy:kubewhy",
+                ],
+                None,
+            )
+            .map(|s| s.trim().to_string())
+            .unwrap_or_else(|_| "no".into());
+        if code != 200
+            || !health.contains("pods: up")
+            || !metrics.contains("kubewhy_watch_up{resource=\"pods\"} 1")
+            || !secrets_refused
+            || can_delete != "no"
+        {
+            return Err(format!(
+                "in-cluster kubewhy: /healthz HTTP {code} {health}; pods watched in /metrics: {}; secrets reported unreadable: {secrets_refused}; can delete pods: {can_delete:?}",
+                metrics.contains("kubewhy_watch_up{resource=\"pods\"} 1")
+            ));
+        }
+        Ok(format!(
+            "in-cluster kubewhy Ready, serving {} findings on its pod's port {port}",
+            v["summary"]["findings"]
+        ))
+    })();
+    let _ = c.run(&["delete", "-k", &dir, "--wait=false"], None);
+    c.clean_namespace("kubewhy");
+    result
 }
