@@ -192,6 +192,16 @@ impl Shared {
 /// costs one request per type, too much for every evaluation.
 const CONTENTS_EVERY: Duration = Duration::from_secs(30);
 
+/// Whether to evaluate now: first thing; within a second of a change; and every `interval` even
+/// when nothing changed, since time alone makes some conditions true (a grace period running
+/// out, a pod Pending for too long).
+fn due(since_last: Option<Duration>, changed: bool, interval: Duration) -> bool {
+    match since_last {
+        None => true,
+        Some(d) => (changed && d >= Duration::from_secs(1)) || d >= interval,
+    }
+}
+
 /// What namespaces being deleted still hold, as last read.
 #[derive(Default)]
 struct Contents {
@@ -205,17 +215,15 @@ fn evaluate_loop(shared: &Shared, client: &kubewhy_live::Client, rt: &tokio::run
     let mut last_changes = u64::MAX;
     let mut last_eval: Option<Instant> = None;
     let mut contents = Contents::default();
+    let mut warned: BTreeSet<&'static str> = BTreeSet::new();
     loop {
         std::thread::sleep(Duration::from_millis(250));
         let changes = shared.store.changes();
-        let due = match last_eval {
-            None => true,
-            Some(t) => {
-                (changes != last_changes && t.elapsed() >= Duration::from_secs(1))
-                    || t.elapsed() >= shared.interval
-            }
-        };
-        if !due {
+        if !due(
+            last_eval.map(|t| t.elapsed()),
+            changes != last_changes,
+            shared.interval,
+        ) {
             continue;
         }
         last_changes = changes;
@@ -267,6 +275,20 @@ fn evaluate_loop(shared: &Shared, client: &kubewhy_live::Client, rt: &tokio::run
         };
         let health = shared.store.health();
         let synced = shared.store.synced();
+        // A watch that has never listed and keeps failing (wrong kubeconfig, no route, no
+        // permission to watch): say so once on stderr; /healthz and the page keep saying it.
+        for h in &health {
+            if let (WatchStatus::Failing(e), 0, 3..) = (&h.status, h.lists, h.errors)
+                && warned.insert(h.resource)
+            {
+                let _ = writeln!(
+                    anstream::stderr(),
+                    "kubewhy: warning: cannot watch {}: {} (retrying every few seconds)",
+                    h.resource,
+                    kubewhy_report::sanitize(e)
+                );
+            }
+        }
         let watch_problems: Vec<String> = health
             .iter()
             .filter_map(|h| match &h.status {
@@ -689,6 +711,26 @@ mod tests {
         assert_eq!(get(&capped, "image-not-found", "_other"), Some((1, 1)));
         assert_eq!(get(&capped, "oom-killed", "_other"), Some((1, 1)));
         assert_eq!(capped.len(), 3);
+    }
+
+    #[test]
+    fn evaluation_follows_changes_within_a_second_and_time_alone_every_interval() {
+        let s = Duration::from_secs;
+        let i = s(5);
+        assert!(due(None, false, i), "first thing");
+        assert!(
+            !due(Some(Duration::from_millis(300)), true, i),
+            "changes batch for 1 s"
+        );
+        assert!(due(Some(s(1)), true, i));
+        assert!(
+            !due(Some(s(4)), false, i),
+            "nothing changed, interval not over"
+        );
+        assert!(
+            due(Some(s(5)), false, i),
+            "a grace period may have run out meanwhile"
+        );
     }
 
     #[test]

@@ -510,3 +510,68 @@ fn gone_by_owner_and_bad_arguments() {
             .contains("not a kubewhy flight recorder database (no such file)")
     );
 }
+
+#[test]
+fn watch_mode_says_when_it_cannot_watch_and_keeps_serving_its_health() {
+    let dir =
+        std::env::temp_dir().join(format!("kubewhy-watch-unreachable-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let kc = dir.join("config");
+    std::fs::write(
+        &kc,
+        "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster: {server: 'https://127.0.0.1:1', insecure-skip-tls-verify: true}\nusers:\n- name: u\n  user: {token: t}\ncontexts:\n- name: x\n  context: {cluster: c, user: u}\ncurrent-context: x\n",
+    )
+    .unwrap();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let log = dir.join("stderr");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_kubewhy"))
+        .args([
+            "watch",
+            "--listen",
+            &format!("127.0.0.1:{port}"),
+            "--kubeconfig",
+        ])
+        .arg(&kc)
+        .stderr(std::fs::File::create(&log).unwrap())
+        .spawn()
+        .unwrap();
+    let t = std::time::Instant::now();
+    let (mut warned, mut health) = (false, String::new());
+    while (!warned || health.is_empty()) && t.elapsed() < std::time::Duration::from_secs(30) {
+        std::thread::sleep(std::time::Duration::from_millis(500));
+        warned = std::fs::read_to_string(&log)
+            .unwrap_or_default()
+            .contains("kubewhy: warning: cannot watch pods:");
+        if let Ok(mut s) = std::net::TcpStream::connect(("127.0.0.1", port)) {
+            use std::io::{Read, Write};
+            let _ = write!(s, "GET /healthz HTTP/1.0\r\n\r\n");
+            let mut r = String::new();
+            let _ = s.read_to_string(&mut r);
+            health = r;
+        }
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    let stderr = std::fs::read_to_string(&log).unwrap_or_default();
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert!(warned, "{stderr}");
+    assert!(health.starts_with("HTTP/1.0 503"), "{health}");
+    assert!(health.contains("pods: failing"), "{health}");
+}
+
+#[test]
+fn watch_arguments_are_checked_before_anything_starts() {
+    let out = kubewhy().args(["watch", "--no-serve"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--record"));
+    let out = kubewhy()
+        .args(["watch", "--listen", "not-an-address"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--listen"));
+}
