@@ -642,7 +642,7 @@ fn describe(f: &Failure) -> String {
     }
 }
 
-fn problem(plural: &str, message: String) -> InputWarning {
+pub(crate) fn problem(plural: &str, message: String) -> InputWarning {
     InputWarning {
         file: format!("live:{plural}"),
         line: None,

@@ -6,7 +6,7 @@
 //! it only when complete: until then the last known state stays visible, so a watch that drops
 //! loses nothing and never shows a half-listed cluster.
 
-use crate::{RESOURCES, Resource};
+use crate::{RESOURCES, Resource, problem};
 use kube::api::DynamicObject;
 use kube::runtime::watcher::Event as WEvent;
 use kubewhy_model::{InputWarning, Snapshot};
@@ -243,15 +243,6 @@ impl KindState {
             Some((e, at)) if at.elapsed() < FAILING_FOR => WatchStatus::Failing(e.clone()),
             _ => self.status.clone(),
         }
-    }
-}
-
-fn problem(plural: &str, message: String) -> InputWarning {
-    InputWarning {
-        file: format!("live:{plural}"),
-        line: None,
-        column: None,
-        message,
     }
 }
 

@@ -107,16 +107,7 @@ pub fn page(r: &Report, info: &PageInfo) -> String {
             "<table><tr><th>evidence</th><th>where</th><th>quote</th></tr>"
         );
         for e in &f.evidence {
-            let on = e
-                .object
-                .as_ref()
-                .map(|o| format!("{o}: "))
-                .unwrap_or_default();
-            let times = if e.occurrences > 1 {
-                format!(" (×{})", e.occurrences)
-            } else {
-                String::new()
-            };
+            let (on, times) = crate::evidence_where(e);
             let _ = writeln!(
                 out,
                 "<tr><td>{}</td><td>{}{}</td><td><code>{}</code></td></tr>",

@@ -113,6 +113,22 @@ fn summary(r: &Report) -> Summary {
     }
 }
 
+/// An evidence line's object ("Pod shop/web-1: ") and repeat count (" (×3)"), as the Markdown
+/// and HTML formats show them.
+pub(crate) fn evidence_where(e: &kubewhy_model::Evidence) -> (String, String) {
+    let on = e
+        .object
+        .as_ref()
+        .map(|o| format!("{o}: "))
+        .unwrap_or_default();
+    let times = if e.occurrences > 1 {
+        format!(" (×{})", e.occurrences)
+    } else {
+        String::new()
+    };
+    (on, times)
+}
+
 /// A deep copy with every cluster-sourced string sanitized.
 pub(crate) fn clean_finding(f: &Finding) -> Finding {
     let mut f = f.clone();

@@ -68,16 +68,7 @@ pub(crate) fn render(r: &Report) -> String {
             "**Evidence**\n\n| kind | where | quote |\n|---|---|---|"
         );
         for e in &f.evidence {
-            let on = e
-                .object
-                .as_ref()
-                .map(|o| format!("{o}: "))
-                .unwrap_or_default();
-            let times = if e.occurrences > 1 {
-                format!(" (×{})", e.occurrences)
-            } else {
-                String::new()
-            };
+            let (on, times) = crate::evidence_where(e);
             let _ = writeln!(
                 out,
                 "| {} | {}{}{} | {} |",

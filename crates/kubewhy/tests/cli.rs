@@ -213,17 +213,22 @@ fn markdown_and_text_render() {
     );
 }
 
-#[test]
-fn an_unreachable_cluster_ends_quickly_with_one_clear_message() {
-    let dir = std::env::temp_dir().join(format!("kubewhy-unreachable-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+/// A kubeconfig in `dir` for port 1 on loopback: nothing listens, connections are refused at once.
+fn unreachable_kubeconfig(dir: &std::path::Path) -> std::path::PathBuf {
     let kc = dir.join("config");
-    // Port 1 on loopback: nothing listens, the connection is refused at once.
     std::fs::write(
         &kc,
         "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster: {server: 'https://127.0.0.1:1', insecure-skip-tls-verify: true}\nusers:\n- name: u\n  user: {token: t}\ncontexts:\n- name: x\n  context: {cluster: c, user: u}\ncurrent-context: x\n",
     )
     .unwrap();
+    kc
+}
+
+#[test]
+fn an_unreachable_cluster_ends_quickly_with_one_clear_message() {
+    let dir = std::env::temp_dir().join(format!("kubewhy-unreachable-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let kc = unreachable_kubeconfig(&dir);
     let t = std::time::Instant::now();
     let out = kubewhy()
         .args(["scan", "-A", "--kubeconfig"])
@@ -516,12 +521,7 @@ fn watch_mode_says_when_it_cannot_watch_and_keeps_serving_its_health() {
     let dir =
         std::env::temp_dir().join(format!("kubewhy-watch-unreachable-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let kc = dir.join("config");
-    std::fs::write(
-        &kc,
-        "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster: {server: 'https://127.0.0.1:1', insecure-skip-tls-verify: true}\nusers:\n- name: u\n  user: {token: t}\ncontexts:\n- name: x\n  context: {cluster: c, user: u}\ncurrent-context: x\n",
-    )
-    .unwrap();
+    let kc = unreachable_kubeconfig(&dir);
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()

@@ -1470,26 +1470,27 @@ struct Recorder {
     log: String,
 }
 
+/// `kubewhy watch ARGS… --kubeconfig K` in the background, its stderr in `dir/watch.log`.
+fn spawn_watch(c: &Cluster, dir: &str, args: &[&str]) -> (std::process::Child, String) {
+    std::fs::create_dir_all(dir).unwrap();
+    let log = format!("{dir}/watch.log");
+    let child = Command::new(env!("CARGO_BIN_EXE_kubewhy"))
+        .arg("watch")
+        .args(args)
+        .args(["--kubeconfig", &c.kubeconfig])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(std::fs::File::create(&log).unwrap())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start kubewhy watch: {e}"));
+    (child, log)
+}
+
 impl Recorder {
     fn start(c: &Cluster) -> Recorder {
         let dir = tempdir("recorder");
-        std::fs::create_dir_all(&dir).unwrap();
         let db = format!("{dir}/flight.db");
-        let log = format!("{dir}/watch.log");
-        let child = Command::new(env!("CARGO_BIN_EXE_kubewhy"))
-            .args([
-                "watch",
-                "--no-serve",
-                "--record",
-                &db,
-                "--kubeconfig",
-                &c.kubeconfig,
-            ])
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(std::fs::File::create(&log).unwrap())
-            .spawn()
-            .unwrap_or_else(|e| panic!("cannot start kubewhy watch: {e}"));
+        let (child, log) = spawn_watch(c, &dir, &["--no-serve", "--record", &db]);
         Recorder { child, db, log }
     }
 
@@ -1917,20 +1918,8 @@ struct Served {
 
 impl Served {
     fn start(c: &Cluster) -> Served {
-        let dir = tempdir("watch");
-        std::fs::create_dir_all(&dir).unwrap();
-        let log = format!("{dir}/watch.log");
-        let addr = {
-            let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-            l.local_addr().unwrap().to_string()
-        };
-        let child = Command::new(env!("CARGO_BIN_EXE_kubewhy"))
-            .args(["watch", "--listen", &addr, "--kubeconfig", &c.kubeconfig])
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(std::fs::File::create(&log).unwrap())
-            .spawn()
-            .unwrap_or_else(|e| panic!("cannot start kubewhy watch: {e}"));
+        let addr = format!("127.0.0.1:{}", free_port());
+        let (child, log) = spawn_watch(c, &tempdir("watch"), &["--listen", &addr]);
         Served { child, addr, log }
     }
 
@@ -1959,6 +1948,14 @@ impl Drop for Served {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// A loopback port nothing listens on (at the moment of asking).
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .unwrap_or_else(|e| panic!("no free port: {e}"))
 }
 
 /// A plain HTTP/1.0 GET (no client library needed for a loopback server).
@@ -2168,10 +2165,7 @@ fn deploy_phase(c: &Cluster, image: &str) -> Result<String, String> {
             String::from_utf8_lossy(&out.stderr)
         ));
     }
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map_err(|e| e.to_string())?
-        .port();
+    let port = free_port();
     // Inside the workspace, so the overlay can name the base by a relative path (kustomize).
     let overlay = root.join("target/e2e-deploy-overlay");
     let _ = std::fs::remove_dir_all(&overlay);
@@ -2209,10 +2203,7 @@ images:\n- name: localhost:5000/kubewhy\n  newTag: e2e\n"
     // The Helm chart, rendered by helm itself and applied the same way.
     match Command::new("helm").arg("version").output() {
         Ok(o) if o.status.success() => {
-            let port = std::net::TcpListener::bind("127.0.0.1:0")
-                .and_then(|l| l.local_addr())
-                .map_err(|e| e.to_string())?
-                .port();
+            let port = free_port();
             let chart = root.join("deploy/helm/kubewhy").display().to_string();
             let sets = format!(
                 "image.repository=localhost:5000/kubewhy,image.tag=e2e,image.pullPolicy=Always,hostNetwork=true,port={port},env[0].name=KUBERNETES_SERVICE_HOST,env[0].value=127.0.0.1,env[1].name=KUBERNETES_SERVICE_PORT"
