@@ -575,3 +575,77 @@ fn watch_arguments_are_checked_before_anything_starts() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--listen"));
 }
+
+/// A plain-HTTP stand-in for an API server that answers every list, empty, after `delay`.
+fn slow_api_server(delay: std::time::Duration) -> u16 {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        for conn in listener.incoming().flatten() {
+            std::thread::spawn(move || {
+                use std::io::{BufRead, BufReader, Write};
+                let mut reader = BufReader::new(conn.try_clone().unwrap());
+                let mut first = String::new();
+                let _ = reader.read_line(&mut first);
+                loop {
+                    let mut line = String::new();
+                    if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
+                        break;
+                    }
+                }
+                let body = if first.contains("/version") {
+                    r#"{"major":"1","minor":"20"}"#.to_string()
+                } else {
+                    std::thread::sleep(delay);
+                    r#"{"kind":"List","apiVersion":"v1","metadata":{"resourceVersion":"1"},"items":[]}"#
+                        .to_string()
+                };
+                let mut conn = conn;
+                let _ = write!(
+                    conn,
+                    "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                    body.len()
+                );
+            });
+        }
+    });
+    port
+}
+
+#[test]
+fn a_slow_live_read_shows_a_progress_bar_on_a_terminal_only() {
+    let port = slow_api_server(std::time::Duration::from_millis(1500));
+    let dir = std::env::temp_dir().join(format!("kubewhy-progress-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let kc = dir.join("config");
+    std::fs::write(
+        &kc,
+        format!("apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster: {{server: 'http://127.0.0.1:{port}'}}\nusers:\n- name: u\n  user: {{}}\ncontexts:\n- name: x\n  context: {{cluster: c, user: u}}\ncurrent-context: x\n"),
+    )
+    .unwrap();
+    let cmd = format!(
+        "{} scan -A -o json --kubeconfig {} >/dev/null",
+        env!("CARGO_BIN_EXE_kubewhy"),
+        kc.display()
+    );
+    // `script` gives kubewhy a terminal for stderr; what it drew comes back on stdout.
+    let tty = std::process::Command::new("script")
+        .args(["-qec", &cmd, "/dev/null"])
+        .output()
+        .unwrap();
+    let drawn = String::from_utf8_lossy(&tty.stdout);
+    assert!(
+        drawn.contains("reading the cluster:") && drawn.contains("lists"),
+        "on a terminal: {drawn:?}"
+    );
+    // Not a terminal: nothing but the result.
+    let piped = kubewhy()
+        .args(["scan", "-A", "-o", "json", "--kubeconfig"])
+        .arg(&kc)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&piped.stderr);
+    assert!(!err.contains("reading the cluster"), "{err}");
+    assert_eq!(piped.status.code(), Some(0), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

