@@ -258,7 +258,8 @@ fn check_pod(ctx: &Ctx, info: &PodInfo, out: &mut Vec<Finding>) {
 }
 
 /// Whether the pod got past mounting after this mount failure. The kubelet mounts every volume
-/// before it creates the sandbox and pulls images, so a later pull/create/start event, or a
+/// before it creates the sandbox and pulls images, so a later sandbox (even a failed one),
+/// pull/create/start event, or a
 /// container waiting for anything but its creation, means the volumes are there and the event
 /// is history (a transient "failed to sync secret cache" is common on a busy kubelet).
 fn mounted_since(
@@ -282,7 +283,13 @@ fn mounted_since(
     events.iter().any(|x| {
         matches!(
             x.reason.as_str(),
-            "Pulling" | "Pulled" | "Created" | "Started" | "BackOff"
+            "Pulling"
+                | "Pulled"
+                | "Created"
+                | "Started"
+                | "BackOff"
+                | "FailedCreatePodSandBox"
+                | "SandboxChanged"
         ) && matches!((x.last_time, failure.last_time), (Some(a), Some(b)) if a >= b)
     })
 }
@@ -528,6 +535,13 @@ mod tests {
         assert!(!diagnose_yaml(&pod("ImagePullBackOff")).contains(&"volume-mount-failed"));
         // Still creating, but the kubelet pulled after the failure.
         assert!(diagnose_yaml(&format!("{}{pulling}", pod("ContainerCreating"))).is_empty());
+        // Still creating, the sandbox failing after the mount did (seen in CI on scenario units:
+        // a 4-byte memory limit; volumes are mounted before the sandbox is created).
+        let sandbox = "apiVersion: v1\nkind: Event\nmetadata: {name: e3, namespace: e2e-tls}\ninvolvedObject: {kind: Pod, namespace: e2e-tls, name: untrusted, uid: u1}\nreason: FailedCreatePodSandBox\ntype: Warning\nsource: {component: kubelet}\nlastTimestamp: '2026-11-22T13:21:00Z'\nmessage: 'Failed to create pod sandbox: rpc error: code = Unknown desc = failed to create containerd task: OCI runtime create failed: unable to apply cgroup configuration: cannot allocate memory'\n";
+        assert!(
+            !diagnose_yaml(&format!("{}{sandbox}", pod("ContainerCreating")))
+                .contains(&"volume-mount-failed")
+        );
         // Still creating and nothing since: the mount is the problem.
         assert_eq!(
             diagnose_yaml(&pod("ContainerCreating")),
