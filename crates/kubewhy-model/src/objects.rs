@@ -82,6 +82,43 @@ pub struct Meta {
     pub labels: Labels,
     pub finalizers: Vec<String>,
     pub owner_references: Vec<OwnerRef>,
+    /// Only the kubelet's static-pod annotations (`kubernetes.io/config.*`); every other
+    /// annotation (last-applied-configuration carries whole manifests) is skipped unread.
+    #[serde(deserialize_with = "kubelet_annotations")]
+    pub annotations: BTreeMap<String, String>,
+}
+
+/// The annotations kept: `kubernetes.io/config.mirror`, `.hash`, `.source`, `.seen`.
+pub fn kubelet_annotations<'de, D: Deserializer<'de>>(
+    d: D,
+) -> Result<BTreeMap<String, String>, D::Error> {
+    struct V;
+    impl<'de> Visitor<'de> for V {
+        type Value = BTreeMap<String, String>;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("a map")
+        }
+        fn visit_unit<E>(self) -> Result<Self::Value, E> {
+            Ok(BTreeMap::new())
+        }
+        fn visit_none<E>(self) -> Result<Self::Value, E> {
+            Ok(BTreeMap::new())
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+            let mut out = BTreeMap::new();
+            while let Some(k) = map.next_key::<String>()? {
+                if k.starts_with("kubernetes.io/config.") {
+                    if let LooseScalar::Str(v) = map.next_value::<LooseScalar>()? {
+                        out.insert(k, v);
+                    }
+                } else {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+            Ok(out)
+        }
+    }
+    d.deserialize_any(V)
 }
 
 impl Meta {

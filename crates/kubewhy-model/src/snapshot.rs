@@ -29,6 +29,8 @@ pub struct Snapshot {
     /// Objects of kinds without a slim view (custom resources included).
     pub others: Vec<GenericObject>,
     pub logs: Vec<ContainerLog>,
+    /// What was read on nodes (`--node-logs`, node-collect bundles, live `configz`).
+    pub node: crate::node::NodeEvidence,
     /// The snapshot's "now": `--now`, else the newest timestamp in the data (see `finish`).
     pub now: Option<Timestamp>,
     /// `--gc-threshold`: kube-controller-manager's `--terminated-pod-gc-threshold` when the data

@@ -11,6 +11,8 @@ mod image;
 mod loglines;
 mod mounts;
 mod namespace;
+mod node;
+mod nodelink;
 mod pending;
 mod podgc;
 mod podinfo;
@@ -30,6 +32,22 @@ pub struct Ctx<'a> {
     pub snap: &'a Snapshot,
     /// The snapshot's "now" (never the wall clock: old dumps must not look older than they are).
     pub now: Timestamp,
+    /// Node evidence tied to pods and nodes, built on first use.
+    node_view: std::sync::OnceLock<nodelink::NodeView<'a>>,
+}
+
+impl<'a> Ctx<'a> {
+    pub fn new(snap: &'a Snapshot, now: Timestamp) -> Ctx<'a> {
+        Ctx {
+            snap,
+            now,
+            node_view: std::sync::OnceLock::new(),
+        }
+    }
+    pub(crate) fn nodes(&self) -> &nodelink::NodeView<'a> {
+        self.node_view
+            .get_or_init(|| nodelink::NodeView::new(self.snap))
+    }
 }
 
 /// A check: reads the snapshot, pushes findings.
@@ -55,6 +73,7 @@ pub static REGISTRY: &[&dyn Check] = &[
     &namespace::NamespaceTerminating,
     &podgc::PodGc,
     &removal::Removal,
+    &node::NodeHealth,
 ];
 
 #[derive(Debug, Default)]
@@ -78,11 +97,12 @@ pub fn emitted_causes() -> Vec<Cause> {
 /// Runs every check and groups the findings.
 pub fn diagnose(snap: &Snapshot) -> Diagnosis {
     let now = snap.now.unwrap_or_else(Timestamp::now);
-    let ctx = Ctx { snap, now };
+    let ctx = Ctx::new(snap, now);
     let mut raw = Vec::new();
     for check in REGISTRY {
         check.run(&ctx, &mut raw);
     }
+    node::attach_pod_evidence(&ctx, &mut raw);
     let findings = merge_findings(raw);
     let explained: std::collections::HashSet<(&str, &str)> = findings
         .iter()

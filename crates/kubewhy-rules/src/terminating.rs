@@ -3,7 +3,9 @@
 //! finalizers (nothing else can remove the object), the node (no kubelet to confirm), the
 //! kubelet's own reports (unmount and stop failures), else the kubelet's reclaim checks.
 
+use crate::nodelink;
 use crate::podinfo::{PodInfo, human_duration};
+use kubewhy_model::node::Signal;
 use crate::{Check, Ctx};
 use kubewhy_model::objects::condition;
 use kubewhy_model::{Cause, Confidence, EvidenceKind, Finding, ObjectKey, RiskLevel, Severity};
@@ -43,15 +45,21 @@ impl Check for Terminating {
         CAUSES
     }
     fn run(&self, ctx: &Ctx, out: &mut Vec<Finding>) {
-        for pod in &ctx.snap.pods {
+        for (i, pod) in ctx.snap.pods.iter().enumerate() {
             if let Some(deadline) = pod.metadata.deletion_timestamp {
-                check_pod(ctx, &PodInfo::new(pod), deadline, out);
+                check_pod(ctx, i, &PodInfo::new(pod), deadline, out);
             }
         }
     }
 }
 
-fn check_pod(ctx: &Ctx, info: &PodInfo, deadline: jiff::Timestamp, out: &mut Vec<Finding>) {
+fn check_pod(
+    ctx: &Ctx,
+    pod_idx: usize,
+    info: &PodInfo,
+    deadline: jiff::Timestamp,
+    out: &mut Vec<Finding>,
+) {
     let snap = ctx.snap;
     let pod = info.pod;
     let past = ctx.now.as_second() - deadline.as_second();
@@ -294,28 +302,94 @@ fn check_pod(ctx: &Ctx, info: &PodInfo, deadline: jiff::Timestamp, out: &mut Vec
                 || e.message.contains("No ref for container"))
             && says_unknown_container(&e.message)
     });
-    let (cause, ev, summary, explanation) = if let Some(e) = unmount {
+    // The node's own evidence (`--node-logs`): log lines, runtime lists, processes.
+    let view = ctx.nodes();
+    let lines_of = |signals: &[Signal]| view.pod_lines(pod_idx, signals);
+    let node_unmount = lines_of(&[Signal::UnmountFailed, Signal::OrphanedVolumes]);
+    let mounts = lines_of(&[Signal::MountPresent]);
+    let node_unknown = lines_of(&[Signal::UnknownContainer]);
+    let disagreement = nodelink::runtime_disagreement(snap, view, pod_idx);
+    let node_stop = lines_of(&[Signal::StopFailed]);
+    let runtime_down: Vec<_> = view
+        .node_signal_lines(&node_name, &[Signal::RuntimeDown])
+        .into_iter()
+        .filter(|(_, l)| l.time.is_none_or(|t| t.as_second() >= deadline.as_second() - 600))
+        .collect();
+    let stuck_procs: Vec<_> = view
+        .processes
+        .get(&pod_idx)
+        .map(|v| v.iter().filter(|p| p.state == 'Z' || p.state == 'D').copied().collect())
+        .unwrap_or_default();
+    let hangs = view.node_signal_lines(&node_name, &[Signal::NetdevHang, Signal::HungTask]);
+    let cleanup = lines_of(&[
+        Signal::CleanupContainers,
+        Signal::CleanupStatus,
+        Signal::CleanupVolumes,
+        Signal::CleanupCgroup,
+    ]);
+    let mut node_quotes: Vec<nodelink::Line> = Vec::new();
+    let mut confidence = Confidence::High;
+    let (cause, ev, summary, explanation) = if unmount.is_some() || !node_unmount.is_empty() {
+        node_quotes = node_unmount;
         (
             Cause::VolumeUnmountStuck,
-            Some(e),
+            unmount,
             "The kubelet cannot unmount the pod's volumes",
             "The kubelet removes a pod only after its volumes are unmounted; the unmount fails (a process still holds the mount, a CSI driver error, a subPath mount left busy).",
         )
-    } else if let Some(e) = unknown {
+    } else if unknown.is_some() || !node_unknown.is_empty() || disagreement.is_some() {
+        node_quotes = node_unknown;
         (
             Cause::RuntimeStateInconsistent,
-            Some(e),
+            unknown,
             "The container runtime does not know a container the kubelet is stopping",
-            "The kubelet asks the runtime to stop a container the runtime says does not exist: the runtime's layers (docker and containerd, or containerd and its shim) disagree about the container, so the kubelet's stop never succeeds and the pod is never reclaimed.",
+            "The kubelet asks the runtime to stop a container the runtime says does not exist, or the runtime's layers (docker and containerd, or containerd and its shim) disagree about the container, so the kubelet's stop never succeeds and the pod is never reclaimed.",
         )
-    } else if let Some(e) = stop {
+    } else if stop.is_some()
+        || !node_stop.is_empty()
+        || !runtime_down.is_empty()
+        || !stuck_procs.is_empty()
+        || !hangs.is_empty()
+    {
+        node_quotes = node_stop;
+        node_quotes.extend(runtime_down);
+        if stop.is_none() && node_quotes.is_empty() && stuck_procs.is_empty() {
+            confidence = Confidence::Medium; // a kernel hang on the node, not tied to the pod
+        }
+        node_quotes.extend(hangs);
         (
             Cause::ContainerStopTimeout,
-            Some(e),
+            stop,
             "The container runtime does not stop the pod's containers",
-            "The kubelet asked the runtime to stop the containers and the call fails or times out: a hung runtime, a zombie process, or the runtime's layers disagreeing about the container (docker vs containerd).",
+            "The kubelet asked the runtime to stop the containers and the call fails or times out: a hung or stopped runtime, a process that cannot die (zombie, or stuck in the kernel in state D), a kernel hang in network teardown, or the runtime's layers disagreeing about the container (docker vs containerd).",
+        )
+    } else if !mounts.is_empty() {
+        confidence = Confidence::Medium;
+        node_quotes = mounts;
+        node_quotes.extend(cleanup.iter().copied());
+        (
+            Cause::VolumeUnmountStuck,
+            None,
+            "The pod's volumes are still mounted on its node",
+            "No stop failure is in the data, yet the node still has mounts under the pod's directory: the kubelet removes a pod only after its volumes are unmounted, and these are not (a process holds them, or the unmount fails without an error in the logs given).",
+        )
+    } else if let Some((_, last)) = cleanup.last() {
+        confidence = Confidence::Medium;
+        let summary = match last.signal {
+            Some(Signal::CleanupContainers) => "The kubelet waits for the pod's containers to stop",
+            Some(Signal::CleanupStatus) => "The kubelet waits for the final status of the pod's containers",
+            Some(Signal::CleanupVolumes) => "The kubelet waits for the pod's volumes to be cleaned up",
+            _ => "The kubelet waits for the pod's cgroup to be removed",
+        };
+        node_quotes = cleanup.clone();
+        (
+            Cause::KubeletCleanupPending,
+            None,
+            summary,
+            "The node is Ready and no finalizer holds the pod; the kubelet's reclaim checks (verbosity 3) say which resource it still waits for, and no error about it is in the data.",
         )
     } else {
+        confidence = Confidence::Low;
         (
             Cause::KubeletCleanupPending,
             None,
@@ -328,9 +402,28 @@ fn check_pod(ctx: &Ctx, info: &PodInfo, deadline: jiff::Timestamp, out: &mut Vec
         .group(format!("node|{node_name}"));
     if let Some(e) = ev {
         f = f.event(Some(&info.key), e);
-    } else {
-        f = f.confidence(Confidence::Low);
     }
+    f = nodelink::quote_lines(f, Some(&info.key), &node_quotes, 4);
+    if cause == Cause::RuntimeStateInconsistent
+        && let Some((what, rows)) = &disagreement
+    {
+        f = f.evidence(EvidenceKind::Analysis, Some(&info.key), "runtime lists compared", what.clone());
+        for r in rows {
+            f = f.evidence(EvidenceKind::Log, Some(&info.key), format!("{} ({})", r.tool, r.origin), r.text.clone());
+        }
+    }
+    for p in stuck_procs.iter().take(5) {
+        f = f.evidence(
+            EvidenceKind::Log,
+            Some(&info.key),
+            format!("process in state {} ({})", p.state, p.origin),
+            format!("pid {} {} cgroup {}", p.pid, p.command, p.cgroup),
+        );
+    }
+    if ev.is_none() && f.evidence.is_empty() {
+        confidence = Confidence::Low;
+    }
+    f = f.confidence(confidence);
     f = del_ev(f)
         .explain(format!(
             "Past its grace period by {stuck_for} on node {node_name}. {explanation}"
@@ -352,12 +445,22 @@ fn check_pod(ctx: &Ctx, info: &PodInfo, deadline: jiff::Timestamp, out: &mut Vec
             "",
         );
     f = match cause {
-        Cause::VolumeUnmountStuck => f.step("Find what holds the mount and stop it", Some("grep <pod-uid> /proc/*/mountinfo".into()), RiskLevel::Low, ""),
+        Cause::VolumeUnmountStuck => f
+            .step(
+                "On the node: find the processes that hold the pod's mounts (their working directory or open files), and stop them",
+                Some(format!(
+                    "grep -l {uid} /proc/[0-9]*/mountinfo; ls -l /proc/[0-9]*/cwd 2>/dev/null | grep {uid}; fuser -vm <mount path>",
+                    uid = if pod.metadata.uid.is_empty() { "<pod-uid>" } else { &pod.metadata.uid }
+                )),
+                RiskLevel::Low,
+                "Stopping a process outside the pod that holds the mount (a backup agent, a shell left in the directory) affects whatever that process does.",
+            ),
         Cause::RuntimeStateInconsistent => f
             .step("Compare each layer's view of the container: the kubelet's (crictl), docker's, containerd's", Some("crictl ps -a; docker ps -a; ctr -n k8s.io task ls; ctr -n moby task ls".into()), RiskLevel::None, "")
             .step("Restart the runtime layer that holds the stale record (usually docker or the container's shim), so it re-reads containerd's state", None, RiskLevel::Medium, "Restarting docker without live-restore stops every container on the node."),
         Cause::ContainerStopTimeout => f
             .step("Compare the runtime's view of the containers", Some("crictl ps -a; crictl pods".into()), RiskLevel::None, "")
+            .step("Look for processes of the pod that cannot die (state Z or D) and kernel hangs", Some(format!("ps -eo pid,stat,comm,cgroup | grep {} | awk '$2 ~ /^[ZD]/'; dmesg | grep -E 'blocked for more than|unregister_netdevice'", if pod.metadata.uid.is_empty() { "<pod-uid>" } else { &pod.metadata.uid })), RiskLevel::None, "")
             .step("Restart the container runtime on the node (docker/containerd)", None, RiskLevel::Medium, "Restarts may briefly disturb other pods' exec/log streams; containers keep running with live-restore/shims."),
         _ => f,
     };

@@ -10,6 +10,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+mod collect;
 mod fix;
 mod gone;
 mod watch;
@@ -67,6 +68,10 @@ enum Command {
     /// with --record, also a flight recorder of every pod deletion.
     #[command(long_about = watch::WATCH_LONG, after_help = watch::WATCH_AFTER)]
     Watch(watch::WatchArgs),
+    /// Gather a node's evidence (kubelet, runtime and kernel logs, runtime lists, stuck mounts
+    /// and processes) into a bundle for --node-logs. Run it on the node.
+    #[command(long_about = collect::COLLECT_LONG, after_help = collect::COLLECT_AFTER)]
+    NodeCollect(collect::CollectArgs),
     /// Print a shell completion script: `source <(kubewhy completions bash)`.
     Completions { shell: clap_complete::Shell },
     /// Print the page of a cause: what it means, how it is detected, how to fix it safely.
@@ -145,6 +150,14 @@ struct SourceArgs {
     /// Only report objects whose labels match this selector (`app=web,tier!=db`, `env in (a,b)`).
     #[arg(short = 'l', long, value_name = "SELECTOR")]
     selector: Option<String>,
+
+    /// Evidence from a node: `kubewhy node-collect` bundles, or what you copied off it —
+    /// `journalctl -u kubelet|containerd|docker` (any format), /var/log/messages, klog lines,
+    /// `dmesg`, `docker ps -a`, `crictl ps -a`, `crictl pods`, `ctr -n k8s.io|moby task ls`.
+    /// A file or directory; repeatable (one per node). Lines are tied to pods by UID, container
+    /// or sandbox ID, or namespace/name, and become evidence on their findings.
+    #[arg(long = "node-logs", value_name = "PATH")]
+    node_logs: Vec<PathBuf>,
 
     /// Treat any input problem (malformed file, unreadable path) as fatal (exit 2).
     #[arg(long)]
@@ -289,6 +302,7 @@ fn run(cli: Cli) -> Result<u8> {
         Command::Fix(args) => fix::run(args),
         Command::Gone(args) => gone::run(args),
         Command::Watch(args) => watch::run(args),
+        Command::NodeCollect(args) => collect::run(args),
         Command::Explain { cause } => explain(&cause),
         Command::Causes { output } => causes(output),
     }
@@ -368,6 +382,20 @@ fn load_source(args: &SourceArgs, focus: Vec<String>) -> Result<Source> {
         n => n,
     };
     let mut loaded = kubewhy_source::load_owned(inputs, now);
+    for path in &args.node_logs {
+        let bundle =
+            kubewhy_source::read_node_logs(path, loaded.snapshot.now, &mut loaded.warnings);
+        // Offline data is judged as of its newest timestamp: node evidence is data too.
+        if args.now.is_none() && !live {
+            let newest = bundle.lines.iter().filter_map(|l| l.time).chain(bundle.collected).max();
+            if let Some(t) = newest
+                && loaded.snapshot.now.is_none_or(|n| n < t)
+            {
+                loaded.snapshot.now = Some(t);
+            }
+        }
+        loaded.snapshot.node.bundles.push(bundle);
+    }
     live_problems.append(&mut loaded.warnings);
     loaded.warnings = live_problems;
     let mut err = anstream::stderr();

@@ -1,0 +1,643 @@
+//! Node and status plumbing: nodes that are NotReady or under pressure, a kubelet whose PLEG is
+//! unhealthy, pod status that lags reality because the kubelet's API rate limit is exhausted,
+//! static pods whose mirror pod did not follow their manifest. Node conditions first; node
+//! evidence (`--node-logs`, node-collect bundles) corroborates and adds what only the node shows.
+//!
+//! Also `attach_pod_evidence`: after every check ran, the node lines tied to a pod become
+//! evidence on that pod's findings (kernel OOM kills on an OOMKilled container, unmount errors
+//! on a pod that does not go away).
+
+use crate::nodelink::{self, Line, quote_lines};
+use crate::podinfo::human_duration;
+use crate::{Check, Ctx};
+use jiff::Timestamp;
+use kubewhy_model::node::{KubeletSettings, Signal};
+use kubewhy_model::objects::{Node, Pod, condition};
+use kubewhy_model::{Cause, Confidence, EvidenceKind, Finding, ObjectKey, RiskLevel, Severity};
+
+pub(crate) struct NodeHealth;
+
+const CAUSES: &[Cause] = &[
+    Cause::NodeNotReady,
+    Cause::NodePressure,
+    Cause::PlegUnhealthy,
+    Cause::KubeletStatusThrottled,
+    Cause::StaticPodStale,
+];
+
+/// Node log lines older than this (before the snapshot's time) describe the past.
+const RECENT_SECS: i64 = 15 * 60;
+
+/// A line is current when it is dated within `RECENT_SECS` of now; undated lines count as
+/// current (the caller lowers confidence).
+fn recent(now: Timestamp, l: &Line) -> bool {
+    l.1.time
+        .is_none_or(|t| (now.as_second() - t.as_second()).abs() <= RECENT_SECS)
+}
+
+fn running_pods<'a>(ctx: &'a Ctx, node: &str) -> Vec<&'a Pod> {
+    ctx.snap
+        .pods_on_node(node)
+        .filter(|p| p.metadata.deletion_timestamp.is_none())
+        .filter(|p| p.status.phase != "Succeeded" && p.status.phase != "Failed")
+        .collect()
+}
+
+impl Check for NodeHealth {
+    fn name(&self) -> &'static str {
+        "node"
+    }
+    fn causes(&self) -> &'static [Cause] {
+        CAUSES
+    }
+    fn run(&self, ctx: &Ctx, out: &mut Vec<Finding>) {
+        for node in &ctx.snap.nodes {
+            not_ready_or_pleg(ctx, node, out);
+            pressure(ctx, node, out);
+            throttled(ctx, node, out);
+        }
+        static_pods(ctx, out);
+    }
+}
+
+fn node_key(node: &Node) -> ObjectKey {
+    ObjectKey::of("Node", &node.metadata)
+}
+
+fn with_pods(mut f: Finding, pods: &[&Pod]) -> Finding {
+    for p in pods {
+        f = f.object(ObjectKey::of("Pod", &p.metadata));
+    }
+    f
+}
+
+fn not_ready_or_pleg(ctx: &Ctx, node: &Node, out: &mut Vec<Finding>) {
+    let name = &node.metadata.name;
+    let key = node_key(node);
+    let ready = condition(&node.status.conditions, "Ready");
+    let not_ready = node.ready() == Some(false);
+    let view = ctx.nodes();
+    let pleg_lines: Vec<Line> = view
+        .node_signal_lines(name, &[Signal::PlegUnhealthy])
+        .into_iter()
+        .filter(|l| recent(ctx.now, l))
+        .collect();
+    let pleg_in_condition = ready.is_some_and(|c| c.message.contains("PLEG is not healthy"));
+    // A Ready node's kubelet logs "pleg has yet to be successful" at every start: only a
+    // relist that took too long counts there.
+    let pleg_lines: Vec<Line> = if not_ready {
+        pleg_lines
+    } else {
+        pleg_lines
+            .into_iter()
+            .filter(|l| !l.1.detail.contains("starting"))
+            .collect()
+    };
+    if !not_ready && pleg_lines.is_empty() {
+        return;
+    }
+    let pods = running_pods(ctx, name);
+    let since = ready
+        .and_then(|c| c.last_transition_time)
+        .map(|t| format!(" for {}", human_duration(ctx.now.as_second() - t.as_second())))
+        .unwrap_or_default();
+    let cond_evidence = |f: Finding| match ready {
+        Some(c) => f.evidence(
+            EvidenceKind::Condition,
+            Some(&key),
+            format!(
+                "status.conditions[Ready] status={} reason={}",
+                c.status, c.reason
+            ),
+            format!(
+                "{}{}{}",
+                c.message,
+                c.last_transition_time
+                    .map(|t| format!(" (since {t})"))
+                    .unwrap_or_default(),
+                c.last_heartbeat_time
+                    .map(|t| format!(" (last heartbeat {t})"))
+                    .unwrap_or_default()
+            ),
+        ),
+        None => f,
+    };
+    if pleg_in_condition || !pleg_lines.is_empty() {
+        let mut f = Finding::new(
+            Cause::PlegUnhealthy,
+            Severity::Warning,
+            if not_ready {
+                format!("The kubelet on {name} reports PLEG is not healthy: the node is NotReady{since}")
+            } else {
+                format!("The kubelet on {name} logs PLEG is not healthy")
+            },
+        )
+        .object(key.clone())
+        .group(format!("node|{name}"));
+        f = with_pods(cond_evidence(f), &pods);
+        f = quote_lines(f, Some(&key), &pleg_lines, 1);
+        let runtime = view.node_signal_lines(name, &[Signal::RuntimeDown, Signal::StopFailed]);
+        f = quote_lines(f, Some(&key), &runtime, 2);
+        if !pleg_in_condition && pleg_lines.iter().all(|l| l.1.time.is_none()) {
+            f = f.confidence(Confidence::Medium);
+        }
+        let runtime_down = !runtime.is_empty()
+            || ready.is_some_and(|c| c.message.contains("container runtime is down"));
+        let why = if runtime_down {
+            "Here the runtime does not answer at all (\"container runtime is down\", its socket refuses connections): it has stopped or crashed"
+        } else {
+            "The runtime is hung or overloaded (a stuck container or shim, too many containers, a slow disk)"
+        };
+        f = f
+            .explain(format!(
+                "The kubelet's pod lifecycle event generator (PLEG) lists every container through the runtime once a second; when no relist has succeeded for 3 minutes the kubelet reports PLEG is not healthy, stops syncing pods and marks the node NotReady. {why}, so pods on {name} are neither started, stopped nor updated until it recovers."
+            ))
+            .step(
+                "See whether the runtime answers, and how fast",
+                Some("time crictl ps -a | wc -l; journalctl -u containerd -u docker --since -30min | tail -100".into()),
+                RiskLevel::None,
+                "",
+            )
+            .step(
+                "Read the kubelet's PLEG lines (relist duration)",
+                Some("journalctl -u kubelet --since -30min | grep -E 'PLEG|relist'".into()),
+                RiskLevel::None,
+                "",
+            )
+            .step(
+                "Restart the container runtime, then the kubelet",
+                Some("systemctl restart containerd && systemctl restart kubelet".into()),
+                RiskLevel::Medium,
+                "Containers keep running (shims), but exec, logs and pod starts on the node pause while the runtime restarts; drain the node first if it serves critical traffic.",
+            );
+        out.push(f);
+        return;
+    }
+    let mut f = Finding::new(
+        Cause::NodeNotReady,
+        Severity::Warning,
+        format!(
+            "Node {name} is {}{since}; {} pod(s) run on it",
+            ready.map_or("NotReady", |c| if c.status == "Unknown" {
+                "not reporting (Ready=Unknown)"
+            } else {
+                "NotReady"
+            }),
+            pods.len()
+        ),
+    )
+    .object(key.clone())
+    .group(format!("node|{name}"));
+    f = with_pods(cond_evidence(f), &pods);
+    if let Some(l) = ctx
+        .snap
+        .leases
+        .iter()
+        .find(|l| l.metadata.ns() == "kube-node-lease" && l.metadata.name == *name)
+        && let Some(t) = l.spec.renew_time
+    {
+        f = f.evidence(
+            EvidenceKind::Field,
+            Some(&ObjectKey::of("Lease", &l.metadata)),
+            "spec.renewTime",
+            format!(
+                "{t} ({} ago; the kubelet renews it every 10 s)",
+                human_duration(ctx.now.as_second() - t.as_second())
+            ),
+        );
+    }
+    let runtime = view.node_signal_lines(name, &[Signal::RuntimeDown]);
+    f = quote_lines(f, Some(&key), &runtime, 1);
+    let unknown = ready.is_some_and(|c| c.status == "Unknown");
+    let why = if unknown {
+        "The kubelet stopped posting the node's status (the node lifecycle controller set Ready=Unknown after --node-monitor-grace-period): the kubelet is down, the machine is off, or it cannot reach the API server."
+    } else {
+        "The kubelet itself reports the node not ready; its message says why (the container runtime is down, the network plugin is not ready, …)."
+    };
+    f = f
+        .explain(format!(
+            "{why} Pods on {name} are not started, stopped or updated; their status in the API is what it was when the node stopped reporting. The node lifecycle controller taints the node (node.kubernetes.io/{}) and evicts pods that do not tolerate it after their tolerationSeconds (300 s by default), except when every node is down.",
+            if unknown { "unreachable" } else { "not-ready" }
+        ))
+        .step("Read the node's conditions and events", Some(format!("kubectl describe node {name}")), RiskLevel::None, "")
+        .step(
+            "On the node: is the kubelet running, and what does it say?",
+            Some("systemctl status kubelet; journalctl -u kubelet --since -30min | tail -100".into()),
+            RiskLevel::None,
+            "",
+        )
+        .step(
+            "Restart the kubelet (or the machine) once the cause is known",
+            Some("systemctl restart kubelet".into()),
+            RiskLevel::Low,
+            "Running containers are not stopped by a kubelet restart.",
+        )
+        .step(
+            "If the machine is gone for good, drain and delete the node so its pods are replaced",
+            Some(format!("kubectl drain {name} --ignore-daemonsets --delete-emptydir-data; kubectl delete node {name}")),
+            RiskLevel::Medium,
+            "Only when the machine is really off: pods still running there would run unseen beside their replacements.",
+        );
+    out.push(f);
+}
+
+fn pressure(ctx: &Ctx, node: &Node, out: &mut Vec<Finding>) {
+    let name = &node.metadata.name;
+    let key = node_key(node);
+    let conds: Vec<_> = ["MemoryPressure", "DiskPressure", "PIDPressure"]
+        .iter()
+        .filter_map(|t| condition(&node.status.conditions, t))
+        .filter(|c| c.status == "True")
+        .collect();
+    if conds.is_empty() {
+        return;
+    }
+    let kinds: Vec<&str> = conds.iter().map(|c| c.type_.as_str()).collect();
+    let pods = running_pods(ctx, name);
+    let mut f = Finding::new(
+        Cause::NodePressure,
+        Severity::Warning,
+        format!("Node {name} reports {}", kinds.join(", ")),
+    )
+    .object(key.clone())
+    .group(format!("node|{name}"));
+    f = with_pods(f, &pods);
+    for c in &conds {
+        f = f.evidence(
+            EvidenceKind::Condition,
+            Some(&key),
+            format!("status.conditions[{}] status=True reason={}", c.type_, c.reason),
+            format!(
+                "{}{}",
+                c.message,
+                c.last_transition_time
+                    .map(|t| format!(" (since {t})"))
+                    .unwrap_or_default()
+            ),
+        );
+    }
+    let taints: Vec<String> = node
+        .spec
+        .taints
+        .iter()
+        .filter(|t| t.key.ends_with("-pressure"))
+        .map(|t| format!("{}:{}", t.key, t.effect))
+        .collect();
+    if !taints.is_empty() {
+        f = f.evidence(EvidenceKind::Field, Some(&key), "spec.taints", taints.join(", "));
+    }
+    let oom = ctx.nodes().node_signal_lines(name, &[Signal::OomKill]);
+    f = quote_lines(f, Some(&key), &oom, 1);
+    let fixes: Vec<&str> = kinds
+        .iter()
+        .map(|k| match *k {
+            "MemoryPressure" => "memory: find the pods using the most memory (kubectl top pods -A --sort-by=memory) and set limits",
+            "DiskPressure" => "disk: free space on the kubelet's filesystem and the image filesystem (crictl rmi --prune; old logs; emptyDir volumes)",
+            _ => "PIDs: find the pod forking processes and set a pids limit",
+        })
+        .collect();
+    f = f
+        .explain(format!(
+            "The kubelet on {name} is below an eviction threshold. Until the pressure ends it admits no new pods of the affected kind (the node is tainted node.kubernetes.io/*-pressure) and evicts pods, lowest priority and largest overuse first."
+        ))
+        .step("See the node's conditions, usage and evictions", Some(format!("kubectl describe node {name}")), RiskLevel::None, "")
+        .step(format!("Relieve it — {}", fixes.join("; ")), None, RiskLevel::Low, "Deleting images or logs others still need makes them pull or lose history.");
+    out.push(f);
+}
+
+/// A container of the pod whose status still waits (ContainerCreating) although the runtime
+/// or a `Started` event says it started more than two minutes ago.
+fn status_lag(ctx: &Ctx, pod_idx: usize, pod: &Pod) -> Option<String> {
+    let waiting: Vec<&str> = pod
+        .status
+        .container_statuses
+        .iter()
+        .filter(|c| c.restart_count == 0)
+        .filter(|c| {
+            c.state
+                .waiting
+                .as_ref()
+                .is_some_and(|w| w.reason == "ContainerCreating" || w.reason == "PodInitializing")
+        })
+        .map(|c| c.name.as_str())
+        .collect();
+    if waiting.is_empty() {
+        return None;
+    }
+    if let Some(r) = ctx.nodes().records.get(&pod_idx).and_then(|rs| {
+        rs.iter().find(|r| {
+            r.running == Some(true) && r.tool != "crictl pods" && waiting.contains(&r.name.as_str())
+        })
+    }) {
+        return Some(format!(
+            "{} lists container {} as {} ({}), while the pod's status says it is still being created",
+            r.tool, r.name, r.state, r.origin
+        ));
+    }
+    let events = ctx.snap.events_for("Pod", &pod.metadata);
+    if events.iter().any(|e| e.reason == "SandboxChanged") {
+        return None;
+    }
+    let started = events.iter().find(|e| {
+        e.reason == "Started"
+            && waiting.iter().any(|c| e.field_path.contains(&format!("{{{c}}}")))
+            && e.last_time
+                .or(e.first_time)
+                .is_some_and(|t| ctx.now.as_second() - t.as_second() > 120)
+    })?;
+    Some(format!(
+        "event Started ({}) at {}, while the pod's status still says ContainerCreating",
+        started.field_path,
+        started
+            .last_time
+            .or(started.first_time)
+            .map(|t| t.to_string())
+            .unwrap_or_default()
+    ))
+}
+
+fn settings_of<'a>(ctx: &'a Ctx, node: &str) -> Option<&'a KubeletSettings> {
+    ctx.snap
+        .node
+        .configz
+        .iter()
+        .find(|(n, _)| n == node)
+        .map(|(_, s)| s)
+        .or_else(|| {
+            ctx.nodes()
+                .bundles
+                .get(node)
+                .and_then(|bs| bs.iter().find_map(|b| b.kubelet.as_ref()))
+        })
+}
+
+fn throttled(ctx: &Ctx, node: &Node, out: &mut Vec<Finding>) {
+    let name = &node.metadata.name;
+    let key = node_key(node);
+    let view = ctx.nodes();
+    let lines: Vec<Line> = view
+        .node_signal_lines(name, &[Signal::ClientThrottled])
+        .into_iter()
+        .filter(|l| l.1.component.is_empty() || l.1.component.contains("kubelet"))
+        .filter(|l| recent(ctx.now, l))
+        .collect();
+    let mut lagging: Vec<(ObjectKey, String)> = Vec::new();
+    for (i, p) in ctx.snap.pods.iter().enumerate() {
+        if p.spec.node_name.as_deref() == Some(name.as_str())
+            && let Some(why) = status_lag(ctx, i, p)
+        {
+            lagging.push((ObjectKey::of("Pod", &p.metadata), why));
+        }
+    }
+    if lines.is_empty() && lagging.is_empty() {
+        return;
+    }
+    let on_node = ctx.snap.pods_on_node(name).count();
+    let settings = settings_of(ctx, name);
+    let mut f = Finding::new(
+        Cause::KubeletStatusThrottled,
+        Severity::Warning,
+        format!(
+            "Pod status from {name} lags behind the node: the kubelet is held back by its own API rate limit ({on_node} pods on the node)"
+        ),
+    )
+    .object(key.clone())
+    .group(format!("node|{name}"));
+    // Pods named by throttled status requests (…/namespaces/NS/pods/NAME/status).
+    for (_, l) in &lines {
+        if let Some(rest) = l.detail.split("/namespaces/").nth(1) {
+            let parts: Vec<&str> = rest.split('/').collect();
+            if parts.len() >= 3 && parts[1] == "pods" {
+                let k = ObjectKey::new("Pod", parts[0], parts[2].split('?').next().unwrap_or(""), "");
+                if !f.objects.contains(&k) && ctx.snap.pods.iter().any(|p| p.metadata.ns() == k.namespace && p.metadata.name == k.name) {
+                    f = f.object(k);
+                }
+            }
+        }
+    }
+    for (k, why) in &lagging {
+        f = f.object(k.clone()).evidence(EvidenceKind::Analysis, Some(k), "status vs runtime", why.clone());
+    }
+    f = quote_lines(f, Some(&key), &lines, 1);
+    let limits = match settings {
+        Some(s) => {
+            f = f.evidence(
+                EvidenceKind::Field,
+                Some(&key),
+                format!("kubelet configuration ({})", s.origin),
+                format!(
+                    "kubeAPIQPS {}, kubeAPIBurst {}{}",
+                    s.kube_api_qps.map_or("unset (default)".into(), |q| q.to_string()),
+                    s.kube_api_burst.map_or("unset (default)".into(), |b| b.to_string()),
+                    s.max_pods.map(|m| format!(", maxPods {m}")).unwrap_or_default()
+                ),
+            );
+            format!(
+                "Its limit is {} requests per second.",
+                s.kube_api_qps.map_or("the default".into(), |q| q.to_string())
+            )
+        }
+        None => "Its limit is not in the data (kubeAPIQPS: 5 by default before Kubernetes 1.27, 50 since).".into(),
+    };
+    if lines.is_empty() {
+        f = f.confidence(Confidence::Medium);
+    }
+    f = f
+        .explain(format!(
+            "The kubelet sends every pod status change, event and lease renewal to the API server through one client rate limit (kubeAPIQPS/kubeAPIBurst). With many pods on a node the updates queue up and client-go waits before each request (\"client-side throttling\"): pods have started, or stopped, long before the API shows it, so they look stuck in ContainerCreating or Terminating for minutes or hours, and Services route to what the API believes. {limits} {on_node} pods run on {name}."
+        ))
+        .step(
+            "Confirm on the node: the kubelet waits before its requests",
+            Some("journalctl -u kubelet --since -30min | grep -c 'client-side throttling'".into()),
+            RiskLevel::None,
+            "",
+        )
+        .step(
+            "Compare what the runtime runs with what the API shows",
+            Some(format!("crictl ps -a   # on {name}; then: kubectl get pods -A --field-selector spec.nodeName={name}")),
+            RiskLevel::None,
+            "",
+        )
+        .step(
+            "Raise the kubelet's limits (kubeAPIQPS: 50, kubeAPIBurst: 100 are the 1.27+ defaults; eventRecordQPS too) in its configuration file and restart it",
+            Some("kubeAPIQPS: 50\nkubeAPIBurst: 100\neventRecordQPS: 50\neventBurst: 100".into()),
+            RiskLevel::Low,
+            "More requests per kubelet add load on the API server: raise it gradually on large clusters (API Priority and Fairness protects the server).",
+        );
+    out.push(f);
+}
+
+fn static_pods(ctx: &Ctx, out: &mut Vec<Finding>) {
+    let view = ctx.nodes();
+    for (node, bundles) in &view.bundles {
+        for b in bundles {
+            for m in &b.manifests {
+                let mirror_name = format!("{}-{node}", m.name);
+                let mirror = ctx
+                    .snap
+                    .pods
+                    .iter()
+                    .find(|p| p.metadata.ns() == m.namespace && p.metadata.name == mirror_name);
+                let node_key = ObjectKey::new("Node", "", node, "");
+                let manifest_ev = format!(
+                    "{} (sha256 {}, modified {}){}",
+                    m.path,
+                    &m.sha256[..m.sha256.len().min(16)],
+                    m.modified.map(|t| t.to_string()).unwrap_or_else(|| "?".into()),
+                    if m.images.is_empty() {
+                        String::new()
+                    } else {
+                        format!(
+                            ": {}",
+                            m.images
+                                .iter()
+                                .map(|(c, i)| format!("{c}={i}"))
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        )
+                    }
+                );
+                let Some(mirror) = mirror else {
+                    if !ctx.snap.pods.iter().any(|p| p.metadata.ns() == m.namespace) {
+                        continue; // that namespace's pods are not in the data
+                    }
+                    let pod_key = ObjectKey::new("Pod", &m.namespace, &mirror_name, "");
+                    let mirror_lines = view.node_signal_lines(node, &[Signal::MirrorPod]);
+                    let f = Finding::new(
+                        Cause::StaticPodStale,
+                        Severity::Warning,
+                        format!("Static pod manifest {} on {node} has no mirror pod {}/{mirror_name}", m.path, m.namespace),
+                    )
+                    .object(node_key.clone())
+                    .object(pod_key.clone())
+                    .group(format!("static|{node}|{}", m.path))
+                    .evidence(EvidenceKind::Field, Some(&node_key), format!("static pod manifest ({})", m.origin), manifest_ev)
+                    .evidence(EvidenceKind::Absence, Some(&pod_key), "pods", format!("no pod {}/{mirror_name} in the data (pods of {} were)", m.namespace, m.namespace))
+                    .confidence(Confidence::Medium);
+                    out.push(stale_steps(quote_lines(f, Some(&node_key), &mirror_lines, 2), node, &m.path));
+                    continue;
+                };
+                let pod_key = ObjectKey::of("Pod", &mirror.metadata);
+                let differs: Vec<String> = m
+                    .images
+                    .iter()
+                    .filter_map(|(c, img)| {
+                        let running = mirror.spec.containers.iter().chain(&mirror.spec.init_containers).find(|x| x.name == *c);
+                        match running {
+                            Some(x) if x.image != *img => Some(format!("container {c}: manifest {img}, mirror pod {}", x.image)),
+                            None => Some(format!("container {c}: in the manifest, not in the mirror pod")),
+                            _ => None,
+                        }
+                    })
+                    .collect();
+                let newer = match (m.modified, mirror.metadata.creation_timestamp) {
+                    (Some(mt), Some(ct)) => mt.as_second() > ct.as_second() + 120,
+                    _ => false,
+                };
+                if differs.is_empty() && !newer {
+                    continue;
+                }
+                let mut f = Finding::new(
+                    Cause::StaticPodStale,
+                    Severity::Warning,
+                    format!("Mirror pod {}/{} does not follow its static pod manifest {} on {node}", mirror.metadata.ns(), mirror.metadata.name, m.path),
+                )
+                .object(pod_key.clone())
+                .object(node_key.clone())
+                .group(format!("static|{node}|{}", m.path))
+                .evidence(EvidenceKind::Field, Some(&node_key), format!("static pod manifest ({})", m.origin), manifest_ev);
+                if let Some(h) = mirror.metadata.annotations.get("kubernetes.io/config.hash") {
+                    f = f.evidence(EvidenceKind::Field, Some(&pod_key), "metadata.annotations[kubernetes.io/config.hash]", h.clone());
+                }
+                if let Some(ct) = mirror.metadata.creation_timestamp {
+                    f = f.evidence(EvidenceKind::Field, Some(&pod_key), "metadata.creationTimestamp", ct.to_string());
+                }
+                for d in &differs {
+                    f = f.evidence(EvidenceKind::Analysis, Some(&pod_key), "manifest vs mirror pod", d.clone());
+                }
+                if differs.is_empty() {
+                    f = f
+                        .evidence(EvidenceKind::Analysis, Some(&pod_key), "manifest vs mirror pod", "the manifest was modified after the mirror pod was created, and the mirror pod was not recreated (a change that leaves the pod identical, such as a touch, does not recreate it)")
+                        .confidence(Confidence::Low);
+                }
+                let mirror_lines = view.node_signal_lines(node, &[Signal::MirrorPod]);
+                f = quote_lines(f, Some(&node_key), &mirror_lines, 2);
+                out.push(stale_steps(f, node, &m.path));
+            }
+        }
+    }
+}
+
+fn stale_steps(f: Finding, node: &str, path: &str) -> Finding {
+    f.explain(format!(
+        "The kubelet on {node} runs static pods from the files in its static pod path and publishes each as a read-only mirror pod, named after the file's pod and the node, with the hash of what it read in kubernetes.io/config.hash. When the manifest changes, the kubelet should start the new pod and replace the mirror pod. Here the API shows something other than the manifest: the kubelet has not re-read the file (an editor that writes a new inode in a watched directory, a manifest it cannot parse), or cannot update the mirror pod (its API access, admission webhooks)."
+    ))
+    .step("See what the kubelet says about the manifest and the mirror pod", Some(format!("journalctl -u kubelet --since -1h | grep -iE 'mirror|{}'", path.rsplit('/').next().unwrap_or(path))), RiskLevel::None, "")
+    .step("Check the manifest parses (the kubelet skips a file it cannot decode)", Some(format!("kubectl create --dry-run=client -f {path}")), RiskLevel::None, "")
+    .step(
+        "Make the kubelet re-read it: move the file out of the static pod path and back",
+        Some(format!("mv {path} /tmp/ && sleep 20 && mv /tmp/{} {path}", path.rsplit('/').next().unwrap_or(path))),
+        RiskLevel::Medium,
+        "The static pod stops while the file is away (for the API server or etcd, the control plane of this node is down meanwhile).",
+    )
+}
+
+/// The signals that corroborate a cause when the node shows them for the pod.
+fn signals_for(cause: Cause) -> &'static [Signal] {
+    match cause {
+        Cause::OomKilled | Cause::KilledBySignal => &[Signal::OomKill],
+        Cause::VolumeUnmountStuck => &[
+            Signal::UnmountFailed,
+            Signal::OrphanedVolumes,
+            Signal::MountPresent,
+            Signal::CleanupVolumes,
+        ],
+        Cause::ContainerStopTimeout => &[
+            Signal::StopFailed,
+            Signal::RuntimeDown,
+            Signal::CleanupContainers,
+            Signal::HungTask,
+        ],
+        Cause::RuntimeStateInconsistent => &[Signal::UnknownContainer, Signal::StopFailed],
+        Cause::KubeletCleanupPending => &[
+            Signal::CleanupContainers,
+            Signal::CleanupStatus,
+            Signal::CleanupVolumes,
+            Signal::CleanupCgroup,
+        ],
+        Cause::SandboxCreationFailed | Cause::ContainerStartFailed => &[Signal::RuntimeDown],
+        _ => &[],
+    }
+}
+
+/// Adds the node lines tied to each finding's pods, for the signals that bear on its cause.
+pub(crate) fn attach_pod_evidence(ctx: &Ctx, findings: &mut [Finding]) {
+    if ctx.snap.node.bundles.is_empty() {
+        return;
+    }
+    let view = ctx.nodes();
+    if view.lines.is_empty() {
+        return;
+    }
+    let by_name: std::collections::HashMap<(&str, &str), usize> = ctx
+        .snap
+        .pods
+        .iter()
+        .enumerate()
+        .map(|(i, p)| ((p.metadata.ns(), p.metadata.name.as_str()), i))
+        .collect();
+    for f in findings.iter_mut() {
+        let signals = signals_for(f.cause);
+        if signals.is_empty() {
+            continue;
+        }
+        let pods: Vec<ObjectKey> = f.objects.iter().filter(|o| o.kind == "Pod").take(20).cloned().collect();
+        for key in pods {
+            let Some(&idx) = by_name.get(&(key.namespace.as_str(), key.name.as_str())) else {
+                continue;
+            };
+            let lines = view.pod_lines(idx, signals);
+            nodelink::add_lines(f, Some(&key), &lines, 3);
+        }
+    }
+}
