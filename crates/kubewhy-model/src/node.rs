@@ -26,6 +26,9 @@ pub enum Signal {
     OrphanedVolumes,
     /// A mount of a pod's volume is still present (mountinfo from node-collect).
     MountPresent,
+    /// A process has its working directory, root or an open file in a pod's volume (which
+    /// keeps the unmount busy).
+    MountHeld,
     /// "PLEG is not healthy" (the relist took longer than its threshold).
     PlegUnhealthy,
     /// The kernel's OOM killer killed a process.
@@ -61,6 +64,7 @@ impl Signal {
             Signal::UnmountFailed => "unmount failed",
             Signal::OrphanedVolumes => "orphaned volumes",
             Signal::MountPresent => "mount still present",
+            Signal::MountHeld => "process holds the volume",
             Signal::PlegUnhealthy => "PLEG unhealthy",
             Signal::OomKill => "OOM kill",
             Signal::CleanupContainers => "containers still running",

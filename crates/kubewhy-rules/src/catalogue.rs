@@ -32,3 +32,13 @@ pub fn example(page: &str) -> Option<(String, Option<String>)> {
     });
     Some((rest[open..open + close + 1].to_string(), now))
 }
+
+/// Node evidence that goes with a page's example: the first ```node-log block after the
+/// "## Example" heading (read like a `--node-logs` file).
+pub fn example_node_log(page: &str) -> Option<String> {
+    let start = page.find("## Example")?;
+    let rest = &page[start..];
+    let open = rest.find("```node-log\n")? + "```node-log\n".len();
+    let close = rest[open..].find("\n```")?;
+    Some(rest[open..open + close + 1].to_string())
+}

@@ -85,12 +85,19 @@ fn not_ready_or_pleg(ctx: &Ctx, node: &Node, out: &mut Vec<Finding>) {
     let pleg_in_condition = ready.is_some_and(|c| c.message.contains("PLEG is not healthy"));
     // A Ready node's kubelet logs "pleg has yet to be successful" at every start: only a
     // relist that took too long counts there.
+    // On a Ready node, only lines written after it last became Ready count: earlier ones are
+    // an outage it recovered from.
+    let ready_since = ready.and_then(|c| c.last_transition_time);
     let pleg_lines: Vec<Line> = if not_ready {
         pleg_lines
     } else {
         pleg_lines
             .into_iter()
             .filter(|l| !l.1.detail.contains("starting"))
+            .filter(|l| match (l.1.time, ready_since) {
+                (Some(t), Some(since)) => t > since,
+                _ => true,
+            })
             .collect()
     };
     if !not_ready && pleg_lines.is_empty() {
@@ -99,7 +106,12 @@ fn not_ready_or_pleg(ctx: &Ctx, node: &Node, out: &mut Vec<Finding>) {
     let pods = running_pods(ctx, name);
     let since = ready
         .and_then(|c| c.last_transition_time)
-        .map(|t| format!(" for {}", human_duration(ctx.now.as_second() - t.as_second())))
+        .map(|t| {
+            format!(
+                " for {}",
+                human_duration(ctx.now.as_second() - t.as_second())
+            )
+        })
         .unwrap_or_default();
     let cond_evidence = |f: Finding| match ready {
         Some(c) => f.evidence(
@@ -127,7 +139,9 @@ fn not_ready_or_pleg(ctx: &Ctx, node: &Node, out: &mut Vec<Finding>) {
             Cause::PlegUnhealthy,
             Severity::Warning,
             if not_ready {
-                format!("The kubelet on {name} reports PLEG is not healthy: the node is NotReady{since}")
+                format!(
+                    "The kubelet on {name} reports PLEG is not healthy: the node is NotReady{since}"
+                )
             } else {
                 format!("The kubelet on {name} logs PLEG is not healthy")
             },
@@ -171,6 +185,11 @@ fn not_ready_or_pleg(ctx: &Ctx, node: &Node, out: &mut Vec<Finding>) {
                 "Containers keep running (shims), but exec, logs and pod starts on the node pause while the runtime restarts; drain the node first if it serves critical traffic.",
             );
         out.push(f);
+        return;
+    }
+    if pods.is_empty() {
+        // Nothing runs there to be affected: pending pods get no-ready-nodes (pending.rs),
+        // terminating ones node-unreachable (terminating.rs).
         return;
     }
     let mut f = Finding::new(
@@ -266,7 +285,10 @@ fn pressure(ctx: &Ctx, node: &Node, out: &mut Vec<Finding>) {
         f = f.evidence(
             EvidenceKind::Condition,
             Some(&key),
-            format!("status.conditions[{}] status=True reason={}", c.type_, c.reason),
+            format!(
+                "status.conditions[{}] status=True reason={}",
+                c.type_, c.reason
+            ),
             format!(
                 "{}{}",
                 c.message,
@@ -284,7 +306,12 @@ fn pressure(ctx: &Ctx, node: &Node, out: &mut Vec<Finding>) {
         .map(|t| format!("{}:{}", t.key, t.effect))
         .collect();
     if !taints.is_empty() {
-        f = f.evidence(EvidenceKind::Field, Some(&key), "spec.taints", taints.join(", "));
+        f = f.evidence(
+            EvidenceKind::Field,
+            Some(&key),
+            "spec.taints",
+            taints.join(", "),
+        );
     }
     let oom = ctx.nodes().node_signal_lines(name, &[Signal::OomKill]);
     f = quote_lines(f, Some(&key), &oom, 1);
@@ -308,19 +335,18 @@ fn pressure(ctx: &Ctx, node: &Node, out: &mut Vec<Finding>) {
 /// A container of the pod whose status still waits (ContainerCreating) although the runtime
 /// or a `Started` event says it started more than two minutes ago.
 fn status_lag(ctx: &Ctx, pod_idx: usize, pod: &Pod) -> Option<String> {
-    let waiting: Vec<&str> = pod
-        .status
-        .container_statuses
-        .iter()
-        .filter(|c| c.restart_count == 0)
-        .filter(|c| {
-            c.state
-                .waiting
-                .as_ref()
-                .is_some_and(|w| w.reason == "ContainerCreating" || w.reason == "PodInitializing")
-        })
-        .map(|c| c.name.as_str())
-        .collect();
+    let waiting: Vec<&str> =
+        pod.status
+            .container_statuses
+            .iter()
+            .filter(|c| c.restart_count == 0)
+            .filter(|c| {
+                c.state.waiting.as_ref().is_some_and(|w| {
+                    w.reason == "ContainerCreating" || w.reason == "PodInitializing"
+                })
+            })
+            .map(|c| c.name.as_str())
+            .collect();
     if waiting.is_empty() {
         return None;
     }
@@ -340,7 +366,9 @@ fn status_lag(ctx: &Ctx, pod_idx: usize, pod: &Pod) -> Option<String> {
     }
     let started = events.iter().find(|e| {
         e.reason == "Started"
-            && waiting.iter().any(|c| e.field_path.contains(&format!("{{{c}}}")))
+            && waiting
+                .iter()
+                .any(|c| e.field_path.contains(&format!("{{{c}}}")))
             && e.last_time
                 .or(e.first_time)
                 .is_some_and(|t| ctx.now.as_second() - t.as_second() > 120)
@@ -408,15 +436,31 @@ fn throttled(ctx: &Ctx, node: &Node, out: &mut Vec<Finding>) {
         if let Some(rest) = l.detail.split("/namespaces/").nth(1) {
             let parts: Vec<&str> = rest.split('/').collect();
             if parts.len() >= 3 && parts[1] == "pods" {
-                let k = ObjectKey::new("Pod", parts[0], parts[2].split('?').next().unwrap_or(""), "");
-                if !f.objects.contains(&k) && ctx.snap.pods.iter().any(|p| p.metadata.ns() == k.namespace && p.metadata.name == k.name) {
+                let k = ObjectKey::new(
+                    "Pod",
+                    parts[0],
+                    parts[2].split('?').next().unwrap_or(""),
+                    "",
+                );
+                if !f.objects.contains(&k)
+                    && ctx
+                        .snap
+                        .pods
+                        .iter()
+                        .any(|p| p.metadata.ns() == k.namespace && p.metadata.name == k.name)
+                {
                     f = f.object(k);
                 }
             }
         }
     }
     for (k, why) in &lagging {
-        f = f.object(k.clone()).evidence(EvidenceKind::Analysis, Some(k), "status vs runtime", why.clone());
+        f = f.object(k.clone()).evidence(
+            EvidenceKind::Analysis,
+            Some(k),
+            "status vs runtime",
+            why.clone(),
+        );
     }
     f = quote_lines(f, Some(&key), &lines, 1);
     let limits = match settings {
@@ -483,7 +527,9 @@ fn static_pods(ctx: &Ctx, out: &mut Vec<Finding>) {
                     "{} (sha256 {}, modified {}){}",
                     m.path,
                     &m.sha256[..m.sha256.len().min(16)],
-                    m.modified.map(|t| t.to_string()).unwrap_or_else(|| "?".into()),
+                    m.modified
+                        .map(|t| t.to_string())
+                        .unwrap_or_else(|| "?".into()),
                     if m.images.is_empty() {
                         String::new()
                     } else {
@@ -506,15 +552,35 @@ fn static_pods(ctx: &Ctx, out: &mut Vec<Finding>) {
                     let f = Finding::new(
                         Cause::StaticPodStale,
                         Severity::Warning,
-                        format!("Static pod manifest {} on {node} has no mirror pod {}/{mirror_name}", m.path, m.namespace),
+                        format!(
+                            "Static pod manifest {} on {node} has no mirror pod {}/{mirror_name}",
+                            m.path, m.namespace
+                        ),
                     )
                     .object(node_key.clone())
                     .object(pod_key.clone())
                     .group(format!("static|{node}|{}", m.path))
-                    .evidence(EvidenceKind::Field, Some(&node_key), format!("static pod manifest ({})", m.origin), manifest_ev)
-                    .evidence(EvidenceKind::Absence, Some(&pod_key), "pods", format!("no pod {}/{mirror_name} in the data (pods of {} were)", m.namespace, m.namespace))
+                    .evidence(
+                        EvidenceKind::Field,
+                        Some(&node_key),
+                        format!("static pod manifest ({})", m.origin),
+                        manifest_ev,
+                    )
+                    .evidence(
+                        EvidenceKind::Absence,
+                        Some(&pod_key),
+                        "pods",
+                        format!(
+                            "no pod {}/{mirror_name} in the data (pods of {} were)",
+                            m.namespace, m.namespace
+                        ),
+                    )
                     .confidence(Confidence::Medium);
-                    out.push(stale_steps(quote_lines(f, Some(&node_key), &mirror_lines, 2), node, &m.path));
+                    out.push(stale_steps(
+                        quote_lines(f, Some(&node_key), &mirror_lines, 2),
+                        node,
+                        &m.path,
+                    ));
                     continue;
                 };
                 let pod_key = ObjectKey::of("Pod", &mirror.metadata);
@@ -522,10 +588,20 @@ fn static_pods(ctx: &Ctx, out: &mut Vec<Finding>) {
                     .images
                     .iter()
                     .filter_map(|(c, img)| {
-                        let running = mirror.spec.containers.iter().chain(&mirror.spec.init_containers).find(|x| x.name == *c);
+                        let running = mirror
+                            .spec
+                            .containers
+                            .iter()
+                            .chain(&mirror.spec.init_containers)
+                            .find(|x| x.name == *c);
                         match running {
-                            Some(x) if x.image != *img => Some(format!("container {c}: manifest {img}, mirror pod {}", x.image)),
-                            None => Some(format!("container {c}: in the manifest, not in the mirror pod")),
+                            Some(x) if x.image != *img => Some(format!(
+                                "container {c}: manifest {img}, mirror pod {}",
+                                x.image
+                            )),
+                            None => Some(format!(
+                                "container {c}: in the manifest, not in the mirror pod"
+                            )),
                             _ => None,
                         }
                     })
@@ -540,20 +616,45 @@ fn static_pods(ctx: &Ctx, out: &mut Vec<Finding>) {
                 let mut f = Finding::new(
                     Cause::StaticPodStale,
                     Severity::Warning,
-                    format!("Mirror pod {}/{} does not follow its static pod manifest {} on {node}", mirror.metadata.ns(), mirror.metadata.name, m.path),
+                    format!(
+                        "Mirror pod {}/{} does not follow its static pod manifest {} on {node}",
+                        mirror.metadata.ns(),
+                        mirror.metadata.name,
+                        m.path
+                    ),
                 )
                 .object(pod_key.clone())
                 .object(node_key.clone())
                 .group(format!("static|{node}|{}", m.path))
-                .evidence(EvidenceKind::Field, Some(&node_key), format!("static pod manifest ({})", m.origin), manifest_ev);
+                .evidence(
+                    EvidenceKind::Field,
+                    Some(&node_key),
+                    format!("static pod manifest ({})", m.origin),
+                    manifest_ev,
+                );
                 if let Some(h) = mirror.metadata.annotations.get("kubernetes.io/config.hash") {
-                    f = f.evidence(EvidenceKind::Field, Some(&pod_key), "metadata.annotations[kubernetes.io/config.hash]", h.clone());
+                    f = f.evidence(
+                        EvidenceKind::Field,
+                        Some(&pod_key),
+                        "metadata.annotations[kubernetes.io/config.hash]",
+                        h.clone(),
+                    );
                 }
                 if let Some(ct) = mirror.metadata.creation_timestamp {
-                    f = f.evidence(EvidenceKind::Field, Some(&pod_key), "metadata.creationTimestamp", ct.to_string());
+                    f = f.evidence(
+                        EvidenceKind::Field,
+                        Some(&pod_key),
+                        "metadata.creationTimestamp",
+                        ct.to_string(),
+                    );
                 }
                 for d in &differs {
-                    f = f.evidence(EvidenceKind::Analysis, Some(&pod_key), "manifest vs mirror pod", d.clone());
+                    f = f.evidence(
+                        EvidenceKind::Analysis,
+                        Some(&pod_key),
+                        "manifest vs mirror pod",
+                        d.clone(),
+                    );
                 }
                 if differs.is_empty() {
                     f = f
@@ -588,6 +689,7 @@ fn signals_for(cause: Cause) -> &'static [Signal] {
         Cause::OomKilled | Cause::KilledBySignal => &[Signal::OomKill],
         Cause::VolumeUnmountStuck => &[
             Signal::UnmountFailed,
+            Signal::MountHeld,
             Signal::OrphanedVolumes,
             Signal::MountPresent,
             Signal::CleanupVolumes,
@@ -631,7 +733,13 @@ pub(crate) fn attach_pod_evidence(ctx: &Ctx, findings: &mut [Finding]) {
         if signals.is_empty() {
             continue;
         }
-        let pods: Vec<ObjectKey> = f.objects.iter().filter(|o| o.kind == "Pod").take(20).cloned().collect();
+        let pods: Vec<ObjectKey> = f
+            .objects
+            .iter()
+            .filter(|o| o.kind == "Pod")
+            .take(20)
+            .cloned()
+            .collect();
         for key in pods {
             let Some(&idx) = by_name.get(&(key.namespace.as_str(), key.name.as_str())) else {
                 continue;

@@ -79,8 +79,10 @@ impl<'a> Keys<'a> {
                         .copied();
                     if let Some(i) = pod {
                         k.by_sandbox.insert(l.id.clone(), i);
-                        k.by_sandbox.insert(l.id[..l.id.len().min(12)].to_string(), i);
-                        k.by_sandbox.insert(l.id[..l.id.len().min(13)].to_string(), i);
+                        k.by_sandbox
+                            .insert(l.id[..l.id.len().min(12)].to_string(), i);
+                        k.by_sandbox
+                            .insert(l.id[..l.id.len().min(13)].to_string(), i);
                     }
                 }
                 if let Some(s) = &l.sandbox {
@@ -99,7 +101,11 @@ impl<'a> Keys<'a> {
     }
 
     fn by_id(&self, id: &str) -> Option<usize> {
-        if let Some(i) = self.by_container.get(id).or_else(|| self.by_container.get(&id[..id.len().min(12)])) {
+        if let Some(i) = self
+            .by_container
+            .get(id)
+            .or_else(|| self.by_container.get(&id[..id.len().min(12)]))
+        {
             return Some(*i);
         }
         if let Some(i) = self.by_sandbox.get(id) {
@@ -110,7 +116,11 @@ impl<'a> Keys<'a> {
     }
 
     fn pods_of_line(&self, l: &NodeLine) -> Vec<usize> {
-        let mut out: Vec<usize> = l.uids.iter().filter_map(|u| self.by_uid.get(u.as_str()).copied()).collect();
+        let mut out: Vec<usize> = l
+            .uids
+            .iter()
+            .filter_map(|u| self.by_uid.get(u.as_str()).copied())
+            .collect();
         out.extend(l.ids.iter().filter_map(|id| self.by_id(id)));
         if l.uids.is_empty() {
             out.extend(
@@ -149,9 +159,7 @@ fn node_of_host(snap: &Snapshot, host: &str) -> Option<String> {
         .iter()
         .map(|n| n.metadata.name.as_str())
         .find(|n| {
-            *n == host
-                || n.split('.').next() == Some(host)
-                || host.split('.').next() == Some(*n)
+            *n == host || n.split('.').next() == Some(host) || host.split('.').next() == Some(*n)
         })
         .map(String::from)
 }
@@ -181,7 +189,10 @@ impl<'a> NodeView<'a> {
                 let node = bundle_node
                     .clone()
                     .or_else(|| l.host.as_deref().and_then(|h| node_of_host(snap, h)))
-                    .or_else(|| pods.iter().find_map(|&i| snap.pods[i].spec.node_name.clone()))
+                    .or_else(|| {
+                        pods.iter()
+                            .find_map(|&i| snap.pods[i].spec.node_name.clone())
+                    })
                     .or_else(|| single_node.clone());
                 if let Some(n) = node {
                     if !nodes_seen.contains(&n) {
@@ -205,10 +216,10 @@ impl<'a> NodeView<'a> {
                     v.processes.entry(i).or_default().push(p);
                 }
             }
-            if let Some(n) = bundle_node.or(single_node.clone()) {
-                if !nodes_seen.contains(&n) {
-                    nodes_seen.push(n);
-                }
+            if let Some(n) = bundle_node.or(single_node.clone())
+                && !nodes_seen.contains(&n)
+            {
+                nodes_seen.push(n);
             }
             for n in nodes_seen {
                 v.bundles.entry(n).or_default().push(b);
@@ -261,7 +272,12 @@ pub(crate) fn line_source(l: &NodeLine) -> String {
 
 /// Quotes lines as evidence: per signal, the most recent line, with the number of lines like
 /// it; at most `max` signals.
-pub(crate) fn quote_lines(mut f: Finding, object: Option<&ObjectKey>, lines: &[Line], max: usize) -> Finding {
+pub(crate) fn quote_lines(
+    mut f: Finding,
+    object: Option<&ObjectKey>,
+    lines: &[Line],
+    max: usize,
+) -> Finding {
     add_lines(&mut f, object, lines, max);
     f
 }
@@ -315,7 +331,10 @@ pub(crate) fn runtime_disagreement<'a>(
 ) -> Option<(String, Vec<&'a RuntimeRecord>)> {
     let pod = &snap.pods[pod_idx];
     let records = view.records.get(&pod_idx)?;
-    for r in records.iter().filter(|r| r.tool == "docker ps" && r.running == Some(true)) {
+    for r in records
+        .iter()
+        .filter(|r| r.tool == "docker ps" && r.running == Some(true))
+    {
         for b in &snap.node.bundles {
             if !b.lists.iter().any(|l| l == "ctr task ls -n moby") {
                 continue;
@@ -328,13 +347,22 @@ pub(crate) fn runtime_disagreement<'a>(
             match task {
                 Some(t) if t.running == Some(false) => {
                     return Some((
-                        format!("docker lists container {} as \"{}\", but containerd's task for it is {}", short(&r.id), r.state, t.state),
+                        format!(
+                            "docker lists container {} as \"{}\", but containerd's task for it is {}",
+                            short(&r.id),
+                            r.state,
+                            t.state
+                        ),
                         vec![r, t],
                     ));
                 }
                 None => {
                     return Some((
-                        format!("docker lists container {} as \"{}\", but containerd (namespace moby) has no task for it", short(&r.id), r.state),
+                        format!(
+                            "docker lists container {} as \"{}\", but containerd (namespace moby) has no task for it",
+                            short(&r.id),
+                            r.state
+                        ),
                         vec![r],
                     ));
                 }
@@ -343,8 +371,17 @@ pub(crate) fn runtime_disagreement<'a>(
         }
     }
     // Running in the runtime, terminated for the kubelet.
-    for cs in pod.status.container_statuses.iter().filter(|c| c.state.terminated.is_some()) {
-        let Some(id) = cs.container_id.as_deref().map(|i| i.rsplit("://").next().unwrap_or(i)) else {
+    for cs in pod
+        .status
+        .container_statuses
+        .iter()
+        .filter(|c| c.state.terminated.is_some())
+    {
+        let Some(id) = cs
+            .container_id
+            .as_deref()
+            .map(|i| i.rsplit("://").next().unwrap_or(i))
+        else {
             continue;
         };
         if let Some(r) = records.iter().find(|r| {
@@ -354,7 +391,13 @@ pub(crate) fn runtime_disagreement<'a>(
                 && (id.starts_with(&r.id) || r.id.starts_with(id))
         }) {
             return Some((
-                format!("{} lists container {} ({}) as {}, but the kubelet reports it terminated", r.tool, short(&r.id), cs.name, r.state),
+                format!(
+                    "{} lists container {} ({}) as {}, but the kubelet reports it terminated",
+                    r.tool,
+                    short(&r.id),
+                    cs.name,
+                    r.state
+                ),
                 vec![r],
             ));
         }

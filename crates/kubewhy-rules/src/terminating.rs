@@ -5,8 +5,8 @@
 
 use crate::nodelink;
 use crate::podinfo::{PodInfo, human_duration};
-use kubewhy_model::node::Signal;
 use crate::{Check, Ctx};
+use kubewhy_model::node::Signal;
 use kubewhy_model::objects::condition;
 use kubewhy_model::{Cause, Confidence, EvidenceKind, Finding, ObjectKey, RiskLevel, Severity};
 
@@ -306,19 +306,27 @@ fn check_pod(
     let view = ctx.nodes();
     let lines_of = |signals: &[Signal]| view.pod_lines(pod_idx, signals);
     let node_unmount = lines_of(&[Signal::UnmountFailed, Signal::OrphanedVolumes]);
-    let mounts = lines_of(&[Signal::MountPresent]);
+    let mounts = lines_of(&[Signal::MountHeld, Signal::MountPresent]);
     let node_unknown = lines_of(&[Signal::UnknownContainer]);
     let disagreement = nodelink::runtime_disagreement(snap, view, pod_idx);
     let node_stop = lines_of(&[Signal::StopFailed]);
     let runtime_down: Vec<_> = view
         .node_signal_lines(&node_name, &[Signal::RuntimeDown])
         .into_iter()
-        .filter(|(_, l)| l.time.is_none_or(|t| t.as_second() >= deadline.as_second() - 600))
+        .filter(|(_, l)| {
+            l.time
+                .is_none_or(|t| t.as_second() >= deadline.as_second() - 600)
+        })
         .collect();
     let stuck_procs: Vec<_> = view
         .processes
         .get(&pod_idx)
-        .map(|v| v.iter().filter(|p| p.state == 'Z' || p.state == 'D').copied().collect())
+        .map(|v| {
+            v.iter()
+                .filter(|p| p.state == 'Z' || p.state == 'D')
+                .copied()
+                .collect()
+        })
         .unwrap_or_default();
     let hangs = view.node_signal_lines(&node_name, &[Signal::NetdevHang, Signal::HungTask]);
     let cleanup = lines_of(&[
@@ -331,6 +339,7 @@ fn check_pod(
     let mut confidence = Confidence::High;
     let (cause, ev, summary, explanation) = if unmount.is_some() || !node_unmount.is_empty() {
         node_quotes = node_unmount;
+        node_quotes.extend(mounts.iter().copied());
         (
             Cause::VolumeUnmountStuck,
             unmount,
@@ -377,8 +386,12 @@ fn check_pod(
         confidence = Confidence::Medium;
         let summary = match last.signal {
             Some(Signal::CleanupContainers) => "The kubelet waits for the pod's containers to stop",
-            Some(Signal::CleanupStatus) => "The kubelet waits for the final status of the pod's containers",
-            Some(Signal::CleanupVolumes) => "The kubelet waits for the pod's volumes to be cleaned up",
+            Some(Signal::CleanupStatus) => {
+                "The kubelet waits for the final status of the pod's containers"
+            }
+            Some(Signal::CleanupVolumes) => {
+                "The kubelet waits for the pod's volumes to be cleaned up"
+            }
             _ => "The kubelet waits for the pod's cgroup to be removed",
         };
         node_quotes = cleanup.clone();
@@ -407,9 +420,19 @@ fn check_pod(
     if cause == Cause::RuntimeStateInconsistent
         && let Some((what, rows)) = &disagreement
     {
-        f = f.evidence(EvidenceKind::Analysis, Some(&info.key), "runtime lists compared", what.clone());
+        f = f.evidence(
+            EvidenceKind::Analysis,
+            Some(&info.key),
+            "runtime lists compared",
+            what.clone(),
+        );
         for r in rows {
-            f = f.evidence(EvidenceKind::Log, Some(&info.key), format!("{} ({})", r.tool, r.origin), r.text.clone());
+            f = f.evidence(
+                EvidenceKind::Log,
+                Some(&info.key),
+                format!("{} ({})", r.tool, r.origin),
+                r.text.clone(),
+            );
         }
     }
     for p in stuck_procs.iter().take(5) {

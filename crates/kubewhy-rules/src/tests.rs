@@ -95,7 +95,21 @@ fn each_page_example_yields_exactly_its_cause() {
             ));
             continue;
         }
-        let d = crate::diagnose(&loaded.snapshot);
+        let mut snap = loaded.snapshot;
+        if let Some(text) = catalogue::example_node_log(page) {
+            let mut bundle = kubewhy_model::node::NodeBundle::default();
+            let mut warnings = Vec::new();
+            kubewhy_source::parse_node_log(
+                &format!("{slug}.md"),
+                text.as_bytes(),
+                snap.now,
+                &mut bundle,
+                &mut warnings,
+            );
+            assert!(warnings.is_empty(), "{slug}: {warnings:?}");
+            snap.node.bundles.push(bundle);
+        }
+        let d = crate::diagnose(&snap);
         let causes: Vec<&str> = d.findings.iter().map(|f| f.cause.slug()).collect();
         if causes != [slug] {
             failures.push(format!("{slug}: example yields {causes:?}"));

@@ -23,9 +23,9 @@ use std::path::{Path, PathBuf};
 pub use audit::{parse_audit, read_audit_log};
 pub use controller_log::{parse_controller_log, read_controller_log};
 pub use decode::core_event;
-pub use redact::redact;
-pub use nodelog::{SECTION_MARKER, parse_node_log, read_node_logs, static_pod_summary};
 pub use kubewhy_model::InputWarning as LoadWarning;
+pub use nodelog::{SECTION_MARKER, parse_node_log, read_node_logs, static_pod_summary};
+pub use redact::redact;
 
 /// The part of a container log kubewhy keeps: the last lines, each bounded in length — for logs
 /// read elsewhere (live) to be held like the ones in dumps.

@@ -91,9 +91,7 @@ static PLEG: LazyLock<Regex> =
 static OOM_CONSTRAINT: LazyLock<Regex> =
     LazyLock::new(|| re(r"oom-kill:constraint=(\w+).*?task_memcg=([^,\s]*)(?:,task=([^,]*))?"));
 static THROTTLED: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"(?:Waited for|Throttling request took) ([0-9.]+(?:ms|s|µs|m))(?: due to client-side throttling[^,]*)?, request: (\S+)",
-    )
+    re(r"(?:Waited for|Throttling request took) ([0-9.]+(?:ms|s|µs|m))\b.*?, request: (\S+)")
 });
 
 /// Reads every file under `path` (a file, a directory, or `-`) into one bundle. `reference`
@@ -111,7 +109,7 @@ pub fn read_node_logs(
     for (name, file) in crate::open_files(path, warnings) {
         let mut reader = std::io::BufReader::with_capacity(1 << 16, file);
         match reader.fill_buf() {
-            Ok(head) if head.starts_with(&[0x1f, 0x8b]) => {
+            Ok([0x1f, 0x8b, ..]) => {
                 warnings.push(crate::warn_file(
                     &name,
                     "gzip-compressed; decompress it first (gunzip -k FILE) and pass the result"
@@ -172,6 +170,8 @@ enum Section {
     KubeletSettings,
     /// `/proc/1/mountinfo` entries under the kubelet's pods directory.
     Mounts,
+    /// Processes whose working directory, root or open files are in a pod's volume.
+    Holders,
 }
 
 struct FileState<'a> {
@@ -249,6 +249,7 @@ pub fn parse_node_log<R: BufRead>(
                 "static-pods" => Section::StaticPods,
                 "kubelet-settings" => Section::KubeletSettings,
                 "mounts" => Section::Mounts,
+                "holders" => Section::Holders,
                 _ => Section::None,
             };
             if let Some(cmd) = sec.strip_prefix("command ") {
@@ -273,6 +274,23 @@ pub fn parse_node_log<R: BufRead>(
                     origin: format!("{name}:{line_no}"),
                     component: "mountinfo".into(),
                     text: quote(line),
+                    uids,
+                    ..Default::default()
+                });
+            }
+            return ControlFlow::Continue(());
+        }
+        if st.section == Section::Holders {
+            // PID COMM WHAT PATH
+            let f: Vec<&str> = line.split('\t').collect();
+            if let [pid, comm, what, path] = f.as_slice() {
+                let (uids, _) = refs_of(path);
+                bundle.lines.push(NodeLine {
+                    signal: Some(Signal::MountHeld),
+                    origin: format!("{name}:{line_no}"),
+                    component: "proc".into(),
+                    text: quote(&format!("pid {pid} ({comm}): {what} {path}")),
+                    detail: format!("pid {pid} ({comm})"),
                     uids,
                     ..Default::default()
                 });
@@ -362,7 +380,12 @@ fn table_header(raw: &str, st: &FileState) -> Option<Table> {
     let chars: Vec<char> = t.chars().collect();
     let mut columns = Vec::new();
     if tabs {
-        for (i, c) in t.split('\t').map(str::trim).filter(|c| !c.is_empty()).enumerate() {
+        for (i, c) in t
+            .split('\t')
+            .map(str::trim)
+            .filter(|c| !c.is_empty())
+            .enumerate()
+        {
             columns.push((c.to_string(), i));
         }
     } else {
@@ -374,7 +397,8 @@ fn table_header(raw: &str, st: &FileState) -> Option<Table> {
                 continue;
             }
             let start = i;
-            while i < chars.len() && !(chars[i] == ' ' && chars.get(i + 1).is_none_or(|c| *c == ' '))
+            while i < chars.len()
+                && !(chars[i] == ' ' && chars.get(i + 1).is_none_or(|c| *c == ' '))
             {
                 i += 1;
             }
@@ -396,16 +420,36 @@ fn table_header(raw: &str, st: &FileState) -> Option<Table> {
 
 fn table_row(t: &Table, raw: &str, origin: &str) -> Option<RuntimeRecord> {
     let row = raw.trim_start();
+    // Cells separated by two spaces or more, when that gives every column (no empty cell);
+    // else the header's offsets (docker's empty PORTS column).
+    let tokens: Vec<String> = row
+        .split("  ")
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+        .map(String::from)
+        .collect();
     let cells: Vec<String> = if t.tabs {
         row.split('\t').map(|c| c.trim().to_string()).collect()
+    } else if tokens.len() == t.columns.len() {
+        tokens
     } else {
         // tabwriter aligns in characters (docker truncates commands with '…').
         let chars: Vec<char> = row.chars().collect();
         let mut cells = Vec::new();
         for (i, (_, start)) in t.columns.iter().enumerate() {
-            let end = t.columns.get(i + 1).map_or(chars.len(), |c| c.1).min(chars.len());
+            let end = t
+                .columns
+                .get(i + 1)
+                .map_or(chars.len(), |c| c.1)
+                .min(chars.len());
             let start = (*start).min(end);
-            cells.push(chars[start..end].iter().collect::<String>().trim().to_string());
+            cells.push(
+                chars[start..end]
+                    .iter()
+                    .collect::<String>()
+                    .trim()
+                    .to_string(),
+            );
         }
         cells
     };
@@ -529,8 +573,12 @@ fn section_row(st: &FileState, line_no: u64, line: &str, bundle: &mut NodeBundle
                 bundle.manifests.push(StaticManifest {
                     origin,
                     path: path.to_string(),
-                    namespace: if namespace.is_empty() { "default" } else { namespace }
-                        .to_string(),
+                    namespace: if namespace.is_empty() {
+                        "default"
+                    } else {
+                        namespace
+                    }
+                    .to_string(),
                     name: name.to_string(),
                     images,
                     modified: modified.parse().ok(),
@@ -548,13 +596,15 @@ fn section_row(st: &FileState, line_no: u64, line: &str, bundle: &mut NodeBundle
                 "kubeAPIQPS" => k.kube_api_qps = v.parse().ok(),
                 "kubeAPIBurst" => k.kube_api_burst = v.parse().ok(),
                 "maxPods" => k.max_pods = v.parse().ok(),
-                "staticPodPath" => k.static_pod_path = Some(v.to_string()).filter(|s| !s.is_empty()),
+                "staticPodPath" => {
+                    k.static_pod_path = Some(v.to_string()).filter(|s| !s.is_empty())
+                }
                 "version" => k.version = Some(v.to_string()).filter(|s| !s.is_empty()),
                 "source" => k.origin = format!("{origin} ({v})"),
                 _ => {}
             }
         }
-        Section::None | Section::Mounts => {}
+        Section::None | Section::Mounts | Section::Holders => {}
     }
 }
 
@@ -565,7 +615,10 @@ fn refs_of(text: &str) -> (Vec<String>, Vec<String>) {
         .map(|m| m.as_str().replace('_', "-"))
         .collect();
     uids.dedup();
-    let mut ids: Vec<String> = ID64.find_iter(text).map(|m| m.as_str().to_string()).collect();
+    let mut ids: Vec<String> = ID64
+        .find_iter(text)
+        .map(|m| m.as_str().to_string())
+        .collect();
     ids.dedup();
     (uids, ids)
 }
@@ -593,6 +646,7 @@ fn may_matter(l: &str) -> bool {
         "Throttling request",
         "mirror pod",
         "runtime",
+        "killed as a result of limit",
         "docker daemon",
         "Docker daemon",
     ];
@@ -620,7 +674,7 @@ fn classify(msg: &str) -> Option<(Signal, String)> {
     if m.contains("Pod is terminated and all resources are reclaimed") {
         return Some((Signal::Reclaimed, String::new()));
     }
-    if m.contains("is terminated, but some ") {
+    if m.contains("is terminated, but ") {
         let s = if m.contains("containers are still running") {
             Signal::CleanupContainers
         } else if m.contains("container status has not yet been reported") {
@@ -655,19 +709,25 @@ fn classify(msg: &str) -> Option<(Signal, String)> {
         || m.contains("killPodWithSyncResult failed")
         || m.contains("failed to stop container")
         || m.contains("failed to kill container");
-    let failed = m.contains("fail")
-        || m.contains("error")
-        || m.contains("Error")
-        || m.contains("timeout")
-        || m.contains("deadline exceeded");
-    let unknown = m.contains("No such container")
-        || m.contains("code = NotFound")
-        || m.contains("not found");
+    // containerd logs each stop at info level with its "timeout 2 (s)": not a failure.
+    let informational = m.contains("level=info") || m.contains("level=debug");
+    let failed = !informational
+        && (m.contains("fail")
+            || m.contains("error")
+            || m.contains("Error")
+            || m.contains("operation timeout")
+            || m.contains("timed out")
+            || m.contains("deadline exceeded"));
+    let unknown =
+        m.contains("No such container") || m.contains("code = NotFound") || m.contains("not found");
     if m.contains("No ref for container") || (stop_call && failed && unknown) {
         return Some((Signal::UnknownContainer, String::new()));
     }
     if stop_call && failed && !m.contains("returns successfully") {
-        let detail = if m.contains("deadline exceeded") || m.contains("timeout") {
+        let detail = if m.contains("deadline exceeded")
+            || m.contains("operation timeout")
+            || m.contains("timed out")
+        {
             "timed out"
         } else {
             "failed"
@@ -741,6 +801,14 @@ fn date_without_year(month_day_time: &str, reference: Option<Timestamp>) -> Opti
     None
 }
 
+/// `t` plus a fraction of a second written `.335030`.
+fn with_fraction(t: Timestamp, frac: &str) -> Timestamp {
+    let digits: String = frac.trim_start_matches('.').chars().take(9).collect();
+    let nanos = format!("{digits:0<9}").parse::<i64>().unwrap_or(0);
+    t.checked_add(jiff::SignedDuration::from_nanos(nanos))
+        .unwrap_or(t)
+}
+
 fn parse_time(s: &str) -> Option<Timestamp> {
     s.parse::<Timestamp>().ok().or_else(|| {
         // short-iso without a colon in the offset: 2024-05-01T10:25:54+0000
@@ -773,7 +841,8 @@ fn log_line(
         component = c[3].to_string();
         msg = c.get(4).map_or("", |m| m.as_str());
     } else if let Some(c) = JOURNAL_SHORT.captures(line) {
-        time = date_without_year(&format!("{} {} {}", &c[1], &c[2], &c[3]), reference);
+        time = date_without_year(&format!("{} {} {}", &c[1], &c[2], &c[3]), reference)
+            .map(|t| with_fraction(t, c.get(4).map_or("", |m| m.as_str())));
         host = Some(c[5].to_string());
         component = c[6].to_string();
         msg = c.get(7).map_or("", |m| m.as_str());
@@ -784,21 +853,19 @@ fn log_line(
     if let Some(c) = KLOG.captures(msg) {
         if time.is_none() {
             time = date_without_year(
-                &format!(
-                    "{} {} {}",
-                    month_name(&c[2]).unwrap_or("Jan"),
-                    &c[3],
-                    &c[4]
-                ),
+                &format!("{} {} {}", month_name(&c[2]).unwrap_or("Jan"), &c[3], &c[4]),
                 reference,
-            );
+            )
+            .map(|t| with_fraction(t, c.get(5).map_or("", |m| m.as_str())));
         }
-    } else if let Some(c) = LOGRUS_TIME.captures(msg) {
-        if time.is_none() {
-            time = c[1].parse().ok();
-        }
+    } else if let Some(c) = LOGRUS_TIME.captures(msg)
+        && time.is_none()
+    {
+        time = c[1].parse().ok();
     }
-    if msg.contains("oom-kill:constraint=") || (msg.contains("Task in ") && msg.contains("killed as a result of limit")) {
+    if msg.contains("oom-kill:constraint=")
+        || (msg.contains("Task in ") && msg.contains("killed as a result of limit"))
+    {
         // The kill's memory cgroup: the "Killed process" line that follows is the same kill
         // and is kept with it.
         let (uids, ids) = refs_of(msg);
@@ -917,7 +984,10 @@ fn compact(bundle: &mut NodeBundle) {
 
 /// A static pod manifest's namespace, name and (container, image) pairs; `None` when it is not
 /// a Pod the kubelet could read. Nothing else of it is read (no env values).
-pub fn static_pod_summary(text: &str) -> Option<(String, String, Vec<(String, String)>)> {
+/// A static pod manifest in short: namespace, name, (container, image) pairs.
+pub type StaticPodSummary = (String, String, Vec<(String, String)>);
+
+pub fn static_pod_summary(text: &str) -> Option<StaticPodSummary> {
     #[derive(serde::Deserialize, Default)]
     #[serde(default)]
     struct Manifest {

@@ -14,12 +14,23 @@ const MARK: &str = "[REDACTED]";
 static PATTERNS: LazyLock<Vec<(Regex, &'static str)>> = LazyLock::new(|| {
     let r = |s: &str| Regex::new(s).expect("redaction regex");
     vec![
-        (r(r"(?i)(bearer\s+)[A-Za-z0-9._~+/=-]{8,}"), "${1}[REDACTED]"),
-        (r(r"eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*"), MARK),
-        (r(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"), MARK),
-        (r(r"([a-zA-Z][a-zA-Z0-9+.-]*://[^/\s:@]+:)[^/\s@]+@"), "${1}[REDACTED]@"),
         (
-            r(r#"(?i)\b((?:pass(?:word|wd)?|token|secret|api[_-]?key|access[_-]?key|client[_-]?secret)\\?"?\s*[=:]\s*\\?"?)[^\s"\\,;&]{3,}"#),
+            r(r"(?i)(bearer\s+)[A-Za-z0-9._~+/=-]{8,}"),
+            "${1}[REDACTED]",
+        ),
+        (
+            r(r"eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*"),
+            MARK,
+        ),
+        (r(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"), MARK),
+        (
+            r(r"([a-zA-Z][a-zA-Z0-9+.-]*://[^/\s:@]+:)[^/\s@]+@"),
+            "${1}[REDACTED]@",
+        ),
+        (
+            r(
+                r#"(?i)((?:pass(?:word|wd)?|token|secret|api[_-]?key|access[_-]?key|client[_-]?secret)\\?"?\s*[=:]\s*\\?"?)[^\s"\\,;&]{3,}"#,
+            ),
             "${1}[REDACTED]",
         ),
         (
@@ -34,9 +45,14 @@ pub fn redact(text: &str) -> Cow<'_, str> {
     let lower_hit = {
         let t = text.as_bytes();
         // Cheap pre-check: every pattern needs one of these.
-        ["earer", "eyJ", "AKIA", "ASIA", "://", "ass", "oken", "ecret", "key", "KEY"]
-            .iter()
-            .any(|w| t.windows(w.len()).any(|x| x.eq_ignore_ascii_case(w.as_bytes())))
+        [
+            "earer", "eyJ", "AKIA", "ASIA", "://", "ass", "oken", "ecret", "key", "KEY",
+        ]
+        .iter()
+        .any(|w| {
+            t.windows(w.len())
+                .any(|x| x.eq_ignore_ascii_case(w.as_bytes()))
+        })
     };
     if !lower_hit {
         return Cow::Borrowed(text);
@@ -57,13 +73,25 @@ mod tests {
     #[test]
     fn credentials_are_replaced() {
         let cases = [
-            ("Authorization: Bearer abcdefghijklmnop123", "Authorization: Bearer [REDACTED]"),
-            ("token eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJl end", "token [REDACTED] end"),
+            (
+                "Authorization: Bearer abcdefghijklmnop123",
+                "Authorization: Bearer [REDACTED]",
+            ),
+            (
+                "token eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJl end",
+                "token [REDACTED] end",
+            ),
             ("key AKIAIOSFODNN7EXAMPLE here", "key [REDACTED] here"),
-            ("pull https://bob:hunter2@registry.example.com/x", "pull https://bob:[REDACTED]@registry.example.com/x"),
+            (
+                "pull https://bob:hunter2@registry.example.com/x",
+                "pull https://bob:[REDACTED]@registry.example.com/x",
+            ),
             ("DB_PASSWORD=s3cr3t! other", "DB_PASSWORD=[REDACTED] other"),
             (r#"{"password":"abc123"}"#, r#"{"password":"[REDACTED]"}"#),
-            ("client_secret: xyz789 next", "client_secret: [REDACTED] next"),
+            (
+                "client_secret: xyz789 next",
+                "client_secret: [REDACTED] next",
+            ),
             (
                 "-----BEGIN RSA PRIVATE KEY-----\nMIIabc\n-----END RSA PRIVATE KEY-----",
                 "-----BEGIN PRIVATE KEY----- [REDACTED]",

@@ -387,7 +387,12 @@ fn load_source(args: &SourceArgs, focus: Vec<String>) -> Result<Source> {
             kubewhy_source::read_node_logs(path, loaded.snapshot.now, &mut loaded.warnings);
         // Offline data is judged as of its newest timestamp: node evidence is data too.
         if args.now.is_none() && !live {
-            let newest = bundle.lines.iter().filter_map(|l| l.time).chain(bundle.collected).max();
+            let newest = bundle
+                .lines
+                .iter()
+                .filter_map(|l| l.time)
+                .chain(bundle.collected)
+                .max();
             if let Some(t) = newest
                 && loaded.snapshot.now.is_none_or(|n| n < t)
             {
