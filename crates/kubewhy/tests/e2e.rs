@@ -737,6 +737,12 @@ fn real_cluster_scenarios() {
     } else {
         None
     };
+    // Phase 4b: a pod held Terminating by a busy mount, explained from `kubewhy node-collect`'s
+    // bundle (the cluster runs on this machine: the node is here).
+    let nodelogs = match (&result, realcluster_dir()) {
+        (Ok(_), Some(_)) if selected("nodelogs") => Some(nodelogs_phase(&c)),
+        _ => None,
+    };
     // Phase 5, last: the node goes away (stopped kubelet, then a deleted Node object).
     let node = match (&result, realcluster_dir()) {
         (Ok(_), Some(rc)) if selected("node") => Some(node_phase(&c, &rc)),
@@ -766,6 +772,7 @@ fn real_cluster_scenarios() {
     cleanup.extend([
         "e2e-taint",
         "e2e-apisvc",
+        "e2e-nodelogs",
         "e2e-node",
         "e2e-gone",
         "e2e-watch",
@@ -798,6 +805,7 @@ fn real_cluster_scenarios() {
         + usize::from(pod_logs.is_some())
         + usize::from(taint.is_some())
         + usize::from(apisvc.is_some())
+        + usize::from(nodelogs.is_some())
         + if node.is_some() { 2 } else { 0 }
         + gone
             .as_ref()
@@ -812,6 +820,9 @@ fn real_cluster_scenarios() {
     }
     if let Some(Err(e)) = apisvc {
         panic!("APIService phase: {e}");
+    }
+    if let Some(Err(e)) = nodelogs {
+        panic!("node evidence phase: {e}");
     }
     if let Some(Err(e)) = node {
         panic!("node phase: {e}");
@@ -840,6 +851,132 @@ fn real_cluster_scenarios() {
         if fixes.is_some() { "the" } else { "no" },
         started.elapsed().as_secs()
     );
+}
+
+/// A process on the node keeps its working directory in a pod's memory-backed emptyDir, so the
+/// kubelet's unmount fails ("target is busy") and the deleted pod stays Terminating. The API
+/// shows nothing of it (no event); `kubewhy node-collect` gathers the kubelet's log, the mounts
+/// and the process, and `scan --node-logs` names the cause, the log line and the process. Once
+/// the process is stopped, the pod goes away.
+fn nodelogs_phase(c: &Cluster) -> Result<(), String> {
+    let ns = "e2e-nodelogs";
+    c.fresh_namespace(ns);
+    c.apply(ns, &format!(
+        "apiVersion: v1\nkind: Pod\nmetadata: {{name: held}}\nspec:\n  terminationGracePeriodSeconds: 1\n  containers:\n  - {{name: main, image: {BB}, command: [sleep, '100000'], volumeMounts: [{{name: scratch, mountPath: /data}}]}}\n  volumes:\n  - {{name: scratch, emptyDir: {{medium: Memory}}}}\n"
+    ));
+    c.wait_running(ns, "held");
+    let uid = c.k(&[
+        "-n",
+        ns,
+        "get",
+        "pod",
+        "held",
+        "-o",
+        "jsonpath={.metadata.uid}",
+    ]);
+    let mountinfo = std::fs::read_to_string("/proc/self/mountinfo").map_err(|e| e.to_string())?;
+    let mount = mountinfo
+        .lines()
+        .filter_map(|l| l.split(' ').nth(4))
+        .find(|p| p.contains(&uid) && p.ends_with("empty-dir/scratch"))
+        .ok_or_else(|| format!("no mount of the pod's emptyDir (uid {uid}) on this machine"))?
+        .to_string();
+    let mut holder = Command::new("sleep")
+        .arg("600")
+        .current_dir(&mount)
+        .spawn()
+        .map_err(|e| format!("cannot start a process in {mount}: {e}"))?;
+    let r = (|| -> Result<(), String> {
+        c.k(&["-n", ns, "delete", "pod", "held", "--wait=false"]);
+        // Stuck counts from 60 s after the grace period.
+        std::thread::sleep(Duration::from_secs(65));
+        let dir = tempdir("nodelogs");
+        let bundle = format!("{dir}/node");
+        let out = Command::new(env!("CARGO_BIN_EXE_kubewhy"))
+            .args(["node-collect", "--out", &bundle])
+            .output()
+            .map_err(|e| e.to_string())?;
+        if !out.status.success() {
+            return Err(format!(
+                "node-collect failed: {}",
+                String::from_utf8_lossy(&out.stderr)
+            ));
+        }
+        let dump = c.k(&["get", "pods,events,nodes", "-n", ns, "-o", "json"]);
+        let dump_file = format!("{dir}/dump.json");
+        std::fs::write(&dump_file, &dump).map_err(|e| e.to_string())?;
+        // The dump alone cannot tell (judged as of now: its newest timestamp is the deletion).
+        let now = jiff::Timestamp::now().to_string();
+        let (alone, _) = kubewhy_json(
+            &["scan", "--from", &dump_file, "--now", &now, "-o", "json"],
+            None,
+        )?;
+        let said: Vec<String> = findings_in(&alone, ns)
+            .iter()
+            .map(|f| format!("{} {}", f["cause"], f["confidence"]))
+            .collect();
+        if said != ["\"kubelet-cleanup-pending\" \"low\""] {
+            return Err(format!(
+                "the dump alone should say kubelet-cleanup-pending (low): {said:?}"
+            ));
+        }
+        for args in [
+            vec![
+                "scan",
+                "--from",
+                &dump_file,
+                "--node-logs",
+                &bundle,
+                "-o",
+                "json",
+            ],
+            vec![
+                "scan",
+                "-n",
+                ns,
+                "--kubeconfig",
+                c.kubeconfig.as_str(),
+                "--node-logs",
+                &bundle,
+                "-o",
+                "json",
+            ],
+        ] {
+            let (v, _) = kubewhy_json(&args, None)?;
+            let found = findings_in(&v, ns);
+            let causes: Vec<&str> = found.iter().filter_map(|f| f["cause"].as_str()).collect();
+            if causes != ["volume-unmount-stuck"] {
+                return Err(format!("{}: {causes:?}", args.join(" ")));
+            }
+            let ev = found[0]["evidence"].to_string();
+            for want in [
+                "UnmountVolume.TearDown failed for volume",
+                "target is busy",
+                &format!("pid {} (sleep): cwd {mount}", holder.id()),
+                "mountinfo: mount still present",
+            ] {
+                if !ev.contains(want) {
+                    return Err(format!("{}: evidence lacks {want:?}: {ev}", args.join(" ")));
+                }
+            }
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+        Ok(())
+    })();
+    let _ = holder.kill();
+    let _ = holder.wait();
+    r?;
+    // The cause removed, the kubelet finishes: the pod goes away.
+    let t = Instant::now();
+    while c.run(&["-n", ns, "get", "pod", "held"], None).is_ok() {
+        if t.elapsed() > Duration::from_secs(90) {
+            return Err(
+                "the pod is still there 90 s after the process holding its volume stopped".into(),
+            );
+        }
+        std::thread::sleep(Duration::from_secs(2));
+    }
+    Ok(())
 }
 
 /// `kubewhy pod quitter -n e2e-crash`, live: the finding quotes the previous run's output,
@@ -1381,7 +1518,7 @@ fn node_phase(c: &Cluster, rc: &str) -> Result<(), String> {
     r.and(back)
 }
 
-/// `KUBEWHY_E2E_ONLY=a,b` runs only those scenarios (names as in `scenarios()`, plus `taint`,
+/// `KUBEWHY_E2E_ONLY=a,b` runs only those scenarios (names as in `scenarios()`, plus `nodelogs`, `taint`,
 /// and the phases `fix`, `apisvc`, `node`, `gone`, `watch`, `deploy`).
 fn selected(name: &str) -> bool {
     match std::env::var("KUBEWHY_E2E_ONLY") {
