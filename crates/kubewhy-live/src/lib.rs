@@ -666,3 +666,82 @@ fn encode(s: &str) -> String {
 
 #[cfg(test)]
 mod tests;
+
+/// Most nodes whose kubelet configuration one scan reads (one request each).
+pub const MAX_CONFIGZ: usize = 10;
+
+/// The kubelet settings of these nodes (at most [`MAX_CONFIGZ`]), read through the API
+/// server's node proxy (`/api/v1/nodes/NAME/proxy/configz`, which needs `get` on
+/// `nodes/proxy`), concurrently, 10 s each. A refusal is reported once, not once per node.
+pub async fn kubelet_configz(
+    client: &Client,
+    nodes: &[String],
+) -> (
+    Vec<(String, kubewhy_model::node::KubeletSettings)>,
+    Vec<InputWarning>,
+) {
+    #[derive(Deserialize, Default)]
+    #[serde(default, rename_all = "camelCase")]
+    struct Config {
+        #[serde(rename = "kubeAPIQPS")]
+        kube_api_qps: Option<f64>,
+        #[serde(rename = "kubeAPIBurst")]
+        kube_api_burst: Option<u64>,
+        max_pods: Option<u64>,
+        static_pod_path: Option<String>,
+    }
+    #[derive(Deserialize, Default)]
+    #[serde(default)]
+    struct Configz {
+        kubeletconfig: Config,
+    }
+    let reads = nodes.iter().take(MAX_CONFIGZ).map(|n| async move {
+        let uri = format!("/api/v1/nodes/{}/proxy/configz", enc(n));
+        let got = tokio::time::timeout(Duration::from_secs(10), get(client, &uri)).await;
+        (n.clone(), got)
+    });
+    let mut out = Vec::new();
+    let mut problems = Vec::new();
+    let mut forbidden = false;
+    for (node, got) in futures::future::join_all(reads).await {
+        match got {
+            Ok(Ok(text)) => match serde_json::from_str::<Configz>(&text) {
+                Ok(c) => out.push((
+                    node.clone(),
+                    kubewhy_model::node::KubeletSettings {
+                        origin: format!("configz of node {node}"),
+                        kube_api_qps: c.kubeletconfig.kube_api_qps,
+                        kube_api_burst: c.kubeletconfig.kube_api_burst,
+                        max_pods: c.kubeletconfig.max_pods,
+                        static_pod_path: c.kubeletconfig.static_pod_path,
+                        version: None,
+                    },
+                )),
+                Err(e) => problems.push(problem(
+                    "nodes/proxy",
+                    format!("the kubelet configuration of node {node} is not understood: {e}"),
+                )),
+            },
+            Ok(Err(Failure::Status(403, _))) => forbidden = true,
+            Ok(Err(Failure::Status(code, msg))) => problems.push(problem(
+                "nodes/proxy",
+                format!("the kubelet configuration of node {node} is not readable ({code}: {msg})"),
+            )),
+            Ok(Err(Failure::Transport(e))) => problems.push(problem(
+                "nodes/proxy",
+                format!("the kubelet of node {node} did not answer through the API server: {e}"),
+            )),
+            Err(_) => problems.push(problem(
+                "nodes/proxy",
+                format!("the kubelet of node {node} did not answer within 10 s"),
+            )),
+        }
+    }
+    if forbidden {
+        problems.push(problem(
+            "nodes/proxy",
+            "the kubelets' configuration (kubeAPIQPS) is not readable: it needs `get` on `nodes/proxy`; the rate-limit check uses the defaults instead".into(),
+        ));
+    }
+    (out, problems)
+}

@@ -388,3 +388,38 @@ async fn a_log_cut_by_the_byte_limit_loses_its_partial_first_line() {
         .unwrap();
     assert_eq!(log.as_deref(), Some("whole line\n"));
 }
+
+#[tokio::test]
+async fn kubelet_configuration_is_read_through_the_node_proxy_and_a_refusal_is_said_once() {
+    let (client, seen) = mock_client(|uri, _| {
+        match uri {
+        "/api/v1/nodes/node-a/proxy/configz" => (
+            200,
+            r#"{"kubeletconfig":{"kubeAPIQPS":5,"kubeAPIBurst":10,"maxPods":110,"staticPodPath":"/etc/kubernetes/manifests","evictionHard":{"memory.available":"100Mi"}}}"#.into(),
+        ),
+        "/api/v1/nodes/node-b/proxy/configz" | "/api/v1/nodes/node-c/proxy/configz" => status(
+            403,
+            "Forbidden",
+            "nodes \"node-b\" is forbidden: User \"x\" cannot get resource \"nodes/proxy\"",
+        ),
+        _ => status(404, "NotFound", "no"),
+    }
+    });
+    let nodes: Vec<String> = ["node-a", "node-b", "node-c"].map(String::from).to_vec();
+    let (settings, problems) = kubelet_configz(&client, &nodes).await;
+    assert_eq!(settings.len(), 1);
+    let (node, s) = &settings[0];
+    assert_eq!(node, "node-a");
+    assert_eq!(
+        (s.kube_api_qps, s.kube_api_burst, s.max_pods),
+        (Some(5.0), Some(10), Some(110))
+    );
+    assert_eq!(
+        s.static_pod_path.as_deref(),
+        Some("/etc/kubernetes/manifests")
+    );
+    assert_eq!(s.origin, "configz of node node-a");
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert!(problems[0].message.contains("needs `get` on `nodes/proxy`"));
+    assert_eq!(seen.lock().unwrap().len(), 3);
+}

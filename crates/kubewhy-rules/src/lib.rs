@@ -25,6 +25,7 @@ mod units;
 
 use jiff::Timestamp;
 use kubewhy_model::{Cause, Finding, Snapshot, Unexplained, merge_findings};
+pub use node::configz_candidates;
 use podinfo::PodInfo;
 
 /// What a check sees.

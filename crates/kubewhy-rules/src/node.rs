@@ -526,7 +526,7 @@ fn static_pods(ctx: &Ctx, out: &mut Vec<Finding>) {
                 let manifest_ev = format!(
                     "{} (sha256 {}, modified {}){}",
                     m.path,
-                    &m.sha256[..m.sha256.len().min(16)],
+                    m.sha256.chars().take(16).collect::<String>(),
                     m.modified
                         .map(|t| t.to_string())
                         .unwrap_or_else(|| "?".into()),
@@ -747,5 +747,262 @@ pub(crate) fn attach_pod_evidence(ctx: &Ctx, findings: &mut [Finding]) {
             let lines = view.pod_lines(idx, signals);
             nodelink::add_lines(f, Some(&key), &lines, 3);
         }
+    }
+}
+
+/// Pods on a node at which its kubelet's API rate limit is worth reading even without a sign
+/// of lag (110 is the default maxPods).
+const BUSY_NODE_PODS: usize = 100;
+
+/// Nodes whose kubelet configuration (kubeAPIQPS) the rate-limit check would use: those with a
+/// pod whose status lags, then the busiest; at most `max`, busiest first.
+pub fn configz_candidates(snap: &kubewhy_model::Snapshot, max: usize) -> Vec<String> {
+    let now = snap.now.unwrap_or_else(Timestamp::now);
+    let ctx = Ctx::new(snap, now);
+    let mut out: Vec<(bool, usize, String)> = Vec::new();
+    for node in &snap.nodes {
+        let name = &node.metadata.name;
+        let pods = snap.pods_on_node(name).count();
+        let lag = snap.pods.iter().enumerate().any(|(i, p)| {
+            p.spec.node_name.as_deref() == Some(name.as_str()) && status_lag(&ctx, i, p).is_some()
+        });
+        if lag || pods >= BUSY_NODE_PODS {
+            out.push((lag, pods, name.clone()));
+        }
+    }
+    out.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)));
+    out.into_iter().take(max).map(|(_, _, n)| n).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::tests::snapshot_of;
+    use kubewhy_model::{Confidence, Finding};
+
+    const NOW: &str = "2026-11-22T10:00:00Z";
+    const CID: &str = "ff329173246bdc6e0c4db8fa0b3d4902380412664f74331b70197c6999f33d4e";
+    const UID: &str = "6d5c3a9e-1b2c-11ea-8d3c-525400a1b2c3";
+
+    /// A node (Ready) and a pod on it, deleted at 09:50 with a 30 s grace period.
+    fn stuck_pod() -> String {
+        format!(
+            r#"apiVersion: v1
+kind: Node
+metadata: {{name: tke-node, uid: n1}}
+status:
+  conditions:
+  - {{type: Ready, status: "True", reason: KubeletReady, message: kubelet is posting ready status}}
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: zookeeper0-0
+  namespace: default
+  uid: {UID}
+  creationTimestamp: "2026-11-20T00:00:00Z"
+  deletionTimestamp: "2026-11-22T09:50:00Z"
+  deletionGracePeriodSeconds: 30
+  ownerReferences: [{{apiVersion: apps/v1, kind: StatefulSet, name: zookeeper0, uid: s1, controller: true}}]
+spec:
+  nodeName: tke-node
+  containers: [{{name: zookeeper, image: zookeeper:3.5}}]
+status:
+  phase: Running
+  containerStatuses:
+  - name: zookeeper
+    image: zookeeper:3.5
+    ready: true
+    restartCount: 0
+    containerID: docker://{CID}
+    state: {{running: {{startedAt: "2026-11-20T00:00:05Z"}}}}
+"#
+        )
+    }
+
+    fn diagnose_with(yaml: &str, node_log: &str) -> Vec<Finding> {
+        let mut snap = snapshot_of(yaml, NOW);
+        let mut bundle = kubewhy_model::node::NodeBundle::default();
+        let mut w = Vec::new();
+        kubewhy_source::parse_node_log(
+            "node.log",
+            node_log.as_bytes(),
+            snap.now,
+            &mut bundle,
+            &mut w,
+        );
+        assert!(w.is_empty(), "{w:?}");
+        snap.node.bundles.push(bundle);
+        crate::diagnose(&snap).findings
+    }
+
+    fn only(findings: &[Finding]) -> &Finding {
+        assert_eq!(
+            findings.len(),
+            1,
+            "{:#?}",
+            findings.iter().map(|f| f.cause).collect::<Vec<_>>()
+        );
+        &findings[0]
+    }
+
+    fn quotes(f: &Finding) -> Vec<(String, String)> {
+        f.evidence
+            .iter()
+            .map(|e| (e.source.clone(), e.quote.clone()))
+            .collect()
+    }
+
+    #[test]
+    fn seed_001_docker_up_but_containerd_task_stopped_is_runtime_state_inconsistent() {
+        let log = format!(
+            "$ docker ps\n\
+             CONTAINER ID        IMAGE               COMMAND                  CREATED             STATUS              PORTS               NAMES\n\
+             ff329173246b        zookeeper           \"/docker-entrypoint.…\"   2 days ago          Up 2 days                               k8s_zookeeper_zookeeper0-0_default_{UID}_0\n\
+             \n\
+             $ ctr --namespace moby --address /var/run/docker/containerd/containerd.sock task list\n\
+             TASK                                                                PID      STATUS\n\
+             {CID}    12345    STOPPED\n"
+        );
+        let findings = diagnose_with(&stuck_pod(), &log);
+        let f = only(&findings);
+        assert_eq!(f.cause.slug(), "runtime-state-inconsistent");
+        assert_eq!(f.confidence, Confidence::High);
+        let q = quotes(f);
+        assert!(q.contains(&(
+            "runtime lists compared".into(),
+            "docker lists container ff329173246b as \"Up 2 days\", but containerd's task for it is STOPPED".into()
+        )), "{q:#?}");
+        assert!(
+            q.iter()
+                .any(|(s, t)| s.starts_with("docker ps (node.log:3)")
+                    && t.starts_with("ff329173246b"))
+        );
+        assert!(
+            q.iter()
+                .any(|(s, t)| s.starts_with("ctr task ls (node.log:7)") && t.ends_with("STOPPED"))
+        );
+    }
+
+    #[test]
+    fn seed_001_stop_timeouts_are_container_stop_timeout() {
+        let log = format!(
+            "Aug 20 10:25:54 tke-node kubelet: E0820 10:25:54.561334 12170 remote_runtime.go:243] StopContainer \"{CID}\" from runtime service failed: rpc error: code = Unknown desc = operation timeout: context deadline exceeded\n\
+             Aug 20 10:25:54 tke-node kubelet: E0820 10:25:54.562667 12170 kuberuntime_container.go:590] Container \"docker://{CID}\" termination failed with gracePeriod 30: rpc error: code = Unknown desc = operation timeout: context deadline exceeded\n"
+        );
+        let findings = diagnose_with(&stuck_pod(), &log);
+        let f = only(&findings);
+        assert_eq!(f.cause.slug(), "container-stop-timeout");
+        assert_eq!(f.confidence, Confidence::High);
+        let q = quotes(f);
+        assert_eq!(
+            q[0].0,
+            "kubelet: stop failed, timed out (node.log:2), the last of 2 such lines"
+        );
+        assert!(q[0].1.contains("termination failed with gracePeriod 30"));
+    }
+
+    #[test]
+    fn no_ref_for_container_is_runtime_state_inconsistent() {
+        let log = format!(
+            "Aug 20 10:25:51 tke-node kubelet: E0820 10:25:51.123456 12170 prober.go:103] No ref for container \"docker://{CID}\" (zookeeper0-0_default({UID}):zookeeper)\n"
+        );
+        let f = diagnose_with(&stuck_pod(), &log);
+        assert_eq!(only(&f).cause.slug(), "runtime-state-inconsistent");
+    }
+
+    #[test]
+    fn the_reclaim_check_that_fails_is_named_with_medium_confidence() {
+        let log = "I1122 09:59:00.000000 1 kubelet_pods.go:980] \"Pod is terminated, but some volumes have not been cleaned up\" pod=\"default/zookeeper0-0\"\n";
+        let f = diagnose_with(&stuck_pod(), log);
+        let f = only(&f);
+        assert_eq!(f.cause.slug(), "kubelet-cleanup-pending");
+        assert_eq!(
+            f.summary,
+            "The kubelet waits for the pod's volumes to be cleaned up"
+        );
+        assert_eq!(f.confidence, Confidence::Medium);
+    }
+
+    #[test]
+    fn a_process_stuck_in_the_kernel_is_container_stop_timeout() {
+        let log = format!(
+            "# kubewhy node-collect: node\nnode\ttke-node\n# kubewhy node-collect: processes\n4242\tD\tjava\t/kubepods/burstable/pod{UID}/{CID}\n"
+        );
+        let f = diagnose_with(&stuck_pod(), &log);
+        let f = only(&f);
+        assert_eq!(f.cause.slug(), "container-stop-timeout");
+        assert!(
+            quotes(f)
+                .iter()
+                .any(|(s, q)| s == "process in state D (node.log:4)"
+                    && q.starts_with("pid 4242 java cgroup /kubepods/burstable/pod"))
+        );
+    }
+
+    #[test]
+    fn a_kernel_netdevice_hang_on_the_node_is_container_stop_timeout_with_medium_confidence() {
+        let log = "Nov 22 09:55:00 tke-node kernel: unregister_netdevice: waiting for eth0 to become free. Usage count = 1\n";
+        let f = diagnose_with(&stuck_pod(), log);
+        let f = only(&f);
+        assert_eq!(f.cause.slug(), "container-stop-timeout");
+        assert_eq!(f.confidence, Confidence::Medium);
+    }
+
+    #[test]
+    fn a_sandbox_id_from_crictl_pods_ties_a_containerd_line_to_the_pod() {
+        let sid = "4a1f0a2b3c4d5e6f".repeat(4);
+        let log = format!(
+            "POD ID              CREATED             STATE               NAME                NAMESPACE           ATTEMPT             RUNTIME\n\
+             4a1f0a2b3c4d5       2 days ago          Ready               zookeeper0-0        default             0                   (default)\n\
+             \n\
+             time=\"2026-11-22T09:58:00Z\" level=error msg=\"StopPodSandbox for \\\"{sid}\\\" failed\" error=\"failed to destroy network for sandbox: context deadline exceeded\"\n"
+        );
+        let f = diagnose_with(&stuck_pod(), &log);
+        let f = only(&f);
+        assert_eq!(f.cause.slug(), "container-stop-timeout");
+        assert!(quotes(f)[0].1.contains("StopPodSandbox"));
+    }
+
+    #[test]
+    fn throttled_status_requests_name_the_node_and_the_pods() {
+        let yaml = stuck_pod().replace(
+            "  deletionTimestamp: \"2026-11-22T09:50:00Z\"\n  deletionGracePeriodSeconds: 30\n",
+            "",
+        );
+        let log = "# kubewhy node-collect: node\nnode\ttke-node\n# kubewhy node-collect: kubelet-settings\nkubeAPIQPS\t5\nkubeAPIBurst\t10\n# kubewhy node-collect: log kubelet\n\
+                   I1122 09:59:00.000000 1 request.go:655] Throttling request took 1.171s, request: PATCH:https://10.0.0.1:443/api/v1/namespaces/default/pods/zookeeper0-0/status\n";
+        let f = diagnose_with(&yaml, log);
+        let f = only(&f);
+        assert_eq!(f.cause.slug(), "kubelet-status-throttled");
+        let objects: Vec<String> = f
+            .objects
+            .iter()
+            .map(|o| format!("{} {}", o.kind, o.name))
+            .collect();
+        assert_eq!(objects, ["Node tke-node", "Pod zookeeper0-0"]);
+        assert_eq!(f.confidence, Confidence::High);
+        assert!(
+            quotes(f)
+                .iter()
+                .any(|(s, q)| s.starts_with("kubelet configuration (")
+                    && q == "kubeAPIQPS 5, kubeAPIBurst 10")
+        );
+    }
+
+    #[test]
+    fn a_manifest_without_its_mirror_pod_is_static_pod_stale() {
+        let yaml = format!(
+            "{}\n---\napiVersion: v1\nkind: Pod\nmetadata: {{name: etcd-other, namespace: kube-system, uid: e1}}\nspec: {{nodeName: tke-node, containers: [{{name: etcd, image: etcd:3}}]}}\nstatus: {{phase: Running}}\n",
+            stuck_pod().replace(
+                "  deletionTimestamp: \"2026-11-22T09:50:00Z\"\n  deletionGracePeriodSeconds: 30\n",
+                ""
+            )
+        );
+        let log = "# kubewhy node-collect: node\nnode\ttke-node\n# kubewhy node-collect: static-pods\n/etc/kubernetes/manifests/kube-scheduler.yaml\tabc\t2026-11-22T09:00:00Z\tkube-system/kube-scheduler\tkube-scheduler=k8s.gcr.io/kube-scheduler:v1.20.2\n";
+        let f = diagnose_with(&yaml, log);
+        let f = only(&f);
+        assert_eq!(f.cause.slug(), "static-pod-stale");
+        assert_eq!(f.confidence, Confidence::Medium);
+        assert_eq!(f.objects[1].name, "kube-scheduler-tke-node");
     }
 }

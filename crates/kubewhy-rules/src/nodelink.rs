@@ -66,7 +66,9 @@ impl<'a> Keys<'a> {
             k.by_name.insert((p.metadata.ns(), &p.metadata.name), i);
             for id in container_ids(p) {
                 k.by_container.insert(id, i);
-                k.by_container.insert(&id[..12], i);
+                if let Some(prefix) = id.get(..12) {
+                    k.by_container.insert(prefix, i);
+                }
             }
         }
         for b in &snap.node.bundles {
@@ -104,12 +106,15 @@ impl<'a> Keys<'a> {
         if let Some(i) = self
             .by_container
             .get(id)
-            .or_else(|| self.by_container.get(&id[..id.len().min(12)]))
+            .or_else(|| id.get(..12).and_then(|p| self.by_container.get(p)))
         {
             return Some(*i);
         }
-        if let Some(i) = self.by_sandbox.get(id) {
-            return Some(*i);
+        // crictl prints 13 characters of an ID, docker 12.
+        for n in [id.len(), 13, 12] {
+            if let Some(i) = id.get(..n).and_then(|p| self.by_sandbox.get(p)) {
+                return Some(*i);
+            }
         }
         let sb = self.container_sandbox.get(id)?;
         self.by_sandbox.get(*sb).copied()
@@ -406,5 +411,5 @@ pub(crate) fn runtime_disagreement<'a>(
 }
 
 pub(crate) fn short(id: &str) -> &str {
-    &id[..id.len().min(12)]
+    id.get(..12).unwrap_or(id)
 }

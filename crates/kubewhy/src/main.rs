@@ -401,6 +401,27 @@ fn load_source(args: &SourceArgs, focus: Vec<String>) -> Result<Source> {
         }
         loaded.snapshot.node.bundles.push(bundle);
     }
+    // Live: the kubelet settings of the nodes the rate-limit check would judge (a few requests,
+    // only when a node is busy or a pod's status lags).
+    if let Some(rt) = &rt {
+        let nodes = kubewhy_rules::configz_candidates(&loaded.snapshot, kubewhy_live::MAX_CONFIGZ);
+        if !nodes.is_empty() {
+            match rt.block_on(kubewhy_live::client(&live_opts)) {
+                Ok(client) => {
+                    let (settings, mut problems) =
+                        rt.block_on(kubewhy_live::kubelet_configz(&client, &nodes));
+                    loaded.snapshot.node.configz = settings;
+                    loaded.warnings.append(&mut problems);
+                }
+                Err(e) => loaded.warnings.push(kubewhy_source::LoadWarning {
+                    file: "live:nodes/proxy".into(),
+                    line: None,
+                    column: None,
+                    message: e.to_string(),
+                }),
+            }
+        }
+    }
     live_problems.append(&mut loaded.warnings);
     loaded.warnings = live_problems;
     let mut err = anstream::stderr();

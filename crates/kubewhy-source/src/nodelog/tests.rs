@@ -466,3 +466,36 @@ fn static_pod_summary_reads_names_and_images_only() {
     );
     assert_eq!(static_pod_summary(": : :"), None);
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+    /// Any bytes, and lines shaped like what the parser looks for with their fields mangled,
+    /// tables with rows of any width and sections with any columns: no panic.
+    #[test]
+    fn never_panics(
+        bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..400),
+        junk in "[{}\\[\\]\"\\\\:a-z0-9/. =\t_()-]{0,40}",
+        wide in "[ a-fA-F0-9é…]{0,120}",
+    ) {
+        let mut b = NodeBundle::default();
+        let mut w = Vec::new();
+        parse_node_log("fuzz", &bytes[..], None, &mut b, &mut w);
+        let lines = [
+            format!("Aug 20 10:25:54 host kubelet: E0820 10:25:54.5 1 a.go:1] StopContainer {junk} failed"),
+            format!("2026-11-23T07:18:13{junk} node-1 kubelet[1]: {junk}"),
+            format!("[{junk}] oom-kill:constraint={junk},task_memcg={junk}"),
+            format!("[ 1.0] Memory cgroup out of memory: Killed process {junk}"),
+            format!("time=\"{junk}\" level=error msg=\"RunPodSandbox for &PodSandboxMetadata{{Name:{junk},Uid:{junk},Namespace:x,}} returns sandbox id {junk}"),
+            format!("I1122 09:59:00.0 1 request.go:655] Throttling request took {junk}, request: {junk}"),
+            format!("CONTAINER ID   IMAGE   STATUS   NAMES\n{wide}\n{junk}"),
+            format!("TASK    PID    STATUS\n{wide}{wide}\n"),
+            format!("{SECTION_MARKER}processes\n{junk}\n{SECTION_MARKER}static-pods\n{junk}\n{SECTION_MARKER}holders\n{junk}\n{SECTION_MARKER}node\n{junk}"),
+            format!("pleg was last seen active {junk} ago; threshold is {junk}"),
+        ];
+        for l in &lines {
+            parse_node_log("fuzz", l.as_bytes(), None, &mut b, &mut w);
+        }
+        compact(&mut b);
+        let _ = static_pod_summary(&junk);
+    }
+}
