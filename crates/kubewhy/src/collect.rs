@@ -23,10 +23,13 @@ pub(crate) const COLLECT_AFTER: &str = "Examples:
   sudo kubewhy node-collect --out /tmp/node-1                 on the node itself
   kubewhy scan --from dump --node-logs /tmp/node-1           diagnose with it
 
-  In a debug pod (the node's filesystem at /host, its processes visible), streamed to your machine:
-  kubectl debug node/node-1 -q -i --profile=sysadmin --image=ghcr.io/kubewhy/kubewhy:0.1.0 -- \\
-      kubewhy node-collect --root /host --out - > node-1.txt
-  kubewhy scan --node-logs node-1.txt                         (live cluster, plus the node's evidence)";
+  In a debug pod (kubectl 1.31+; the node's filesystem at /host), the bundle read back as its log:
+  echo '{\"securityContext\":{\"runAsUser\":0,\"runAsGroup\":0}}' > root.json
+  kubectl debug node/node-1 --profile=sysadmin --custom=root.json --image=IMAGE \\
+      -- /kubewhy node-collect --root /host --max-mib 2 --out -
+  kubectl wait --for=jsonpath='{.status.phase}'=Succeeded pod/node-debugger-node-1-xxxxx
+  kubectl logs node-debugger-node-1-xxxxx > node-1.txt
+  kubewhy scan -A --node-logs node-1.txt                      (live cluster, plus the node's evidence)";
 
 #[derive(Args)]
 pub(crate) struct CollectArgs {
@@ -497,6 +500,10 @@ pub(crate) fn run(args: CollectArgs) -> Result<u8> {
     }
     let mut cgroups = Vec::new();
     walk_pod_cgroups(&c.host_path("/sys/fs/cgroup"), 0, &mut cgroups);
+    if cgroups.is_empty() && c.root != Path::new("/") {
+        // In a privileged debug pod the node's cgroups are also mounted at the usual place.
+        walk_pod_cgroups(Path::new("/sys/fs/cgroup"), 0, &mut cgroups);
+    }
     cgroups.sort();
     cgroups.dedup_by(|a, b| a.0 == b.0);
     for (uid, path) in cgroups.iter().take(20_000) {

@@ -979,6 +979,98 @@ fn nodelogs_phase(c: &Cluster) -> Result<(), String> {
     Ok(())
 }
 
+/// The README's command for a node without a shell: `kubectl debug node/…` with the sysadmin
+/// profile runs node-collect from the image, chrooted into the node's filesystem at /host, and
+/// the bundle comes back through `kubectl logs`. It must name the node, hold the kubelet's log,
+/// the mounts and the runtime's tasks, and read back without a warning.
+fn debug_pod_collect(c: &Cluster, kubectl: &str, image: &str) -> Result<String, String> {
+    let node = c.k(&["get", "nodes", "-o", "jsonpath={.items[0].metadata.name}"]);
+    let dir = tempdir("debug");
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    let custom = format!("{dir}/root.json");
+    std::fs::write(
+        &custom,
+        r#"{"securityContext":{"runAsUser":0,"runAsGroup":0}}"#,
+    )
+    .map_err(|e| e.to_string())?;
+    let k = |args: &[&str]| -> Result<String, String> {
+        let out = Command::new(kubectl)
+            .args(["--kubeconfig", c.kubeconfig.as_str(), "-n", "default"])
+            .args(args)
+            .output()
+            .map_err(|e| format!("{kubectl}: {e}"))?;
+        if out.status.success() {
+            Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+        } else {
+            Err(format!(
+                "kubectl {}: {}",
+                args.join(" "),
+                String::from_utf8_lossy(&out.stderr)
+            ))
+        }
+    };
+    let created = k(&[
+        "debug",
+        &format!("node/{node}"),
+        "--profile=sysadmin",
+        &format!("--custom={custom}"),
+        &format!("--image={image}"),
+        "--image-pull-policy=Always",
+        "--",
+        "/kubewhy",
+        "node-collect",
+        "--root",
+        "/host",
+        "--max-mib",
+        "2",
+        "--out",
+        "-",
+    ])?;
+    // "Creating debugging pod node-debugger-node-1-abcde with container debugger on node node-1."
+    let pod = created
+        .split_whitespace()
+        .find(|w| w.starts_with("node-debugger-"))
+        .ok_or_else(|| format!("no debug pod named in {created:?}"))?
+        .to_string();
+    let r = (|| -> Result<String, String> {
+        k(&[
+            "wait",
+            "--for=jsonpath={.status.phase}=Succeeded",
+            "--timeout=120s",
+            &format!("pod/{pod}"),
+        ])?;
+        let bundle = k(&["logs", &pod])?;
+        let file = format!("{dir}/{node}.txt");
+        std::fs::write(&file, &bundle).map_err(|e| e.to_string())?;
+        for want in [
+            format!("# kubewhy node-collect: node\nnode\t{node}\n"),
+            "# kubewhy node-collect: log kubelet\n".to_string(),
+            "# kubewhy node-collect: mounts\n".to_string(),
+            " -n k8s.io task ls\nTASK ".to_string(),
+        ] {
+            if !bundle.contains(&want) {
+                return Err(format!("the debug pod's bundle lacks {want:?}"));
+            }
+        }
+        let (_, stderr) = kubewhy_json(
+            &["scan", "--demo", "-o", "json", "--node-logs", &file],
+            None,
+        )?;
+        if stderr.contains("warning") {
+            return Err(format!(
+                "the debug pod's bundle reads with warnings: {stderr}"
+            ));
+        }
+        Ok(format!(
+            "node-collect in a debug pod: {} KiB bundle through kubectl logs",
+            bundle.len() / 1024
+        ))
+    })();
+    let _ = k(&["delete", "pod", &pod, "--wait=false"]);
+    let _ = std::fs::remove_dir_all(&dir);
+    r
+}
+
 /// `kubewhy pod quitter -n e2e-crash`, live: the finding quotes the previous run's output,
 /// read through the API (`pods/log?previous=true`), not from a dump.
 fn pod_command_quotes_previous_log(c: &Cluster) -> Result<(), String> {
@@ -2309,6 +2401,10 @@ fn deploy_phase(c: &Cluster, image: &str) -> Result<String, String> {
             String::from_utf8_lossy(&out.stderr)
         ));
     }
+    let debug = match std::env::var("KUBEWHY_E2E_KUBECTL") {
+        Ok(kubectl) => debug_pod_collect(c, &kubectl, pushed)?,
+        Err(_) => "node-collect in a debug pod skipped (set KUBEWHY_E2E_KUBECTL to a kubectl of 1.31 or later)".into(),
+    };
     let port = free_port();
     // Inside the workspace, so the overlay can name the base by a relative path (kustomize).
     let overlay = root.join("target/e2e-deploy-overlay");
@@ -2340,9 +2436,12 @@ images:\n- name: localhost:5000/kubewhy\n  newTag: e2e\n"
         ),
     )?;
     let dir = overlay.display().to_string();
-    let mut said = vec![installed_serves(c, "kubewhy", port, &|| {
-        c.run(&["apply", "-k", &dir], None).map(|_| ())
-    })?];
+    let mut said = vec![
+        debug,
+        installed_serves(c, "kubewhy", port, &|| {
+            c.run(&["apply", "-k", &dir], None).map(|_| ())
+        })?,
+    ];
 
     // The Helm chart, rendered by helm itself and applied the same way.
     match Command::new("helm").arg("version").output() {
