@@ -990,6 +990,24 @@ status:
     }
 
     #[test]
+    fn a_terminating_pod_the_runtime_no_longer_runs_on_a_throttled_kubelet() {
+        let log = "# kubewhy node-collect: node\nnode\ttke-node\n# kubewhy node-collect: command crictl pods\n\
+                   POD ID              CREATED             STATE               NAME                NAMESPACE           ATTEMPT             RUNTIME\n\
+                   5b1f0a2b3c4d5       2 days ago          Ready               other-0             default             0                   (default)\n\
+                   \n# kubewhy node-collect: log kubelet\n\
+                   I1122 09:59:00.000000 1 request.go:697] Waited for 4.1s due to client-side throttling, not priority and fairness, request: PATCH:https://10.0.0.1:443/api/v1/namespaces/default/pods/other-0/status\n";
+        let findings = diagnose_with(&stuck_pod(), log);
+        let f = only(&findings);
+        assert_eq!(f.cause.slug(), "kubelet-status-throttled");
+        let objects: Vec<String> = f.objects.iter().map(|o| o.name.clone()).collect();
+        assert_eq!(objects, ["zookeeper0-0", "tke-node"]);
+        assert!(quotes(f).contains(&(
+            "runtime lists compared".into(),
+            "crictl pods on tke-node list nothing of the pod running".into()
+        )));
+    }
+
+    #[test]
     fn a_manifest_without_its_mirror_pod_is_static_pod_stale() {
         let yaml = format!(
             "{}\n---\napiVersion: v1\nkind: Pod\nmetadata: {{name: etcd-other, namespace: kube-system, uid: e1}}\nspec: {{nodeName: tke-node, containers: [{{name: etcd, image: etcd:3}}]}}\nstatus: {{phase: Running}}\n",

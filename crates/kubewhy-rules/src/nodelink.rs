@@ -413,3 +413,28 @@ pub(crate) fn runtime_disagreement<'a>(
 pub(crate) fn short(id: &str) -> &str {
     id.get(..12).unwrap_or(id)
 }
+
+/// The runtime lists of the pod's node were read and none shows anything of the pod running:
+/// the lists read, when so.
+pub(crate) fn runtime_shows_nothing_running(
+    view: &NodeView,
+    pod_idx: usize,
+    node: &str,
+) -> Option<Vec<String>> {
+    let lists: Vec<String> = view
+        .bundles
+        .get(node)?
+        .iter()
+        .flat_map(|b| b.lists.iter())
+        .filter(|l| l.starts_with("crictl") || l.starts_with("docker ps") || l.ends_with("k8s.io"))
+        .cloned()
+        .collect();
+    if lists.is_empty() {
+        return None;
+    }
+    let running = view
+        .records
+        .get(&pod_idx)
+        .is_some_and(|rs| rs.iter().any(|r| r.running == Some(true)));
+    (!running).then_some(lists)
+}

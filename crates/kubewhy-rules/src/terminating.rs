@@ -24,6 +24,7 @@ const CAUSES: &[Cause] = &[
     Cause::ContainerStopTimeout,
     Cause::RuntimeStateInconsistent,
     Cause::KubeletCleanupPending,
+    Cause::KubeletStatusThrottled,
 ];
 
 /// Runtime answers that mean it does not know a container the kubelet still tracks: docker's
@@ -335,6 +336,21 @@ fn check_pod(
         Signal::CleanupVolumes,
         Signal::CleanupCgroup,
     ]);
+    // The runtime has nothing of the pod running while the kubelet waits on its API rate limit:
+    // the pod is gone from the node, and the API has not been told (seed 002).
+    let throttled: Vec<_> = view
+        .node_signal_lines(&node_name, &[Signal::ClientThrottled])
+        .into_iter()
+        .filter(|(_, l)| {
+            l.time
+                .is_none_or(|t| t.as_second() >= deadline.as_second() - 600)
+        })
+        .collect();
+    let gone_from_runtime = if throttled.is_empty() {
+        None
+    } else {
+        nodelink::runtime_shows_nothing_running(view, pod_idx, &node_name)
+    };
     let mut node_quotes: Vec<nodelink::Line> = Vec::new();
     let mut confidence = Confidence::High;
     let (cause, ev, summary, explanation) = if unmount.is_some() || !node_unmount.is_empty() {
@@ -381,6 +397,15 @@ fn check_pod(
             None,
             "The pod's volumes are still mounted on its node",
             "No stop failure is in the data, yet the node still has mounts under the pod's directory: the kubelet removes a pod only after its volumes are unmounted, and these are not (a process holds them, or the unmount fails without an error in the logs given).",
+        )
+    } else if gone_from_runtime.is_some() {
+        confidence = Confidence::Medium;
+        node_quotes = throttled;
+        (
+            Cause::KubeletStatusThrottled,
+            None,
+            "The pod is gone from its node, but the kubelet has not told the API server yet",
+            "The runtime's lists show nothing of the pod running, so the kubelet has stopped it; the API still shows it Terminating because the kubelet's requests wait on its client-side rate limit (kubeAPIQPS, 5 by default before Kubernetes 1.27), which a node with many pods exhausts.",
         )
     } else if let Some((_, last)) = cleanup.last() {
         confidence = Confidence::Medium;
@@ -434,6 +459,17 @@ fn check_pod(
                 r.text.clone(),
             );
         }
+    }
+    if let Some(lists) = &gone_from_runtime {
+        f = f.evidence(
+            EvidenceKind::Analysis,
+            Some(&info.key),
+            "runtime lists compared",
+            format!(
+                "{} on {node_name} list nothing of the pod running",
+                lists.join(", ")
+            ),
+        );
     }
     for p in stuck_procs.iter().take(5) {
         f = f.evidence(
