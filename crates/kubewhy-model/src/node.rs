@@ -104,6 +104,9 @@ pub struct NodeLine {
     pub ids: Vec<String>,
     /// Pods the line names, as (namespace, name).
     pub pods: Vec<(String, String)>,
+    /// Lines like it (same signal and subject) dropped to bound memory, which this one stands
+    /// for besides itself.
+    pub dropped_before: u64,
 }
 
 /// A sandbox's pod, or a container's sandbox, learnt from the runtime's own lines

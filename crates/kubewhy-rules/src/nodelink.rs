@@ -289,7 +289,7 @@ pub(crate) fn quote_lines(
 
 /// `quote_lines` in place.
 pub(crate) fn add_lines(f: &mut Finding, object: Option<&ObjectKey>, lines: &[Line], max: usize) {
-    let mut by_signal: Vec<(Signal, &NodeLine, u32)> = Vec::new();
+    let mut by_signal: Vec<(Signal, &NodeLine, u64)> = Vec::new();
     for (_, l) in lines {
         let Some(s) = l.signal else { continue };
         // Each signal once per object: a check may have quoted it already.
@@ -306,9 +306,9 @@ pub(crate) fn add_lines(f: &mut Finding, object: Option<&ObjectKey>, lines: &[Li
         match by_signal.iter_mut().find(|(x, _, _)| *x == s) {
             Some(e) => {
                 e.1 = l;
-                e.2 += 1;
+                e.2 += 1 + l.dropped_before;
             }
-            None => by_signal.push((s, l, 1)),
+            None => by_signal.push((s, l, 1 + l.dropped_before)),
         }
     }
     for (_, l, n) in by_signal.into_iter().take(max) {

@@ -30,6 +30,8 @@ use std::sync::LazyLock;
 const MAX_QUOTE: usize = 900;
 /// Lines kept per signal and subject (the first and the most recent ones).
 const KEEP_PER_SUBJECT: usize = 20;
+/// Classified lines held before they are compacted (see `compact`).
+const COMPACT_SLACK: usize = 20_000;
 /// Rows kept per runtime list.
 const MAX_ROWS: usize = 200_000;
 
@@ -231,6 +233,7 @@ pub fn parse_node_log<R: BufRead>(
     };
     let mut rows = 0usize;
     let mut truncated = false;
+    let mut compact_at = bundle.lines.len() * 2 + COMPACT_SLACK;
     crate::for_each_line(name, reader, warnings, |line_no, buf, _| {
         bundle.lines_read += 1;
         let raw = String::from_utf8_lossy(buf);
@@ -337,6 +340,11 @@ pub fn parse_node_log<R: BufRead>(
             st.table = None;
         }
         log_line(&mut st, line_no, line, reference, bundle);
+        // Bounded memory on long logs: compact whenever the kept lines have doubled.
+        if bundle.lines.len() > compact_at {
+            compact(bundle);
+            compact_at = 2 * bundle.lines.len() + COMPACT_SLACK;
+        }
         ControlFlow::Continue(())
     });
     if truncated {
@@ -623,34 +631,45 @@ fn refs_of(text: &str) -> (Vec<String>, Vec<String>) {
     (uids, ids)
 }
 
-/// Cheap test before any regex: a line can only matter if it holds one of these.
+/// Words one of which every line that can matter holds.
+const WORDS: &[&str] = &[
+    "Container",
+    "container",
+    "Sandbox",
+    "Unmount",
+    "unmount",
+    "busy",
+    "rphaned pod",
+    "PLEG",
+    "oom",
+    "OOM",
+    "Out of memory",
+    "out of memory",
+    "Killed process",
+    "Pod is terminated",
+    "unregister_netdevice",
+    "blocked for more than",
+    "throttling",
+    "Throttling request",
+    "mirror pod",
+    "runtime",
+    "killed as a result of limit",
+    "docker daemon",
+    "Docker daemon",
+];
+
+/// The words as one automaton: a single pass over each line.
+static MAY_MATTER: LazyLock<Regex> = LazyLock::new(|| {
+    re(&WORDS
+        .iter()
+        .map(|w| regex::escape(w))
+        .collect::<Vec<_>>()
+        .join("|"))
+});
+
+/// Cheap test before any other regex: a line can only matter if it holds one of `WORDS`.
 fn may_matter(l: &str) -> bool {
-    const WORDS: &[&str] = &[
-        "Container",
-        "container",
-        "Sandbox",
-        "Unmount",
-        "unmount",
-        "busy",
-        "rphaned pod",
-        "PLEG",
-        "oom",
-        "OOM",
-        "Out of memory",
-        "out of memory",
-        "Killed process",
-        "Pod is terminated",
-        "unregister_netdevice",
-        "blocked for more than",
-        "throttling",
-        "Throttling request",
-        "mirror pod",
-        "runtime",
-        "killed as a result of limit",
-        "docker daemon",
-        "Docker daemon",
-    ];
-    WORDS.iter().any(|w| l.contains(w))
+    MAY_MATTER.is_match(l)
 }
 
 /// What a log message says, and a detail.
@@ -831,6 +850,44 @@ fn log_line(
     if !may_matter(line) {
         return;
     }
+    if line.contains("oom-kill:constraint=")
+        || (line.contains("Task in ") && line.contains("killed as a result of limit"))
+    {
+        // The kill's memory cgroup: the "Killed process" line that follows is the same kill
+        // and is kept with it.
+        let (uids, ids) = refs_of(line);
+        let detail = classify(line)
+            .map(|(_, d)| d)
+            .unwrap_or_else(|| "the container's memory limit (cgroup)".into());
+        st.last_oom = Some((detail, uids, ids));
+        return;
+    }
+    // Links: which pod a sandbox is, which sandbox a container runs in.
+    if line.contains("returns sandbox id")
+        && let Some(c) = SANDBOX_META.captures(line)
+        && let Some(id) = c.get(4)
+    {
+        bundle.links.push(IdLink {
+            id: id.as_str().into(),
+            sandbox: None,
+            pod: Some((c[3].into(), c[1].into(), c[2].into())),
+        });
+        return;
+    }
+    if line.contains("CreateContainer within sandbox")
+        && let Some(c) = CONTAINER_IN_SANDBOX.captures(line)
+    {
+        bundle.links.push(IdLink {
+            id: c[2].into(),
+            sandbox: Some(c[1].into()),
+            pod: None,
+        });
+        return;
+    }
+    let Some((signal, detail)) = classify(line) else {
+        return;
+    };
+    // Only a line that matters is taken apart: who wrote it, where, when.
     let mut host = None;
     let mut component = st.component.clone();
     let mut time = None;
@@ -863,41 +920,6 @@ fn log_line(
     {
         time = c[1].parse().ok();
     }
-    if msg.contains("oom-kill:constraint=")
-        || (msg.contains("Task in ") && msg.contains("killed as a result of limit"))
-    {
-        // The kill's memory cgroup: the "Killed process" line that follows is the same kill
-        // and is kept with it.
-        let (uids, ids) = refs_of(msg);
-        let detail = classify(msg)
-            .map(|(_, d)| d)
-            .unwrap_or_else(|| "the container's memory limit (cgroup)".into());
-        st.last_oom = Some((detail, uids, ids));
-        return;
-    }
-    // Links: which pod a sandbox is, which sandbox a container runs in.
-    if msg.contains("returns sandbox id")
-        && let Some(c) = SANDBOX_META.captures(msg)
-        && let Some(id) = c.get(4)
-    {
-        bundle.links.push(IdLink {
-            id: id.as_str().into(),
-            sandbox: None,
-            pod: Some((c[3].into(), c[1].into(), c[2].into())),
-        });
-        return;
-    }
-    if let Some(c) = CONTAINER_IN_SANDBOX.captures(msg) {
-        bundle.links.push(IdLink {
-            id: c[2].into(),
-            sandbox: Some(c[1].into()),
-            pod: None,
-        });
-        return;
-    }
-    let Some((signal, detail)) = classify(msg) else {
-        return;
-    };
     let (mut uids, mut ids) = refs_of(msg);
     let mut detail = detail;
     if signal == Signal::OomKill
@@ -922,7 +944,9 @@ fn log_line(
             uids.push(u.as_str().to_string());
         }
     }
-    if let Some(c) = SANDBOX_META.captures(msg) {
+    if msg.contains("PodSandboxMetadata")
+        && let Some(c) = SANDBOX_META.captures(msg)
+    {
         pods.push((c[3].to_string(), c[1].to_string()));
         uids.push(c[2].to_string());
     }
@@ -944,6 +968,7 @@ fn log_line(
         uids,
         ids,
         pods,
+        dropped_before: 0,
     });
 }
 
@@ -955,8 +980,8 @@ fn month_name(mm: &str) -> Option<&'static str> {
 }
 
 /// Bounds what is kept: per signal and subject (its first UID, ID or pod, else the node), the
-/// first line and the last `KEEP_PER_SUBJECT - 1`.
-fn compact(bundle: &mut NodeBundle) {
+/// first line and the last `KEEP_PER_SUBJECT - 1`. Run as lines accumulate and at the end.
+pub(crate) fn compact(bundle: &mut NodeBundle) {
     let mut count: HashMap<(Option<Signal>, String), usize> = HashMap::new();
     let key = |l: &NodeLine| {
         (
@@ -972,14 +997,22 @@ fn compact(bundle: &mut NodeBundle) {
     for l in &bundle.lines {
         *count.entry(key(l)).or_default() += 1;
     }
-    let mut seen: HashMap<(Option<Signal>, String), usize> = HashMap::new();
-    bundle.lines.retain(|l| {
-        let k = key(l);
+    // Kept: the first and the last KEEP_PER_SUBJECT - 1 of each subject; the first kept line of
+    // the tail counts the ones dropped before it.
+    let mut seen: HashMap<(Option<Signal>, String), (usize, u64)> = HashMap::new();
+    let lines = std::mem::take(&mut bundle.lines);
+    for mut l in lines {
+        let k = key(&l);
         let total = count[&k];
-        let i = seen.entry(k).or_default();
+        let (i, dropped) = seen.entry(k).or_default();
         *i += 1;
-        *i == 1 || *i + KEEP_PER_SUBJECT > total + 1
-    });
+        if *i == 1 || *i + KEEP_PER_SUBJECT > total + 1 {
+            l.dropped_before += std::mem::take(dropped);
+            bundle.lines.push(l);
+        } else {
+            *dropped += 1 + l.dropped_before;
+        }
+    }
 }
 
 /// A static pod manifest's namespace, name and (container, image) pairs; `None` when it is not

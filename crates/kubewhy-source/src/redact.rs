@@ -40,21 +40,14 @@ static PATTERNS: LazyLock<Vec<(Regex, &'static str)>> = LazyLock::new(|| {
     ]
 });
 
+/// Every pattern needs one of these (one pass over the text).
+static PRECHECK: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)earer|eyJ|AKIA|ASIA|://|ass|oken|ecret|key").expect("precheck regex")
+});
+
 /// `text` with anything that looks like a credential replaced.
 pub fn redact(text: &str) -> Cow<'_, str> {
-    let lower_hit = {
-        let t = text.as_bytes();
-        // Cheap pre-check: every pattern needs one of these.
-        [
-            "earer", "eyJ", "AKIA", "ASIA", "://", "ass", "oken", "ecret", "key", "KEY",
-        ]
-        .iter()
-        .any(|w| {
-            t.windows(w.len())
-                .any(|x| x.eq_ignore_ascii_case(w.as_bytes()))
-        })
-    };
-    if !lower_hit {
+    if !PRECHECK.is_match(text) {
         return Cow::Borrowed(text);
     }
     let mut out = Cow::Borrowed(text);

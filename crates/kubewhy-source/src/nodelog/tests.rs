@@ -425,6 +425,9 @@ fn a_multi_megabyte_log_keeps_a_bounded_sample_of_each_subject() {
     let b = parse(&text);
     assert_eq!(b.lines_read, 60_600);
     assert_eq!(b.lines.len(), KEEP_PER_SUBJECT);
+    // What was dropped is still counted.
+    let stands_for: u64 = b.lines.iter().map(|l| 1 + l.dropped_before).sum();
+    assert_eq!(stands_for, 600);
     // The first and the latest are kept.
     assert!(b.lines[0].detail.contains("3m0s ago"));
     assert!(b.lines.last().unwrap().detail.contains("3m599s ago"));
