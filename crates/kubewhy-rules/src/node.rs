@@ -60,6 +60,55 @@ impl Check for NodeHealth {
     }
 }
 
+/// The node's Ready condition as evidence: status, reason, message, since when, last heartbeat.
+pub(crate) fn ready_evidence(f: Finding, node: &Node) -> Finding {
+    let Some(c) = condition(&node.status.conditions, "Ready") else {
+        return f;
+    };
+    f.evidence(
+        EvidenceKind::Condition,
+        Some(&node_key(node)),
+        format!(
+            "status.conditions[Ready] status={} reason={}",
+            c.status, c.reason
+        ),
+        format!(
+            "{}{}{}",
+            c.message,
+            c.last_transition_time
+                .map(|t| format!(" (since {t})"))
+                .unwrap_or_default(),
+            c.last_heartbeat_time
+                .map(|t| format!(" (last heartbeat {t})"))
+                .unwrap_or_default()
+        ),
+    )
+}
+
+/// The node's Lease renewal (kube-node-lease) as evidence, when the snapshot has it.
+pub(crate) fn lease_evidence(ctx: &Ctx, f: Finding, node: &str) -> Finding {
+    let Some(l) = ctx
+        .snap
+        .leases
+        .iter()
+        .find(|l| l.metadata.ns() == "kube-node-lease" && l.metadata.name == node)
+    else {
+        return f;
+    };
+    let Some(t) = l.spec.renew_time else {
+        return f;
+    };
+    f.evidence(
+        EvidenceKind::Field,
+        Some(&ObjectKey::of("Lease", &l.metadata)),
+        "spec.renewTime",
+        format!(
+            "{t} ({} ago; the kubelet renews it every 10 s)",
+            human_duration(ctx.now.as_second() - t.as_second())
+        ),
+    )
+}
+
 fn node_key(node: &Node) -> ObjectKey {
     ObjectKey::of("Node", &node.metadata)
 }
@@ -113,27 +162,7 @@ fn not_ready_or_pleg(ctx: &Ctx, node: &Node, out: &mut Vec<Finding>) {
             )
         })
         .unwrap_or_default();
-    let cond_evidence = |f: Finding| match ready {
-        Some(c) => f.evidence(
-            EvidenceKind::Condition,
-            Some(&key),
-            format!(
-                "status.conditions[Ready] status={} reason={}",
-                c.status, c.reason
-            ),
-            format!(
-                "{}{}{}",
-                c.message,
-                c.last_transition_time
-                    .map(|t| format!(" (since {t})"))
-                    .unwrap_or_default(),
-                c.last_heartbeat_time
-                    .map(|t| format!(" (last heartbeat {t})"))
-                    .unwrap_or_default()
-            ),
-        ),
-        None => f,
-    };
+    let cond_evidence = |f: Finding| ready_evidence(f, node);
     if pleg_in_condition || !pleg_lines.is_empty() {
         let mut f = Finding::new(
             Cause::PlegUnhealthy,
@@ -207,24 +236,7 @@ fn not_ready_or_pleg(ctx: &Ctx, node: &Node, out: &mut Vec<Finding>) {
     )
     .object(key.clone())
     .group(format!("node|{name}"));
-    f = with_pods(cond_evidence(f), &pods);
-    if let Some(l) = ctx
-        .snap
-        .leases
-        .iter()
-        .find(|l| l.metadata.ns() == "kube-node-lease" && l.metadata.name == *name)
-        && let Some(t) = l.spec.renew_time
-    {
-        f = f.evidence(
-            EvidenceKind::Field,
-            Some(&ObjectKey::of("Lease", &l.metadata)),
-            "spec.renewTime",
-            format!(
-                "{t} ({} ago; the kubelet renews it every 10 s)",
-                human_duration(ctx.now.as_second() - t.as_second())
-            ),
-        );
-    }
+    f = lease_evidence(ctx, with_pods(cond_evidence(f), &pods), name);
     let runtime = view.node_signal_lines(name, &[Signal::RuntimeDown]);
     f = quote_lines(f, Some(&key), &runtime, 1);
     let unknown = ready.is_some_and(|c| c.status == "Unknown");
@@ -543,28 +555,31 @@ fn static_pods(ctx: &Ctx, out: &mut Vec<Finding>) {
                         )
                     }
                 );
+                // The finding of this manifest: its objects, its group, the manifest as read.
+                let stale = |summary: String, objects: [&ObjectKey; 2]| {
+                    Finding::new(Cause::StaticPodStale, Severity::Warning, summary)
+                        .object(objects[0].clone())
+                        .object(objects[1].clone())
+                        .group(format!("static|{node}|{}", m.path))
+                        .evidence(
+                            EvidenceKind::Field,
+                            Some(&node_key),
+                            format!("static pod manifest ({})", m.origin),
+                            manifest_ev.clone(),
+                        )
+                };
                 let Some(mirror) = mirror else {
                     if !ctx.snap.pods.iter().any(|p| p.metadata.ns() == m.namespace) {
                         continue; // that namespace's pods are not in the data
                     }
                     let pod_key = ObjectKey::new("Pod", &m.namespace, &mirror_name, "");
                     let mirror_lines = view.node_signal_lines(node, &[Signal::MirrorPod]);
-                    let f = Finding::new(
-                        Cause::StaticPodStale,
-                        Severity::Warning,
+                    let f = stale(
                         format!(
                             "Static pod manifest {} on {node} has no mirror pod {}/{mirror_name}",
                             m.path, m.namespace
                         ),
-                    )
-                    .object(node_key.clone())
-                    .object(pod_key.clone())
-                    .group(format!("static|{node}|{}", m.path))
-                    .evidence(
-                        EvidenceKind::Field,
-                        Some(&node_key),
-                        format!("static pod manifest ({})", m.origin),
-                        manifest_ev,
+                        [&node_key, &pod_key],
                     )
                     .evidence(
                         EvidenceKind::Absence,
@@ -613,24 +628,14 @@ fn static_pods(ctx: &Ctx, out: &mut Vec<Finding>) {
                 if differs.is_empty() && !newer {
                     continue;
                 }
-                let mut f = Finding::new(
-                    Cause::StaticPodStale,
-                    Severity::Warning,
+                let mut f = stale(
                     format!(
                         "Mirror pod {}/{} does not follow its static pod manifest {} on {node}",
                         mirror.metadata.ns(),
                         mirror.metadata.name,
                         m.path
                     ),
-                )
-                .object(pod_key.clone())
-                .object(node_key.clone())
-                .group(format!("static|{node}|{}", m.path))
-                .evidence(
-                    EvidenceKind::Field,
-                    Some(&node_key),
-                    format!("static pod manifest ({})", m.origin),
-                    manifest_ev,
+                    [&pod_key, &node_key],
                 );
                 if let Some(h) = mirror.metadata.annotations.get("kubernetes.io/config.hash") {
                     f = f.evidence(
@@ -776,7 +781,7 @@ pub fn configz_candidates(snap: &kubewhy_model::Snapshot, max: usize) -> Vec<Str
 
 #[cfg(test)]
 mod tests {
-    use crate::tests::snapshot_of;
+    use crate::tests::{add_node_log, snapshot_of};
     use kubewhy_model::{Confidence, Finding};
 
     const NOW: &str = "2026-11-22T10:00:00Z";
@@ -821,17 +826,7 @@ status:
 
     fn diagnose_with(yaml: &str, node_log: &str) -> Vec<Finding> {
         let mut snap = snapshot_of(yaml, NOW);
-        let mut bundle = kubewhy_model::node::NodeBundle::default();
-        let mut w = Vec::new();
-        kubewhy_source::parse_node_log(
-            "node.log",
-            node_log.as_bytes(),
-            snap.now,
-            &mut bundle,
-            &mut w,
-        );
-        assert!(w.is_empty(), "{w:?}");
-        snap.node.bundles.push(bundle);
+        add_node_log(&mut snap, "node.log", node_log);
         crate::diagnose(&snap).findings
     }
 

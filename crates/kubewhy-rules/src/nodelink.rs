@@ -235,29 +235,22 @@ impl<'a> NodeView<'a> {
 
     /// The pod's lines with one of `signals`.
     pub(crate) fn pod_lines(&self, pod_idx: usize, signals: &[Signal]) -> Vec<Line<'a>> {
-        self.lines
-            .get(&pod_idx)
-            .map(|v| {
-                v.iter()
-                    .filter(|(_, l)| l.signal.is_some_and(|s| signals.contains(&s)))
-                    .copied()
-                    .collect()
-            })
-            .unwrap_or_default()
+        with_signal(self.lines.get(&pod_idx), signals)
     }
 
     /// The node's lines with one of `signals`.
     pub(crate) fn node_signal_lines(&self, node: &str, signals: &[Signal]) -> Vec<Line<'a>> {
-        self.node_lines
-            .get(node)
-            .map(|v| {
-                v.iter()
-                    .filter(|(_, l)| l.signal.is_some_and(|s| signals.contains(&s)))
-                    .copied()
-                    .collect()
-            })
-            .unwrap_or_default()
+        with_signal(self.node_lines.get(node), signals)
     }
+}
+
+fn with_signal<'a>(lines: Option<&Vec<Line<'a>>>, signals: &[Signal]) -> Vec<Line<'a>> {
+    lines
+        .into_iter()
+        .flatten()
+        .filter(|(_, l)| l.signal.is_some_and(|s| signals.contains(&s)))
+        .copied()
+        .collect()
 }
 
 /// Where a line comes from, for the evidence's source: `kubelet log (FILE:LINE)`.

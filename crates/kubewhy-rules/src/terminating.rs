@@ -3,9 +3,9 @@
 //! finalizers (nothing else can remove the object), the node (no kubelet to confirm), the
 //! kubelet's own reports (unmount and stop failures), else the kubelet's reclaim checks.
 
-use crate::nodelink;
 use crate::podinfo::{PodInfo, human_duration};
 use crate::{Check, Ctx};
+use crate::{node, nodelink};
 use kubewhy_model::node::Signal;
 use kubewhy_model::objects::condition;
 use kubewhy_model::{Cause, Confidence, EvidenceKind, Finding, ObjectKey, RiskLevel, Severity};
@@ -185,7 +185,6 @@ fn check_pod(
     if node_name.is_empty() {
         return; // unscheduled: only finalizers can hold it (the pod GC removes it otherwise)
     }
-    let node_key = ObjectKey::new("Node", "", &node_name, "");
     match snap.node(&node_name) {
         None if snap.nodes_known() => {
             let f = Finding::new(Cause::NodeDeleted, Severity::Warning, format!("The pod's node {node_name} no longer exists"))
@@ -199,43 +198,10 @@ fn check_pod(
             return;
         }
         Some(node) if node.ready() != Some(true) => {
-            let ready = condition(&node.status.conditions, "Ready");
-            let mut f = Finding::new(Cause::NodeUnreachable, Severity::Warning, format!("The pod's node {node_name} is not Ready, so no kubelet confirms the pod stopped"))
+            let f = Finding::new(Cause::NodeUnreachable, Severity::Warning, format!("The pod's node {node_name} is not Ready, so no kubelet confirms the pod stopped"))
                 .object(info.key.clone())
                 .group(format!("node|{node_name}"));
-            if let Some(c) = ready {
-                f = f.evidence(
-                    EvidenceKind::Condition,
-                    Some(&node_key),
-                    format!(
-                        "status.conditions[Ready] status={} reason={}",
-                        c.status, c.reason
-                    ),
-                    format!(
-                        "{}{}",
-                        c.message,
-                        c.last_heartbeat_time
-                            .map(|t| format!(" (last heartbeat {t})"))
-                            .unwrap_or_default()
-                    ),
-                );
-            }
-            if let Some(l) = snap
-                .leases
-                .iter()
-                .find(|l| l.metadata.ns() == "kube-node-lease" && l.metadata.name == node_name)
-                && let Some(t) = l.spec.renew_time
-            {
-                f = f.evidence(
-                    EvidenceKind::Field,
-                    Some(&ObjectKey::of("Lease", &l.metadata)),
-                    "spec.renewTime",
-                    format!(
-                        "{t} ({} ago; the kubelet renews it every 10 s)",
-                        human_duration(ctx.now.as_second() - t.as_second())
-                    ),
-                );
-            }
+            let mut f = node::lease_evidence(ctx, node::ready_evidence(f, node), &node_name);
             let all_down = snap.nodes.iter().all(|n| n.ready() != Some(true));
             let toleration = pod
                 .spec

@@ -18,6 +18,15 @@ pub(crate) fn snapshot_of(yaml: &str, now: &str) -> kubewhy_model::Snapshot {
     loaded.snapshot
 }
 
+/// Adds node evidence read from `text` (as `--node-logs` would), which must read cleanly.
+pub(crate) fn add_node_log(snap: &mut kubewhy_model::Snapshot, name: &str, text: &str) {
+    let mut bundle = kubewhy_model::node::NodeBundle::default();
+    let mut warnings = Vec::new();
+    kubewhy_source::parse_node_log(name, text.as_bytes(), snap.now, &mut bundle, &mut warnings);
+    assert!(warnings.is_empty(), "{name}: {warnings:?}");
+    snap.node.bundles.push(bundle);
+}
+
 /// The diagnosis of YAML text judged as of `now`.
 pub(crate) fn diagnose_yaml(yaml: &str, now: &str) -> crate::Diagnosis {
     crate::diagnose(&snapshot_of(yaml, now))
@@ -97,17 +106,7 @@ fn each_page_example_yields_exactly_its_cause() {
         }
         let mut snap = loaded.snapshot;
         if let Some(text) = catalogue::example_node_log(page) {
-            let mut bundle = kubewhy_model::node::NodeBundle::default();
-            let mut warnings = Vec::new();
-            kubewhy_source::parse_node_log(
-                &format!("{slug}.md"),
-                text.as_bytes(),
-                snap.now,
-                &mut bundle,
-                &mut warnings,
-            );
-            assert!(warnings.is_empty(), "{slug}: {warnings:?}");
-            snap.node.bundles.push(bundle);
+            add_node_log(&mut snap, &format!("{slug}.md"), &text);
         }
         let d = crate::diagnose(&snap);
         let causes: Vec<&str> = d.findings.iter().map(|f| f.cause.slug()).collect();

@@ -1,6 +1,8 @@
 //! `scan --demo` on the bundled real-cluster capture: every planted cause with exactly its
 //! objects and key evidence, and nothing on the healthy workloads.
 
+mod common;
+
 use assert_cmd::Command;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -16,19 +18,7 @@ fn demo_json() -> Value {
 }
 
 fn names(f: &Value) -> Vec<String> {
-    let mut v: Vec<String> = f["objects"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|o| {
-            format!(
-                "{} {}/{}",
-                o["kind"].as_str().unwrap(),
-                o["namespace"].as_str().unwrap_or(""),
-                o["name"].as_str().unwrap()
-            )
-        })
-        .collect();
+    let mut v = common::object_names(f);
     v.sort();
     v
 }

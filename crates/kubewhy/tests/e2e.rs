@@ -993,22 +993,12 @@ fn debug_pod_collect(c: &Cluster, kubectl: &str, image: &str) -> Result<String, 
         r#"{"securityContext":{"runAsUser":0,"runAsGroup":0}}"#,
     )
     .map_err(|e| e.to_string())?;
-    let k = |args: &[&str]| -> Result<String, String> {
-        let out = Command::new(kubectl)
-            .args(["--kubeconfig", c.kubeconfig.as_str(), "-n", "default"])
-            .args(args)
-            .output()
-            .map_err(|e| format!("{kubectl}: {e}"))?;
-        if out.status.success() {
-            Ok(String::from_utf8_lossy(&out.stdout).into_owned())
-        } else {
-            Err(format!(
-                "kubectl {}: {}",
-                args.join(" "),
-                String::from_utf8_lossy(&out.stderr)
-            ))
-        }
+    // The same cluster through the newer kubectl, in the namespace `kubectl debug` uses.
+    let newer = Cluster {
+        kubeconfig: c.kubeconfig.clone(),
+        kubectl: kubectl.to_string(),
     };
+    let k = |args: &[&str]| newer.run(&[&["-n", "default"], args].concat(), None);
     let created = k(&[
         "debug",
         &format!("node/{node}"),

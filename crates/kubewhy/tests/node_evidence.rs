@@ -1,6 +1,8 @@
 //! `--node-logs` and `kubewhy node-collect` as users run them, on node evidence captured from
 //! the real 1.20 cluster (tests/fixtures/node/README.md says how each was made).
 
+mod common;
+
 use assert_cmd::Command;
 use serde_json::Value;
 use std::path::PathBuf;
@@ -35,19 +37,7 @@ fn findings(v: &Value) -> Vec<(String, Vec<String>)> {
         .unwrap()
         .iter()
         .map(|f| {
-            let objects = f["objects"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|o| {
-                    format!(
-                        "{} {}/{}",
-                        o["kind"].as_str().unwrap(),
-                        o["namespace"].as_str().unwrap_or(""),
-                        o["name"].as_str().unwrap()
-                    )
-                })
-                .collect();
+            let objects = common::object_names(f);
             (f["cause"].as_str().unwrap().to_string(), objects)
         })
         .collect()
