@@ -126,7 +126,7 @@ async fn namespaced_types(client: &Client) -> (Vec<(String, String)>, Listed) {
                 }
             }
             Err(f) => {
-                let g = gv.trim_start_matches("/apis/");
+                let (_, _, g) = crate::group_version(gv.as_str());
                 let why = match &f {
                     Failure::Status(503, _) => {
                         " — an unavailable aggregated APIService: `kubectl get apiservice` shows which"

@@ -619,13 +619,20 @@ pub(crate) fn forbidden_message(
     scope: &str,
     msg: &str,
 ) -> String {
-    let group = prefix
+    let (group, _, _) = group_version(prefix);
+    format!(
+        "forbidden: cannot list {plural} {scope}; the checks that need them ran without them. Missing permission: verbs=[{verbs}] resources=[{plural}] apiGroups=[\"{group}\"] ({msg})"
+    )
+}
+
+/// An API path prefix taken apart: `/apis/batch/v1` → (`batch`, `v1`, `batch/v1`);
+/// `/api/v1` → (``, `v1`, `v1`).
+pub(crate) fn group_version(prefix: &str) -> (&str, &str, &str) {
+    let gv = prefix
         .trim_start_matches("/apis/")
         .trim_start_matches("/api/");
-    format!(
-        "forbidden: cannot list {plural} {scope}; the checks that need them ran without them. Missing permission: verbs=[{verbs}] resources=[{plural}] apiGroups=[\"{}\"] ({msg})",
-        group.split('/').next().filter(|g| *g != "v1").unwrap_or("")
-    )
+    let (group, version) = gv.split_once('/').unwrap_or(("", gv));
+    (group, version, gv)
 }
 
 fn retryable(f: &Failure) -> bool {

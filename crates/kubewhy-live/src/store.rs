@@ -309,6 +309,14 @@ mod tests {
         let h = &store.health()[i];
         assert_eq!((h.lists, h.errors, &h.status), (2, 1, &WatchStatus::Up));
 
+        // A pod whose status is not an object cannot be read: counted (/metrics, /healthz),
+        // left out, the rest kept.
+        let mut bad = pod("c", "web-c", "Running");
+        bad.data["status"] = serde_json::json!("broken");
+        store.apply(i, &WEvent::Apply(bad));
+        assert_eq!(store.health()[i].undecodable, 1);
+        assert_eq!(pods(&store), [("web-a".to_string(), "Failed".to_string())]);
+
         store.apply(i, &WEvent::Delete(pod("a", "web-a", "Failed")));
         assert!(pods(&store).is_empty());
         let (s, _) = store.snapshot();

@@ -211,10 +211,7 @@ async fn watch_resource(
 
 /// `/apis/batch/v1` → group `batch`, version `v1`.
 fn api_resource(r: &Resource, prefix: &str) -> ApiResource {
-    let gv = prefix
-        .trim_start_matches("/apis/")
-        .trim_start_matches("/api/");
-    let (group, version) = gv.split_once('/').unwrap_or(("", gv));
+    let (group, version, gv) = crate::group_version(prefix);
     ApiResource {
         group: group.into(),
         version: version.into(),

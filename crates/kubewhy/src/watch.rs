@@ -372,12 +372,13 @@ struct Metrics {
     watch_objects: Family<ResourceLabels, Gauge>,
     watch_lists: Family<ResourceLabels, Counter>,
     watch_errors: Family<ResourceLabels, Counter>,
+    watch_undecodable: Family<ResourceLabels, Counter>,
     synced: Gauge,
     evaluations: Counter,
     evaluation_seconds: Gauge<f64, AtomicU64>,
     last_evaluation: Gauge<f64, AtomicU64>,
     /// Counters are monotonic: the last totals seen, to add the difference.
-    totals: Mutex<HashMap<(&'static str, bool), u64>>,
+    totals: Mutex<HashMap<(&'static str, &'static str), u64>>,
 }
 
 impl Metrics {
@@ -391,6 +392,7 @@ impl Metrics {
             watch_objects: Family::default(),
             watch_lists: Family::default(),
             watch_errors: Family::default(),
+            watch_undecodable: Family::default(),
             synced: Gauge::default(),
             evaluations: Counter::default(),
             evaluation_seconds: Gauge::default(),
@@ -432,6 +434,11 @@ impl Metrics {
             "watch_errors",
             "Errors of the watch of this resource (each retried with backoff)",
             m.watch_errors.clone(),
+        );
+        registry.register(
+            "watch_undecodable",
+            "Objects of this resource that could not be read into kubewhy's view (left out of the findings)",
+            m.watch_undecodable.clone(),
         );
         registry.register(
             "synced",
@@ -482,11 +489,12 @@ impl Metrics {
                 .get_or_create(&l)
                 .set((h.status == WatchStatus::Up) as i64);
             self.watch_objects.get_or_create(&l).set(h.objects as i64);
-            for (errors, total, family) in [
-                (false, h.lists, &self.watch_lists),
-                (true, h.errors, &self.watch_errors),
+            for (counter, total, family) in [
+                ("lists", h.lists, &self.watch_lists),
+                ("errors", h.errors, &self.watch_errors),
+                ("undecodable", h.undecodable, &self.watch_undecodable),
             ] {
-                let last = totals.entry((h.resource, errors)).or_insert(0);
+                let last = totals.entry((h.resource, counter)).or_insert(0);
                 family.get_or_create(&l).inc_by(total.saturating_sub(*last));
                 *last = total;
             }
@@ -658,8 +666,17 @@ async fn healthz(State(s): State<Arc<Shared>>) -> Response {
             WatchStatus::NotServed => "not served by this cluster".to_string(),
         };
         body.push_str(&format!(
-            "{}: {} ({} objects, {} lists, {} errors)\n",
-            h.resource, state, h.objects, h.lists, h.errors
+            "{}: {} ({} objects, {} lists, {} errors{})\n",
+            h.resource,
+            state,
+            h.objects,
+            h.lists,
+            h.errors,
+            if h.undecodable > 0 {
+                format!(", {} not readable", h.undecodable)
+            } else {
+                String::new()
+            }
         ));
     }
     let body = kubewhy_report::sanitize(&body);
