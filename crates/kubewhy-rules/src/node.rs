@@ -18,6 +18,7 @@ use kubewhy_model::{Cause, Confidence, EvidenceKind, Finding, ObjectKey, RiskLev
 pub(crate) struct NodeHealth;
 
 const CAUSES: &[Cause] = &[
+    Cause::VolumeUnmountStuck,
     Cause::NodeNotReady,
     Cause::NodePressure,
     Cause::PlegUnhealthy,
@@ -55,6 +56,7 @@ impl Check for NodeHealth {
             not_ready_or_pleg(ctx, node, out);
             pressure(ctx, node, out);
             throttled(ctx, node, out);
+            orphaned_volumes(ctx, node, out);
         }
         static_pods(ctx, out);
     }
@@ -519,6 +521,131 @@ fn throttled(ctx: &Ctx, node: &Node, out: &mut Vec<Finding>) {
             Some("kubeAPIQPS: 50\nkubeAPIBurst: 100\neventRecordQPS: 50\neventBurst: 100".into()),
             RiskLevel::Low,
             "More requests per kubelet add load on the API server: raise it gradually on large clusters (API Priority and Fairness protects the server).",
+        );
+    out.push(f);
+}
+
+/// Volumes the kubelet cannot unmount for pods that are no longer in the API: a pod
+/// force-deleted while something held its volume leaves the mount, the pod directory and the
+/// kubelet's retries behind, with no pod to show them on.
+fn orphaned_volumes(ctx: &Ctx, node: &Node, out: &mut Vec<Finding>) {
+    let name = &node.metadata.name;
+    if !ctx.snap.kinds_loaded.contains_key("Pod") {
+        return; // no pods in the data: their absence says nothing
+    }
+    let view = ctx.nodes();
+    let lines: Vec<Line> = view
+        .node_signal_lines(name, &[Signal::UnmountFailed, Signal::OrphanedVolumes])
+        .into_iter()
+        .filter(|l| recent(ctx.now, l))
+        .collect();
+    if lines.is_empty() {
+        return;
+    }
+    let known: std::collections::HashSet<&str> = ctx
+        .snap
+        .pods
+        .iter()
+        .map(|p| p.metadata.uid.as_str())
+        .collect();
+    let held = view.node_signal_lines(name, &[Signal::MountHeld, Signal::MountPresent]);
+    // Still failing: the mount is still there, or the kubelet's last retry (every 2m2s at
+    // most) is recent. An unmount that failed once and then succeeded is not reported.
+    let current = |uid: &str| {
+        held.iter().any(|(_, l)| l.uids.iter().any(|u| u == uid))
+            || lines.iter().any(|(_, l)| {
+                l.uids.iter().any(|u| u == uid)
+                    && l.time
+                        .is_some_and(|t| ctx.now.as_second() - t.as_second() <= 180)
+            })
+    };
+    let mut uids: Vec<&str> = Vec::new();
+    for (_, l) in &lines {
+        for u in &l.uids {
+            if !known.contains(u.as_str()) && !uids.contains(&u.as_str()) && current(u) {
+                uids.push(u);
+            }
+        }
+    }
+    if uids.is_empty() {
+        return;
+    }
+    let key = node_key(node);
+    let mut f = Finding::new(
+        Cause::VolumeUnmountStuck,
+        Severity::Warning,
+        format!(
+            "The kubelet on {name} cannot unmount the volumes of {} pod(s) no longer in the API",
+            uids.len()
+        ),
+    )
+    .object(key.clone())
+    .group(format!("orphans|{name}"));
+    for uid in uids.iter().take(5) {
+        f = f.evidence(
+            EvidenceKind::Absence,
+            Some(&key),
+            format!("pod {uid}"),
+            "not in the data (pods were): deleted, or outside what was read",
+        );
+        let of_uid = |ls: &[Line<'_>]| -> Vec<kubewhy_model::Evidence> {
+            let mut picked: Vec<(Signal, &kubewhy_model::node::NodeLine)> = Vec::new();
+            for (_, l) in ls.iter().filter(|(_, l)| l.uids.iter().any(|u| u == uid)) {
+                if let Some(s) = l.signal {
+                    match picked.iter_mut().find(|(x, _)| *x == s) {
+                        Some(p) => p.1 = l,
+                        None => picked.push((s, l)),
+                    }
+                }
+            }
+            picked
+                .into_iter()
+                .map(|(_, l)| kubewhy_model::Evidence {
+                    kind: EvidenceKind::Log,
+                    object: Some(key.clone()),
+                    source: nodelink::line_source(l),
+                    quote: l.text.clone(),
+                    occurrences: 1,
+                })
+                .collect()
+        };
+        f.evidence.extend(of_uid(&lines));
+        f.evidence.extend(of_uid(&held));
+        for b in view.bundles.get(name.as_str()).into_iter().flatten() {
+            for l in b.leftovers.iter().filter(|l| l.uid == *uid).take(2) {
+                f = f.evidence(
+                    EvidenceKind::Field,
+                    Some(&key),
+                    format!("{} on the node ({})", l.what, l.origin),
+                    format!("{} {}", l.path, l.detail),
+                );
+            }
+        }
+    }
+    let uid = uids[0];
+    f = f
+        .explain(format!(
+            "These pods are gone from the API — typically force-deleted (`--grace-period=0 --force`) while something held their volumes — but the kubelet on {name} still tries to unmount their volumes and fails, so their mounts and directories stay on the node, and whatever held them still runs there. Force deletion removes only the API object; the cleanup it skipped is left to the kubelet."
+        ))
+        .step(
+            "On the node: find what holds the volumes (working directories, open files)",
+            Some(format!(
+                "grep {uid} /proc/1/mountinfo; ls -l /proc/[0-9]*/cwd /proc/[0-9]*/fd 2>/dev/null | grep {uid}"
+            )),
+            RiskLevel::None,
+            "",
+        )
+        .step(
+            "Stop the processes that hold them; the kubelet then unmounts the volumes and removes the pod directory by itself",
+            None,
+            RiskLevel::Medium,
+            "The holder may be a container of another pod or a host agent (backup, antivirus): stopping it affects whatever it does.",
+        )
+        .step(
+            "Next time, before force-deleting a pod stuck Terminating, find what keeps it there",
+            Some("kubewhy pod NAME -n NAMESPACE --node-logs <node-collect bundle>".into()),
+            RiskLevel::None,
+            "",
         );
     out.push(f);
 }

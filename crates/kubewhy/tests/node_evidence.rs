@@ -236,3 +236,78 @@ fn node_collect_gathers_what_it_can_and_notes_the_rest() {
         String::from_utf8_lossy(&scan.stderr)
     );
 }
+
+#[test]
+fn a_force_deleted_pod_leaves_its_busy_volume_on_the_node() {
+    let v = scan_json(
+        &[
+            from("force-deleted/pods.json"),
+            from("force-deleted/nodes.json"),
+            node_logs("force-deleted/bundle"),
+        ]
+        .concat(),
+    );
+    assert_eq!(
+        findings(&v),
+        vec![(
+            "volume-unmount-stuck".to_string(),
+            vec!["Node /node-1".to_string()]
+        )]
+    );
+    let f = &v["findings"][0];
+    assert_eq!(
+        f["summary"],
+        "The kubelet on node-1 cannot unmount the volumes of 1 pod(s) no longer in the API"
+    );
+    let ev: Vec<(String, String)> = f["evidence"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            (
+                e["source"].as_str().unwrap().to_string(),
+                e["quote"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    let uid = "94cab137-217e-47c5-bc36-356faa8ec4df";
+    assert_eq!(ev[0].0, format!("pod {uid}"));
+    assert!(
+        ev[1].0.starts_with("kubelet: unmount failed (") && ev[1].1.contains("target is busy"),
+        "{ev:?}"
+    );
+    assert!(
+        ev[2]
+            .0
+            .starts_with("proc: process holds the volume, pid 3673 (sleep) ("),
+        "{ev:?}"
+    );
+    assert!(
+        ev[3].0.starts_with("mountinfo: mount still present ("),
+        "{ev:?}"
+    );
+    assert!(
+        ev[4].0.starts_with("pod-dir on the node (")
+            && ev[4].1.ends_with("volumes=kubernetes.io~empty-dir/scratch"),
+        "{ev:?}"
+    );
+    // A scan of one namespace does not claim anything about other namespaces' pods.
+    let mut c = Command::cargo_bin("kubewhy").unwrap();
+    let out = c
+        .args([
+            "scan",
+            "-o",
+            "json",
+            "--fail-on",
+            "never",
+            "-n",
+            "kw-orphan",
+        ])
+        .args(from("force-deleted/pods.json"))
+        .args(from("force-deleted/nodes.json"))
+        .args(node_logs("force-deleted/bundle"))
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["findings"], serde_json::json!([]));
+}
