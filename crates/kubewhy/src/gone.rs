@@ -94,6 +94,12 @@ pub(crate) fn run(args: GoneArgs) -> Result<u8> {
     let has_history =
         !args.audit_log.is_empty() || !args.controller_logs.is_empty() || args.record.is_some();
     let mut err = anstream::stderr();
+    if !src.node_logs.is_empty() {
+        writeln!(
+            err,
+            "kubewhy: note: --node-logs is read by scan, pod and ns; kubewhy gone answers from the audit log, the controller-manager's log and the flight recorder"
+        )?;
+    }
     let live = !src.demo && src.from.is_empty();
     let (snapshot, mut warnings, scope, mut sources) = match load_source(&src, Vec::new()) {
         Ok(s) => {

@@ -399,6 +399,7 @@ fn load_source(args: &SourceArgs, focus: Vec<String>) -> Result<Source> {
                 loaded.snapshot.now = Some(t);
             }
         }
+        node_summary(&bundle)?;
         loaded.snapshot.node.bundles.push(bundle);
     }
     // Live: the kubelet settings of the nodes the rate-limit check would judge (a few requests,
@@ -461,6 +462,38 @@ fn load_source(args: &SourceArgs, focus: Vec<String>) -> Result<Source> {
         rt,
         live_opts,
     })
+}
+
+/// One line on stderr per `--node-logs` bundle: what was read, and what could not be.
+fn node_summary(b: &kubewhy_model::node::NodeBundle) -> Result<()> {
+    let mut err = anstream::stderr();
+    let node = match (&b.node, &b.hostname) {
+        (Some(n), _) => format!("node {n}"),
+        (None, Some(h)) => format!("host {h}"),
+        (None, None) => "node not named (lines are tied to nodes by their host names and pods)".into(),
+    };
+    let mut parts = vec![
+        node,
+        format!("{} lines read, {} that matter", b.lines_read, b.lines.len()),
+    ];
+    if !b.lists.is_empty() {
+        parts.push(format!("lists: {}", b.lists.join(", ")));
+    }
+    writeln!(
+        err,
+        "kubewhy: note: node evidence {}: {}",
+        kubewhy_report::sanitize(&b.origin),
+        kubewhy_report::sanitize(&parts.join("; "))
+    )?;
+    for n in &b.notes {
+        writeln!(
+            err,
+            "kubewhy: note: {}: not collected: {}",
+            kubewhy_report::sanitize(&b.origin),
+            kubewhy_report::sanitize(n)
+        )?;
+    }
+    Ok(())
 }
 
 /// Runs a live read with a progress bar on stderr: only when stderr is a terminal, and only once
