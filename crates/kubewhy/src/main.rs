@@ -27,7 +27,7 @@ const DEMO: &str = include_str!("../../../demo/cluster-dump.json");
     long_about = "kubewhy reads the state of a Kubernetes cluster and explains every pod or namespace that is \
 stuck: one root cause per finding (a stable slug, see `kubewhy causes`), the evidence that proves it, \
 every object it affects, and the next steps with their risk. It only reads, except `kubewhy fix … --apply`, which repairs a pod or namespace stuck Terminating after showing its plan.",
-    after_help = "Examples:\n  kubewhy scan -A                                  diagnose the current cluster (kubeconfig), all namespaces\n  kubewhy scan --demo                              diagnose the bundled demo cluster\n  kubectl get pods,events,nodes -A -o json | kubewhy scan --from -\n  kubectl cluster-info dump -A --output-directory=dump && kubewhy scan --from dump\n  kubewhy scan --from dump -n shop -o markdown     a report to paste into a ticket\n  kubewhy pod web-1 -n shop                        why is this one pod stuck?\n  kubewhy ns old-team                              why does this namespace not go away?\n  kubewhy fix ns old-team                          the plan that repairs it (add --apply to carry it out)\n  kubewhy explain oom-killed                       what a cause means and how to fix it\n\nInstalled as kubectl-why on the PATH, it is also `kubectl why pod web-1 -n shop`."
+    after_help = "Examples:\n  kubewhy scan -A                                  diagnose the current cluster (kubeconfig), all namespaces\n  kubewhy scan --demo                              diagnose the bundled demo cluster\n  kubectl get pods,events,nodes -A -o json | kubewhy scan --from -\n  kubectl cluster-info dump -A --output-directory=dump && kubewhy scan --from dump\n  kubewhy scan --from dump -n shop -o markdown     a report to paste into a ticket\n  kubewhy pod web-1 -n shop                        why is this one pod stuck?\n  kubewhy ns old-team                              why does this namespace not go away?\n  kubewhy scan -A --node-logs node-1/              with what node-collect gathered on a node\n  kubewhy fix ns old-team                          the plan that repairs it (add --apply to carry it out)\n  kubewhy explain oom-killed                       what a cause means and how to fix it\n\nInstalled as kubectl-why on the PATH, it is also `kubectl why pod web-1 -n shop`."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -470,7 +470,9 @@ fn node_summary(b: &kubewhy_model::node::NodeBundle) -> Result<()> {
     let node = match (&b.node, &b.hostname) {
         (Some(n), _) => format!("node {n}"),
         (None, Some(h)) => format!("host {h}"),
-        (None, None) => "node not named (lines are tied to nodes by their host names and pods)".into(),
+        (None, None) => {
+            "node not named (lines are tied to nodes by their host names and pods)".into()
+        }
     };
     let mut parts = vec![
         node,
