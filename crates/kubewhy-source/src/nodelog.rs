@@ -56,7 +56,7 @@ static JOURNAL_ISO: LazyLock<Regex> = LazyLock::new(|| {
 });
 /// `[12345.678901] message` (dmesg) or `[Mon Nov 23 07:10:21 2026] message` (dmesg -T).
 static DMESG: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"^\[\s*(?:\d+\.\d+|[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \d{4})\] ?(.*)$")
+    re(r"^\[\s*(?:\d+\.\d+|([A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \d{4}))\] ?(.*)$")
 });
 /// klog's header: severity, MMDD, time, thread id, file:line.
 static KLOG: LazyLock<Regex> = LazyLock::new(|| {
@@ -88,6 +88,9 @@ static CONTAINER_IN_SANDBOX: LazyLock<Regex> = LazyLock::new(|| {
         r#"CreateContainer within sandbox \\?"([0-9a-f]{64})\\?".*returns container id \\?"([0-9a-f]{64})"#,
     )
 });
+/// `container "…": not found`, `sandbox …: not found`, `task …: not found`.
+static UNKNOWN_OBJECT: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?:container|sandbox|task)[^:]{0,120}: not found"));
 static PLEG: LazyLock<Regex> =
     LazyLock::new(|| re(r"pleg was last seen active ([0-9hms.µ]+) ago; threshold is ([0-9hms.]+)"));
 static OOM_CONSTRAINT: LazyLock<Regex> =
@@ -737,8 +740,11 @@ fn classify(msg: &str) -> Option<(Signal, String)> {
             || m.contains("operation timeout")
             || m.contains("timed out")
             || m.contains("deadline exceeded"));
-    let unknown =
-        m.contains("No such container") || m.contains("code = NotFound") || m.contains("not found");
+    // The runtime does not know the container itself (not a network or a plugin it cannot
+    // find while tearing down: that is a failing stop).
+    let unknown = m.contains("No such container")
+        || m.contains("code = NotFound")
+        || (m.contains("not found") && UNKNOWN_OBJECT.is_match(m));
     if m.contains("No ref for container") || (stop_call && failed && unknown) {
         return Some((Signal::UnknownContainer, String::new()));
     }
@@ -905,7 +911,14 @@ fn log_line(
         msg = c.get(7).map_or("", |m| m.as_str());
     } else if let Some(c) = DMESG.captures(line) {
         component = "kernel".into();
-        msg = c.get(1).map_or("", |m| m.as_str());
+        // `dmesg -T` dates its lines (in the node's local time; UTC assumed).
+        time = c.get(1).and_then(|d| {
+            jiff::civil::DateTime::strptime("%a %b %e %H:%M:%S %Y", d.as_str())
+                .ok()
+                .and_then(|dt| dt.to_zoned(jiff::tz::TimeZone::UTC).ok())
+                .map(|z| z.timestamp())
+        });
+        msg = c.get(2).map_or("", |m| m.as_str());
     }
     if let Some(c) = KLOG.captures(msg) {
         if time.is_none() {

@@ -140,6 +140,12 @@ fn kernel_oom_kill_is_one_line_per_kill_with_its_cgroup() {
                 k.detail
                     .starts_with("the container's memory limit (cgroup)")
             );
+            let day = k.time.map(|t| t.to_string()[..10].to_string());
+            if file == "dmesg-T.txt" {
+                assert_eq!(day.as_deref(), Some("2026-11-23"));
+            } else {
+                assert_eq!(day, None, "seconds since boot are no date");
+            }
         }
     }
 }
@@ -501,4 +507,17 @@ proptest::proptest! {
         compact(&mut b);
         let _ = static_pod_summary(&junk);
     }
+}
+
+#[test]
+fn a_stop_that_cannot_find_a_network_plugin_is_a_failed_stop_not_an_unknown_container() {
+    let b = parse(&format!(
+        "time=\"2026-11-23T07:20:00Z\" level=error msg=\"StopPodSandbox for \\\"{CID}\\\" failed\" error=\"failed to destroy network for sandbox \\\"{CID}\\\": failed to find plugin \\\"bridge\\\" in path: not found\"\n\
+         E1123 07:20:01.000000 1 remote_runtime.go:1] StopContainer \"{CID}\" from runtime service failed: rpc error: code = Unknown desc = an error occurred when try to find container \"{CID}\": not found\n"
+    ));
+    let signals: Vec<_> = b.lines.iter().map(|l| l.signal).collect();
+    assert_eq!(
+        signals,
+        vec![Some(Signal::StopFailed), Some(Signal::UnknownContainer)]
+    );
 }
