@@ -23,7 +23,8 @@ pub(crate) const COLLECT_AFTER: &str = "Examples:
   sudo kubewhy node-collect --out /tmp/node-1                 on the node itself
   kubewhy scan --from dump --node-logs /tmp/node-1           diagnose with it
 
-  In a debug pod (kubectl 1.31+; the node's filesystem at /host), the bundle read back as its log:
+  In a debug pod (kubectl with `debug --custom`, tested with 1.37), the node's
+  filesystem at /host, the bundle read back as the pod's log:
   echo '{\"securityContext\":{\"runAsUser\":0,\"runAsGroup\":0}}' > root.json
   kubectl debug node/node-1 --profile=sysadmin --custom=root.json --image=IMAGE \\
       -- /kubewhy node-collect --root /host --max-mib 2 --out -

