@@ -14,6 +14,7 @@ use jiff::Timestamp;
 use kubewhy_model::node::{KubeletSettings, Signal};
 use kubewhy_model::objects::{Node, Pod, condition};
 use kubewhy_model::{Cause, Confidence, EvidenceKind, Finding, ObjectKey, RiskLevel, Severity};
+use std::collections::HashMap;
 
 pub(crate) struct NodeHealth;
 
@@ -29,11 +30,18 @@ const CAUSES: &[Cause] = &[
 /// Node log lines older than this (before the snapshot's time) describe the past.
 const RECENT_SECS: i64 = 15 * 60;
 
-/// A line is current when it is dated within `RECENT_SECS` of now; undated lines count as
-/// current (the caller lowers confidence).
-fn recent(now: Timestamp, l: &Line) -> bool {
-    l.1.time
-        .is_none_or(|t| (now.as_second() - t.as_second()).abs() <= RECENT_SECS)
+/// The node's lines with one of `signals` that are current: dated within `RECENT_SECS` of now,
+/// or undated (the caller lowers confidence).
+fn recent_lines<'a>(ctx: &Ctx<'a>, node: &str, signals: &[Signal]) -> Vec<Line<'a>> {
+    let now = ctx.now.as_second();
+    ctx.nodes()
+        .node_signal_lines(node, signals)
+        .into_iter()
+        .filter(|l| {
+            l.1.time
+                .is_none_or(|t| (now - t.as_second()).abs() <= RECENT_SECS)
+        })
+        .collect()
 }
 
 fn running_pods<'a>(ctx: &'a Ctx, node: &str) -> Vec<&'a Pod> {
@@ -52,10 +60,12 @@ impl Check for NodeHealth {
         CAUSES
     }
     fn run(&self, ctx: &Ctx, out: &mut Vec<Finding>) {
+        let lagging = lagging_pods(ctx);
         for node in &ctx.snap.nodes {
             not_ready_or_pleg(ctx, node, out);
             pressure(ctx, node, out);
-            throttled(ctx, node, out);
+            let lag = lagging.get(node.metadata.name.as_str());
+            throttled(ctx, node, lag.map_or(&[], Vec::as_slice), out);
             orphaned_volumes(ctx, node, out);
         }
         static_pods(ctx, out);
@@ -128,11 +138,7 @@ fn not_ready_or_pleg(ctx: &Ctx, node: &Node, out: &mut Vec<Finding>) {
     let ready = condition(&node.status.conditions, "Ready");
     let not_ready = node.ready() == Some(false);
     let view = ctx.nodes();
-    let pleg_lines: Vec<Line> = view
-        .node_signal_lines(name, &[Signal::PlegUnhealthy])
-        .into_iter()
-        .filter(|l| recent(ctx.now, l))
-        .collect();
+    let pleg_lines = recent_lines(ctx, name, &[Signal::PlegUnhealthy]);
     let pleg_in_condition = ready.is_some_and(|c| c.message.contains("PLEG is not healthy"));
     // A Ready node's kubelet logs "pleg has yet to be successful" at every start: only a
     // relist that took too long counts there.
@@ -413,24 +419,29 @@ fn settings_of<'a>(ctx: &'a Ctx, node: &str) -> Option<&'a KubeletSettings> {
         })
 }
 
-fn throttled(ctx: &Ctx, node: &Node, out: &mut Vec<Finding>) {
-    let name = &node.metadata.name;
-    let key = node_key(node);
-    let view = ctx.nodes();
-    let lines: Vec<Line> = view
-        .node_signal_lines(name, &[Signal::ClientThrottled])
-        .into_iter()
-        .filter(|l| l.1.component.is_empty() || l.1.component.contains("kubelet"))
-        .filter(|l| recent(ctx.now, l))
-        .collect();
-    let mut lagging: Vec<(ObjectKey, String)> = Vec::new();
+/// The pods whose status lags (`status_lag`), by node: one pass over the pods.
+fn lagging_pods<'a>(ctx: &'a Ctx) -> HashMap<&'a str, Vec<(ObjectKey, String)>> {
+    let mut by_node: HashMap<&str, Vec<(ObjectKey, String)>> = HashMap::new();
     for (i, p) in ctx.snap.pods.iter().enumerate() {
-        if p.spec.node_name.as_deref() == Some(name.as_str())
+        if let Some(node) = p.spec.node_name.as_deref()
             && let Some(why) = status_lag(ctx, i, p)
         {
-            lagging.push((ObjectKey::of("Pod", &p.metadata), why));
+            by_node
+                .entry(node)
+                .or_default()
+                .push((ObjectKey::of("Pod", &p.metadata), why));
         }
     }
+    by_node
+}
+
+fn throttled(ctx: &Ctx, node: &Node, lagging: &[(ObjectKey, String)], out: &mut Vec<Finding>) {
+    let name = &node.metadata.name;
+    let key = node_key(node);
+    let lines: Vec<Line> = recent_lines(ctx, name, &[Signal::ClientThrottled])
+        .into_iter()
+        .filter(|l| l.1.component.is_empty() || l.1.component.contains("kubelet"))
+        .collect();
     if lines.is_empty() && lagging.is_empty() {
         return;
     }
@@ -468,7 +479,7 @@ fn throttled(ctx: &Ctx, node: &Node, out: &mut Vec<Finding>) {
             }
         }
     }
-    for (k, why) in &lagging {
+    for (k, why) in lagging {
         f = f.object(k.clone()).evidence(
             EvidenceKind::Analysis,
             Some(k),
@@ -534,11 +545,7 @@ fn orphaned_volumes(ctx: &Ctx, node: &Node, out: &mut Vec<Finding>) {
         return; // no pods in the data: their absence says nothing
     }
     let view = ctx.nodes();
-    let lines: Vec<Line> = view
-        .node_signal_lines(name, &[Signal::UnmountFailed, Signal::OrphanedVolumes])
-        .into_iter()
-        .filter(|l| recent(ctx.now, l))
-        .collect();
+    let lines = recent_lines(ctx, name, &[Signal::UnmountFailed, Signal::OrphanedVolumes]);
     if lines.is_empty() {
         return;
     }
@@ -853,7 +860,7 @@ pub(crate) fn attach_pod_evidence(ctx: &Ctx, findings: &mut [Finding]) {
     if view.lines.is_empty() {
         return;
     }
-    let by_name: std::collections::HashMap<(&str, &str), usize> = ctx
+    let by_name: HashMap<(&str, &str), usize> = ctx
         .snap
         .pods
         .iter()
@@ -891,13 +898,12 @@ const BUSY_NODE_PODS: usize = 100;
 pub fn configz_candidates(snap: &kubewhy_model::Snapshot, max: usize) -> Vec<String> {
     let now = snap.now.unwrap_or_else(Timestamp::now);
     let ctx = Ctx::new(snap, now);
+    let lagging = lagging_pods(&ctx);
     let mut out: Vec<(bool, usize, String)> = Vec::new();
     for node in &snap.nodes {
         let name = &node.metadata.name;
         let pods = snap.pods_on_node(name).count();
-        let lag = snap.pods.iter().enumerate().any(|(i, p)| {
-            p.spec.node_name.as_deref() == Some(name.as_str()) && status_lag(&ctx, i, p).is_some()
-        });
+        let lag = lagging.contains_key(name.as_str());
         if lag || pods >= BUSY_NODE_PODS {
             out.push((lag, pods, name.clone()));
         }

@@ -277,14 +277,17 @@ fn check_pod(
     let node_unknown = lines_of(&[Signal::UnknownContainer]);
     let disagreement = nodelink::runtime_disagreement(snap, view, pod_idx);
     let node_stop = lines_of(&[Signal::StopFailed]);
-    let runtime_down: Vec<_> = view
-        .node_signal_lines(&node_name, &[Signal::RuntimeDown])
-        .into_iter()
-        .filter(|(_, l)| {
-            l.time
-                .is_none_or(|t| t.as_second() >= deadline.as_second() - 600)
-        })
-        .collect();
+    // Node-wide lines bear on this pod from ten minutes before its deletion deadline on.
+    let node_lines_since_deletion = |signals: &[Signal]| -> Vec<nodelink::Line> {
+        view.node_signal_lines(&node_name, signals)
+            .into_iter()
+            .filter(|(_, l)| {
+                l.time
+                    .is_none_or(|t| t.as_second() >= deadline.as_second() - 600)
+            })
+            .collect()
+    };
+    let runtime_down = node_lines_since_deletion(&[Signal::RuntimeDown]);
     let stuck_procs: Vec<_> = view
         .processes
         .get(&pod_idx)
@@ -304,14 +307,7 @@ fn check_pod(
     ]);
     // The runtime has nothing of the pod running while the kubelet waits on its API rate limit:
     // the pod is gone from the node, and the API has not been told (seed 002).
-    let throttled: Vec<_> = view
-        .node_signal_lines(&node_name, &[Signal::ClientThrottled])
-        .into_iter()
-        .filter(|(_, l)| {
-            l.time
-                .is_none_or(|t| t.as_second() >= deadline.as_second() - 600)
-        })
-        .collect();
+    let throttled = node_lines_since_deletion(&[Signal::ClientThrottled]);
     let gone_from_runtime = if throttled.is_empty() {
         None
     } else {
