@@ -721,7 +721,6 @@ pub async fn kubelet_configz(
                         kube_api_burst: c.kubeletconfig.kube_api_burst,
                         max_pods: c.kubeletconfig.max_pods,
                         static_pod_path: c.kubeletconfig.static_pod_path,
-                        version: None,
                     },
                 )),
                 Err(e) => problems.push(problem(

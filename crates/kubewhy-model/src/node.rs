@@ -41,8 +41,6 @@ pub enum Signal {
     CleanupVolumes,
     /// … pod cgroup not cleaned up.
     CleanupCgroup,
-    /// "Pod is terminated and all resources are reclaimed".
-    Reclaimed,
     /// `unregister_netdevice: waiting for … to become free`: a network device that cannot be
     /// released, which freezes sandbox teardown.
     NetdevHang,
@@ -71,7 +69,6 @@ impl Signal {
             Signal::CleanupStatus => "container status not reported",
             Signal::CleanupVolumes => "volumes not cleaned up",
             Signal::CleanupCgroup => "pod cgroup not cleaned up",
-            Signal::Reclaimed => "resources reclaimed",
             Signal::NetdevHang => "network device not freed",
             Signal::HungTask => "hung task",
             Signal::ClientThrottled => "client-side throttling",
@@ -191,8 +188,6 @@ pub struct KubeletSettings {
     pub kube_api_burst: Option<u64>,
     pub max_pods: Option<u64>,
     pub static_pod_path: Option<String>,
-    /// The kubelet's version, when known (the QPS defaults changed in 1.27).
-    pub version: Option<String>,
 }
 
 /// Everything read from one `--node-logs` path.
@@ -228,10 +223,4 @@ pub struct NodeBundle {
 pub struct NodeEvidence {
     pub bundles: Vec<NodeBundle>,
     pub configz: Vec<(String, KubeletSettings)>,
-}
-
-impl NodeEvidence {
-    pub fn is_empty(&self) -> bool {
-        self.bundles.is_empty() && self.configz.is_empty()
-    }
 }

@@ -610,7 +610,6 @@ fn section_row(st: &FileState, line_no: u64, line: &str, bundle: &mut NodeBundle
                 "staticPodPath" => {
                     k.static_pod_path = Some(v.to_string()).filter(|s| !s.is_empty())
                 }
-                "version" => k.version = Some(v.to_string()).filter(|s| !s.is_empty()),
                 "source" => k.origin = format!("{origin} ({v})"),
                 _ => {}
             }
@@ -692,9 +691,6 @@ fn classify(msg: &str) -> Option<(Signal, String)> {
     }
     if m.contains("PLEG is not healthy") {
         return Some((Signal::PlegUnhealthy, String::new()));
-    }
-    if m.contains("Pod is terminated and all resources are reclaimed") {
-        return Some((Signal::Reclaimed, String::new()));
     }
     if m.contains("is terminated, but ") {
         let s = if m.contains("containers are still running") {

@@ -12,6 +12,15 @@ fn parse_named(name: &str, text: &str) -> (NodeBundle, Vec<LoadWarning>) {
     (b, w)
 }
 
+/// A file of tests/fixtures/node (captured from the real cluster).
+fn fixture(path: &str) -> String {
+    let p = format!(
+        "{}/../../tests/fixtures/node/{path}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{p}: {e}"))
+}
+
 fn parse(text: &str) -> NodeBundle {
     let (b, w) = parse_named("node.log", text);
     assert!(w.is_empty(), "{w:?}");
@@ -61,11 +70,7 @@ fn seed_001_no_ref_for_container() {
 
 #[test]
 fn real_1_20_unmount_target_is_busy() {
-    let text = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../tests/fixtures/node/busy-mount/kubelet.log"
-    ))
-    .unwrap();
+    let text = fixture("busy-mount/kubelet.log");
     let b = parse(&text);
     let unmount: Vec<&NodeLine> = b
         .lines
@@ -87,11 +92,7 @@ fn real_1_20_unmount_target_is_busy() {
 
 #[test]
 fn real_1_20_runtime_down_and_pleg() {
-    let text = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../tests/fixtures/node/runtime-down/kubelet.log"
-    ))
-    .unwrap();
+    let text = fixture("runtime-down/kubelet.log");
     let b = parse(&text);
     let pleg: Vec<&NodeLine> = b
         .lines
@@ -116,11 +117,7 @@ fn real_1_20_runtime_down_and_pleg() {
 #[test]
 fn kernel_oom_kill_is_one_line_per_kill_with_its_cgroup() {
     for file in ["dmesg.txt", "dmesg-T.txt"] {
-        let text = std::fs::read_to_string(format!(
-            "{}/../../tests/fixtures/node/oom/{file}",
-            env!("CARGO_MANIFEST_DIR")
-        ))
-        .unwrap();
+        let text = fixture(&format!("oom/{file}"));
         let b = parse(&text);
         let kills: Vec<&NodeLine> = b
             .lines
