@@ -677,10 +677,25 @@ mod tests;
 /// Most nodes whose kubelet configuration one scan reads (one request each).
 pub const MAX_CONFIGZ: usize = 10;
 
+/// `kubelet_configz_with` a client for the options; a client that cannot be built is one
+/// problem.
+pub async fn kubelet_configz(
+    opts: &LiveOptions,
+    nodes: &[String],
+) -> (
+    Vec<(String, kubewhy_model::node::KubeletSettings)>,
+    Vec<InputWarning>,
+) {
+    match client(opts).await {
+        Ok(c) => kubelet_configz_with(&c, nodes).await,
+        Err(e) => (Vec::new(), vec![problem("nodes/proxy", e.to_string())]),
+    }
+}
+
 /// The kubelet settings of these nodes (at most [`MAX_CONFIGZ`]), read through the API
 /// server's node proxy (`/api/v1/nodes/NAME/proxy/configz`, which needs `get` on
 /// `nodes/proxy`), concurrently, 10 s each. A refusal is reported once, not once per node.
-pub async fn kubelet_configz(
+pub async fn kubelet_configz_with(
     client: &Client,
     nodes: &[String],
 ) -> (

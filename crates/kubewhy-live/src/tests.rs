@@ -406,7 +406,7 @@ async fn kubelet_configuration_is_read_through_the_node_proxy_and_a_refusal_is_s
     }
     });
     let nodes: Vec<String> = ["node-a", "node-b", "node-c"].map(String::from).to_vec();
-    let (settings, problems) = kubelet_configz(&client, &nodes).await;
+    let (settings, problems) = kubelet_configz_with(&client, &nodes).await;
     assert_eq!(settings.len(), 1);
     let (node, s) = &settings[0];
     assert_eq!(node, "node-a");

@@ -407,20 +407,10 @@ fn load_source(args: &SourceArgs, focus: Vec<String>) -> Result<Source> {
     if let Some(rt) = &rt {
         let nodes = kubewhy_rules::configz_candidates(&loaded.snapshot, kubewhy_live::MAX_CONFIGZ);
         if !nodes.is_empty() {
-            match rt.block_on(kubewhy_live::client(&live_opts)) {
-                Ok(client) => {
-                    let (settings, mut problems) =
-                        rt.block_on(kubewhy_live::kubelet_configz(&client, &nodes));
-                    loaded.snapshot.node.configz = settings;
-                    loaded.warnings.append(&mut problems);
-                }
-                Err(e) => loaded.warnings.push(kubewhy_source::LoadWarning {
-                    file: "live:nodes/proxy".into(),
-                    line: None,
-                    column: None,
-                    message: e.to_string(),
-                }),
-            }
+            let (settings, mut problems) =
+                rt.block_on(kubewhy_live::kubelet_configz(&live_opts, &nodes));
+            loaded.snapshot.node.configz = settings;
+            loaded.warnings.append(&mut problems);
         }
     }
     live_problems.append(&mut loaded.warnings);
