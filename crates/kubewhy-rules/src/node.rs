@@ -595,29 +595,17 @@ fn orphaned_volumes(ctx: &Ctx, node: &Node, out: &mut Vec<Finding>) {
             format!("pod {uid}"),
             "not in the data (pods were): deleted, or outside what was read",
         );
-        let of_uid = |ls: &[Line<'_>]| -> Vec<kubewhy_model::Evidence> {
-            let mut picked: Vec<(Signal, &kubewhy_model::node::NodeLine)> = Vec::new();
-            for (_, l) in ls.iter().filter(|(_, l)| l.uids.iter().any(|u| u == uid)) {
-                if let Some(s) = l.signal {
-                    match picked.iter_mut().find(|(x, _)| *x == s) {
-                        Some(p) => p.1 = l,
-                        None => picked.push((s, l)),
-                    }
-                }
+        // The latest line of each kind about this pod (its own count is not said: the
+        // lines are the kubelet's retries for several pods).
+        for ls in [&lines, &held] {
+            let of_uid = ls
+                .iter()
+                .map(|(_, l)| *l)
+                .filter(|l| l.uids.iter().any(|u| u == uid));
+            for (l, _) in nodelink::latest_per_signal(of_uid) {
+                f.evidence.push(nodelink::log_evidence(Some(&key), l, 1));
             }
-            picked
-                .into_iter()
-                .map(|(_, l)| kubewhy_model::Evidence {
-                    kind: EvidenceKind::Log,
-                    object: Some(key.clone()),
-                    source: nodelink::line_source(l),
-                    quote: l.text.clone(),
-                    occurrences: 1,
-                })
-                .collect()
-        };
-        f.evidence.extend(of_uid(&lines));
-        f.evidence.extend(of_uid(&held));
+        }
         for b in view.bundles.get(name.as_str()).into_iter().flatten() {
             for l in b.leftovers.iter().filter(|l| l.uid == *uid).take(2) {
                 f = f.evidence(

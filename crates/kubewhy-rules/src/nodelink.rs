@@ -180,6 +180,8 @@ impl<'a> NodeView<'a> {
             [n] => Some(n.metadata.name.clone()),
             _ => None,
         };
+        // Host names resolved once each (a journal names the same host on every line).
+        let mut hosts: HashMap<&str, Option<String>> = HashMap::new();
         for b in &snap.node.bundles {
             let bundle_node = b
                 .node
@@ -193,7 +195,13 @@ impl<'a> NodeView<'a> {
                 }
                 let node = bundle_node
                     .clone()
-                    .or_else(|| l.host.as_deref().and_then(|h| node_of_host(snap, h)))
+                    .or_else(|| {
+                        let h = l.host.as_deref()?;
+                        hosts
+                            .entry(h)
+                            .or_insert_with(|| node_of_host(snap, h))
+                            .clone()
+                    })
                     .or_else(|| {
                         pods.iter()
                             .find_map(|&i| snap.pods[i].spec.node_name.clone())
@@ -282,20 +290,32 @@ pub(crate) fn quote_lines(
 
 /// `quote_lines` in place.
 pub(crate) fn add_lines(f: &mut Finding, object: Option<&ObjectKey>, lines: &[Line], max: usize) {
-    let mut by_signal: Vec<(Signal, &NodeLine, u64)> = Vec::new();
-    for (_, l) in lines {
-        let Some(s) = l.signal else { continue };
-        // Each signal once per object: a check may have quoted it already.
+    // Each signal once per object: a check may have quoted it already.
+    let fresh = lines.iter().map(|(_, l)| *l).filter(|l| {
+        let Some(s) = l.signal else { return false };
         let tag = format!("({})", l.origin);
         let label = format!(": {}", s.as_str());
-        if f.evidence.iter().any(|e| {
+        !f.evidence.iter().any(|e| {
             e.source.contains(&tag)
                 || (e.kind == EvidenceKind::Log
                     && e.object.as_ref() == object
                     && e.source.contains(&label))
-        }) {
-            continue;
-        }
+        })
+    });
+    let picked = latest_per_signal(fresh);
+    for (l, n) in picked.into_iter().take(max) {
+        f.evidence.push(log_evidence(object, l, n));
+    }
+}
+
+/// Per signal, in the order first seen: the latest line, and how many lines it stands for
+/// (those compacted away included).
+pub(crate) fn latest_per_signal<'l>(
+    lines: impl Iterator<Item = &'l NodeLine>,
+) -> Vec<(&'l NodeLine, u64)> {
+    let mut by_signal: Vec<(Signal, &NodeLine, u64)> = Vec::new();
+    for l in lines {
+        let Some(s) = l.signal else { continue };
         match by_signal.iter_mut().find(|(x, _, _)| *x == s) {
             Some(e) => {
                 e.1 = l;
@@ -304,18 +324,25 @@ pub(crate) fn add_lines(f: &mut Finding, object: Option<&ObjectKey>, lines: &[Li
             None => by_signal.push((s, l, 1 + l.dropped_before)),
         }
     }
-    for (_, l, n) in by_signal.into_iter().take(max) {
-        let mut source = line_source(l);
-        if n > 1 {
-            source = format!("{source}, the last of {n} such lines");
-        }
-        f.evidence.push(kubewhy_model::Evidence {
-            kind: EvidenceKind::Log,
-            object: object.cloned(),
-            source,
-            quote: l.text.clone(),
-            occurrences: 1,
-        });
+    by_signal.into_iter().map(|(_, l, n)| (l, n)).collect()
+}
+
+/// A node line as evidence; `n` > 1 says how many lines like it there were.
+pub(crate) fn log_evidence(
+    object: Option<&ObjectKey>,
+    l: &NodeLine,
+    n: u64,
+) -> kubewhy_model::Evidence {
+    let mut source = line_source(l);
+    if n > 1 {
+        source = format!("{source}, the last of {n} such lines");
+    }
+    kubewhy_model::Evidence {
+        kind: EvidenceKind::Log,
+        object: object.cloned(),
+        source,
+        quote: l.text.clone(),
+        occurrences: 1,
     }
 }
 
