@@ -350,16 +350,21 @@ fn load_job(job: &Job) -> FileOut {
     out
 }
 
-fn parse_bytes(name: &str, bytes: &[u8], path: Option<&Path>, out: &mut FileOut) {
-    if bytes.starts_with(&[0x1f, 0x8b]) {
-        return out.warn(warn_file(
-            name,
-            "gzip-compressed; decompress it first (gunzip -k FILE) and pass the result".into(),
-        ));
+/// Why a file that starts with `head` is not read as text: compressed, or binary (a NUL in its
+/// first 8 KiB).
+pub(crate) fn not_text(head: &[u8]) -> Option<&'static str> {
+    if head.starts_with(&[0x1f, 0x8b]) {
+        Some("gzip-compressed; decompress it first (gunzip -k FILE) and pass the result")
+    } else if head[..head.len().min(8192)].contains(&0) {
+        Some("binary file; skipped")
+    } else {
+        None
     }
-    let probe = &bytes[..bytes.len().min(8192)];
-    if probe.contains(&0) {
-        return out.warn(warn_file(name, "binary file; skipped".into()));
+}
+
+fn parse_bytes(name: &str, bytes: &[u8], path: Option<&Path>, out: &mut FileOut) {
+    if let Some(why) = not_text(bytes) {
+        return out.warn(warn_file(name, why.into()));
     }
     match std::str::from_utf8(bytes) {
         Ok(text) => parse_text(name, text, path, out),

@@ -113,20 +113,11 @@ pub fn read_node_logs(
     };
     for (name, file) in crate::open_files(path, warnings) {
         let mut reader = std::io::BufReader::with_capacity(1 << 16, file);
-        match reader.fill_buf() {
-            Ok([0x1f, 0x8b, ..]) => {
-                warnings.push(crate::warn_file(
-                    &name,
-                    "gzip-compressed; decompress it first (gunzip -k FILE) and pass the result"
-                        .into(),
-                ));
-                continue;
-            }
-            Ok(head) if head[..head.len().min(8192)].contains(&0) => {
-                warnings.push(crate::warn_file(&name, "binary file; skipped".into()));
-                continue;
-            }
-            _ => {}
+        if let Ok(head) = reader.fill_buf()
+            && let Some(why) = crate::not_text(head)
+        {
+            warnings.push(crate::warn_file(&name, why.into()));
+            continue;
         }
         parse_node_log(&name, reader, reference, &mut bundle, warnings);
     }
