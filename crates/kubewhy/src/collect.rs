@@ -366,7 +366,8 @@ pub(crate) fn run(args: CollectArgs) -> Result<u8> {
     ];
     for (unit, comm, given) in log_sources {
         let file = format!("{unit}.log");
-        let from_file = given.or_else(|| find_process(comm).as_ref().and_then(log_file_of));
+        let process = find_process(comm);
+        let from_file = given.or_else(|| process.as_ref().and_then(log_file_of));
         if let Some(path) = from_file
             && let Some(text) = c.file_tail(&c.host_path(&path.to_string_lossy()))
         {
@@ -394,7 +395,7 @@ pub(crate) fn run(args: CollectArgs) -> Result<u8> {
             {
                 c.part(&file, &format!("command journalctl -u {unit}"), &text);
             }
-        } else if find_process(comm).is_some() {
+        } else if process.is_some() {
             c.notes.push(format!("{unit}: runs, but logs neither to a file nor to a journal kubewhy can read; pass --{}-log", if unit == "kubelet" { "kubelet" } else { "runtime" }));
         }
     }
