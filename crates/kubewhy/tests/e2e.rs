@@ -1665,6 +1665,7 @@ fn capture_scenario(c: &Cluster, s: &Scenario, ns: &str, dir: &std::path::Path) 
     let mut describe = c.k(&["-n", ns, "describe", "pods"]);
     describe.push_str(&c.k(&["describe", "namespace", ns]));
     std::fs::write(out.join("describe.txt"), describe).unwrap();
+    capture_pastes(c, s, ns, &out.join("paste"));
     let logs = std::path::PathBuf::from(
         std::env::var("KUBEWHY_E2E_LOGS").unwrap_or_else(|_| "/tmp/realcluster/logs".into()),
     );
@@ -1687,6 +1688,62 @@ fn capture_scenario(c: &Cluster, s: &Scenario, ns: &str, dir: &std::path::Path) 
     )
     .unwrap();
     eprintln!("e2e: captured {}", out.display());
+}
+
+/// What people paste, for `kubewhy scan --from` (tests/fixtures/real/<scenario>/paste/):
+/// `describe` of the namespace's pods, claims, workloads and the namespace, `get events`, `get
+/// pods -o wide`, each from the cluster's kubectl (`-1.20`) and from a current one (`-new`,
+/// `KUBEWHY_E2E_KUBECTL_NEW`), and `status.yaml`, the `status:` stanza of the first affected
+/// object as `-o yaml` prints it.
+fn capture_pastes(c: &Cluster, s: &Scenario, ns: &str, out: &std::path::Path) {
+    std::fs::create_dir_all(out).unwrap();
+    let mut kubectls = vec![("1.20", c.kubectl.clone())];
+    if let Ok(new) = std::env::var("KUBEWHY_E2E_KUBECTL_NEW") {
+        kubectls.push(("new", new));
+    }
+    for (label, kubectl) in kubectls {
+        let k = Cluster {
+            kubeconfig: c.kubeconfig.clone(),
+            kubectl,
+        };
+        let kinds =
+            "pods,persistentvolumeclaims,deployments,replicasets,statefulsets,daemonsets,jobs";
+        let mut describe = k
+            .run(&["-n", ns, "describe", kinds], None)
+            .unwrap_or_default();
+        describe.push_str(
+            &k.run(&["describe", "namespace", ns], None)
+                .unwrap_or_default(),
+        );
+        std::fs::write(out.join(format!("describe-{label}.txt")), describe).unwrap();
+        let events = k
+            .run(&["-n", ns, "get", "events"], None)
+            .unwrap_or_default();
+        std::fs::write(out.join(format!("events-{label}.txt")), events).unwrap();
+        let pods = k
+            .run(&["-n", ns, "get", "pods", "-o", "wide"], None)
+            .unwrap_or_default();
+        std::fs::write(out.join(format!("pods-{label}.txt")), pods).unwrap();
+    }
+    // The object the scenario is about: its first named object, else the namespace's first pod,
+    // else its first ReplicaSet (admission refused every pod), else the namespace itself.
+    let yaml = if s.objects.first().is_some_and(|o| *o == ns) {
+        c.k(&["get", "namespace", ns, "-o", "yaml"])
+    } else if let Some(name) = s.objects.first() {
+        c.k(&["-n", ns, "get", "pod", name, "-o", "yaml"])
+    } else {
+        let pods = c.k(&["-n", ns, "get", "pods", "-o", "name"]);
+        let rs = c.k(&["-n", ns, "get", "replicasets", "-o", "name"]);
+        match pods.lines().next().or(rs.lines().next()) {
+            Some(first) => c.k(&["-n", ns, "get", first, "-o", "yaml"]),
+            None => c.k(&["get", "namespace", ns, "-o", "yaml"]),
+        }
+    };
+    let stanza = yaml
+        .find("\nstatus:")
+        .map(|i| yaml[i + 1..].to_string())
+        .unwrap_or_default();
+    std::fs::write(out.join("status.yaml"), stanza).unwrap();
 }
 
 /// `kubewhy watch --record` running beside the whole suite, for the gone phase.
