@@ -17,4 +17,4 @@ pub use finding::{
     Unexplained, merge_findings,
 };
 pub use objects::ObjectKey;
-pub use snapshot::Snapshot;
+pub use snapshot::{Pasted, Snapshot};

@@ -38,7 +38,24 @@ pub struct Snapshot {
     pub gc_threshold: Option<usize>,
     /// Kinds seen in the input, with how many objects of each (0 for an empty list).
     pub kinds_loaded: BTreeMap<String, usize>,
+    /// Objects known only in part, from pasted text (`kubectl describe`, `get` tables, status
+    /// stanzas, event messages): findings about them are less certain and say what would settle
+    /// them.
+    pub pasted: Vec<Pasted>,
     idx: Indexes,
+}
+
+/// An object read from pasted text, and what that text could not show.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pasted {
+    pub object: ObjectKey,
+    /// What the paste held: `kubectl describe`, `a kubectl get events table`, `a status stanza`, ….
+    pub from: String,
+    /// What it lacks, as a phrase: `its events`, `its state (only its events were pasted)`.
+    /// Empty when the paste shows everything the checks read (a whole describe).
+    pub missing: String,
+    /// The one read-only command whose output would settle the diagnosis.
+    pub settle: String,
 }
 
 #[derive(Debug, Default)]

@@ -115,10 +115,24 @@ impl Check for PodCreation {
     fn run(&self, ctx: &Ctx, out: &mut Vec<Finding>) {
         daemonsets_without_ports(ctx, out);
         for w in &ctx.snap.workloads {
-            if !matches!(
-                w.kind.as_str(),
-                "ReplicaSet" | "StatefulSet" | "DaemonSet" | "Job"
-            ) {
+            // A Deployment copies its ReplicaSet's ReplicaFailure: it speaks for it only when
+            // the data holds none of its ReplicaSets (a pasted `describe deployment`).
+            let deployment_alone = w.kind == "Deployment"
+                && !ctx.snap.workloads.iter().any(|rs| {
+                    rs.kind == "ReplicaSet"
+                        && rs.metadata.ns() == w.metadata.ns()
+                        && rs.metadata.owner_references.iter().any(|o| {
+                            o.kind == "Deployment"
+                                && ((!o.uid.is_empty() && o.uid == w.metadata.uid)
+                                    || o.name == w.metadata.name)
+                        })
+                });
+            if !deployment_alone
+                && !matches!(
+                    w.kind.as_str(),
+                    "ReplicaSet" | "StatefulSet" | "DaemonSet" | "Job"
+                )
+            {
                 continue;
             }
             if let Some(f) = check_workload(ctx, w) {
@@ -321,7 +335,7 @@ fn desired(w: &Workload) -> Option<i64> {
 fn check_workload(ctx: &Ctx, w: &Workload) -> Option<Finding> {
     let key = ObjectKey::of(&w.kind, &w.metadata);
     let cond = condition(&w.status.conditions, "ReplicaFailure")
-        .filter(|c| c.status == "True" && c.reason == "FailedCreate" && !c.message.is_empty());
+        .filter(|c| c.status == "True" && c.reason == "FailedCreate");
     let events = ctx.snap.events_for(&w.kind, &w.metadata);
     let event = events
         .iter()
@@ -334,12 +348,18 @@ fn check_workload(ctx: &Ctx, w: &Workload) -> Option<Finding> {
         None => have == 0,
     };
     let message = match (cond, event) {
-        (Some(c), _) => c.message.clone(),
-        (None, Some(e)) if short => e.message.clone(),
+        (Some(c), _) if !c.message.is_empty() => c.message.clone(),
+        (_, Some(e)) if short || cond.is_some() => e.message.clone(),
+        // `kubectl describe` prints the condition without its message: refused, but why is
+        // in the controller's events.
+        (Some(_), None) => String::new(),
         _ => return None,
     };
     let refusal = classify(inner_error(&message));
-    let (summary, group, why, confidence) = describe(ctx, w, &refusal);
+    let (summary, group, why, mut confidence) = describe(ctx, w, &refusal);
+    if message.is_empty() {
+        confidence = Confidence::Low;
+    }
     let mut f = Finding::new(Cause::PodCreationRejected, Severity::Error, summary)
         .object(key.clone())
         .group(group)

@@ -12,6 +12,7 @@ mod loglines;
 mod mounts;
 mod namespace;
 mod node;
+mod pasted;
 mod nodelink;
 mod pending;
 mod podgc;
@@ -24,7 +25,7 @@ mod terminating;
 mod units;
 
 use jiff::Timestamp;
-use kubewhy_model::{Cause, Finding, Snapshot, Unexplained, merge_findings};
+use kubewhy_model::{Cause, Finding, ObjectKey, Snapshot, Unexplained, merge_findings};
 pub use node::configz_candidates;
 use podinfo::PodInfo;
 
@@ -104,7 +105,8 @@ pub fn diagnose(snap: &Snapshot) -> Diagnosis {
         check.run(&ctx, &mut raw);
     }
     node::attach_pod_evidence(&ctx, &mut raw);
-    let findings = merge_findings(raw);
+    let mut findings = merge_findings(raw);
+    pasted::qualify(snap, &mut findings);
     let explained: std::collections::HashSet<(&str, &str)> = findings
         .iter()
         .flat_map(|f| f.objects.iter())
@@ -120,14 +122,45 @@ pub fn diagnose(snap: &Snapshot) -> Diagnosis {
         if explained.contains(&(pod.metadata.ns(), pod.metadata.name.as_str())) {
             continue;
         }
-        unexplained.push(Unexplained {
-            object: info.key.clone(),
-            status: info.status_column(),
-            next: format!(
+        let next = pasted::settle(snap, &info.key).unwrap_or_else(|| {
+            format!(
                 "kubectl describe pod {} -n {}",
                 pod.metadata.name,
                 pod.metadata.ns()
-            ),
+            )
+        });
+        unexplained.push(Unexplained {
+            object: info.key.clone(),
+            status: info.status_column(),
+            next,
+        });
+    }
+    // A namespace stuck deleting that no finding explains: what is left in it would.
+    for ns in &snap.namespaces {
+        if ns.status.phase != "Terminating"
+            || findings.iter().any(|f| {
+                f.objects
+                    .iter()
+                    .any(|o| o.kind == "Namespace" && o.name == ns.metadata.name)
+            })
+        {
+            continue;
+        }
+        let key = ObjectKey {
+            kind: "Namespace".into(),
+            name: ns.metadata.name.clone(),
+            ..Default::default()
+        };
+        let next = pasted::settle(snap, &key).unwrap_or_else(|| {
+            format!(
+                "kubectl api-resources --verbs=list --namespaced -o name | xargs -n 1 kubectl get --show-kind --ignore-not-found -n {}",
+                ns.metadata.name
+            )
+        });
+        unexplained.push(Unexplained {
+            object: key,
+            status: "Terminating".into(),
+            next,
         });
     }
     Diagnosis {

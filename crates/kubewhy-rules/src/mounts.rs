@@ -173,16 +173,34 @@ fn check_pod(ctx: &Ctx, info: &PodInfo, out: &mut Vec<Finding>) {
             },
             cs.name
         );
-        let (cause, name, key) = match missing_reference(&w.message) {
+        // `kubectl describe` prints no message under a waiting state: the kubelet's `Failed`
+        // event (`Error: configmap "x" not found`) says the same.
+        let said = (w.message.is_empty())
+            .then(|| {
+                snap.events_for("Pod", &info.pod.metadata)
+                    .into_iter()
+                    .rev()
+                    .find(|e| {
+                        e.reason == "Failed"
+                            && e.message.starts_with("Error: ")
+                            && e.container().is_none_or(|c| c == cs.name)
+                    })
+            })
+            .flatten();
+        let message = said.map_or(w.message.as_str(), |e| e.message.trim_start_matches("Error: "));
+        let (cause, name, key) = match missing_reference(message) {
             Some(m) => m,
             None => (Cause::ConfigError, String::new(), None),
         };
-        let f = base(ctx, info, cause, &name, key.as_deref()).evidence(
+        let mut f = base(ctx, info, cause, &name, key.as_deref()).evidence(
             EvidenceKind::Field,
             Some(&info.key),
             format!("{field} reason={}", w.reason),
             w.message.clone(),
         );
+        if let Some(e) = said {
+            f = f.evidence(EvidenceKind::Event, Some(&info.key), e.origin(), e.message.clone());
+        }
         found.push(f);
     }
     let events = snap.events_for("Pod", &info.pod.metadata);

@@ -11,6 +11,7 @@ mod decode;
 mod json;
 mod logs;
 mod nodelog;
+mod paste;
 mod redact;
 mod yaml;
 
@@ -78,6 +79,12 @@ pub(crate) struct FileOut {
     warnings: Vec<LoadWarning>,
     suppressed: usize,
     empty_kinds: Vec<String>,
+    /// Objects known in part, from pasted text.
+    pasted: Vec<kubewhy_model::Pasted>,
+    /// Whether the file was read as pasted text (its ages count back from the anchor).
+    pasted_text: bool,
+    /// Node log lines found in pasted text.
+    bundles: Vec<kubewhy_model::node::NodeBundle>,
 }
 
 impl FileOut {
@@ -169,7 +176,11 @@ pub fn load_onto(base: Snapshot, inputs: Vec<Input>, now: Option<jiff::Timestamp
         }
     }
 
-    let outs = run_parallel(&jobs);
+    // Pasted text gives ages (`5m ago`), not times: they count back from `now`, else from this
+    // moment, which then is the snapshot's.
+    let anchor = now.unwrap_or_else(jiff::Timestamp::now);
+    let outs = run_parallel(&jobs, anchor);
+    let mut any_paste = false;
     let mut loaded = Loaded {
         files_read: jobs.len(),
         snapshot: base,
@@ -184,6 +195,9 @@ pub fn load_onto(base: Snapshot, inputs: Vec<Input>, now: Option<jiff::Timestamp
             o.add_to(snap);
         }
         snap.logs.extend(out.logs);
+        snap.pasted.extend(out.pasted);
+        snap.node.bundles.extend(out.bundles);
+        any_paste |= out.pasted_text;
         if let Some(first) = out.warnings.first().cloned() {
             warnings.extend(out.warnings);
             if out.suppressed > 0 {
@@ -199,7 +213,7 @@ pub fn load_onto(base: Snapshot, inputs: Vec<Input>, now: Option<jiff::Timestamp
             loaded.other_kinds.insert(kind.clone(), *n);
         }
     }
-    snap.finish(now);
+    snap.finish(now.or(any_paste.then_some(anchor)));
     loaded.warnings = warnings;
     loaded
 }
@@ -305,7 +319,7 @@ pub(crate) fn open_files(
     out
 }
 
-fn run_parallel(jobs: &[Job]) -> Vec<FileOut> {
+fn run_parallel(jobs: &[Job], anchor: jiff::Timestamp) -> Vec<FileOut> {
     use std::sync::Mutex;
     use std::sync::atomic::{AtomicUsize, Ordering};
     let threads = std::thread::available_parallelism()
@@ -320,7 +334,7 @@ fn run_parallel(jobs: &[Job]) -> Vec<FileOut> {
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(job) = jobs.get(i) else { break };
-                    let out = load_job(job);
+                    let out = load_job(job, anchor);
                     results
                         .lock()
                         .unwrap_or_else(|e| e.into_inner())
@@ -334,15 +348,15 @@ fn run_parallel(jobs: &[Job]) -> Vec<FileOut> {
     r.into_iter().map(|(_, o)| o).collect()
 }
 
-fn load_job(job: &Job) -> FileOut {
+fn load_job(job: &Job, anchor: jiff::Timestamp) -> FileOut {
     let mut out = FileOut::default();
     match job {
-        Job::Text(name, text) => parse_text(name, text, None, &mut out),
-        Job::Bytes(name, bytes) => parse_bytes(name, bytes, None, &mut out),
+        Job::Text(name, text) => parse_text(name, text, None, anchor, &mut out),
+        Job::Bytes(name, bytes) => parse_bytes(name, bytes, None, anchor, &mut out),
         Job::File(path) => {
             let name = path.display().to_string();
             match std::fs::read(path) {
-                Ok(bytes) => parse_bytes(&name, &bytes, Some(path), &mut out),
+                Ok(bytes) => parse_bytes(&name, &bytes, Some(path), anchor, &mut out),
                 Err(e) => out.warn(warn_file(&name, format!("cannot read: {e}"))),
             }
         }
@@ -362,12 +376,18 @@ pub(crate) fn not_text(head: &[u8]) -> Option<&'static str> {
     }
 }
 
-fn parse_bytes(name: &str, bytes: &[u8], path: Option<&Path>, out: &mut FileOut) {
+fn parse_bytes(
+    name: &str,
+    bytes: &[u8],
+    path: Option<&Path>,
+    anchor: jiff::Timestamp,
+    out: &mut FileOut,
+) {
     if let Some(why) = not_text(bytes) {
         return out.warn(warn_file(name, why.into()));
     }
     match std::str::from_utf8(bytes) {
-        Ok(text) => parse_text(name, text, path, out),
+        Ok(text) => parse_text(name, text, path, anchor, out),
         Err(e) => {
             let lossy = String::from_utf8_lossy(bytes);
             let (line, col) = line_col(&lossy, e.valid_up_to());
@@ -377,16 +397,25 @@ fn parse_bytes(name: &str, bytes: &[u8], path: Option<&Path>, out: &mut FileOut)
                 col,
                 "invalid UTF-8; read with the bad bytes replaced".into(),
             ));
-            parse_text(name, &lossy, path, out)
+            parse_text(name, &lossy, path, anchor, out)
         }
     }
 }
 
-fn parse_text(name: &str, text: &str, path: Option<&Path>, out: &mut FileOut) {
+fn parse_text(
+    name: &str,
+    text: &str,
+    path: Option<&Path>,
+    anchor: jiff::Timestamp,
+    out: &mut FileOut,
+) {
     let trimmed = text.trim_start_matches('\u{feff}');
     let first = trimmed.trim_start().chars().next();
     match first {
         None => {}
+        Some('{') | Some('[') if paste::is_json_paste(trimmed) => {
+            paste::parse(name, trimmed, anchor, out)
+        }
         Some('{') | Some('[') => json::parse_stream(name, trimmed, out),
         Some('=') if trimmed.trim_start().starts_with(logs::START_MARKER) => {
             json::parse_stream(name, trimmed, out)
@@ -401,6 +430,8 @@ fn parse_text(name: &str, text: &str, path: Option<&Path>, out: &mut FileOut) {
                     origin: name.to_string(),
                     tail: logs::tail_lines(trimmed),
                 });
+            } else if paste::is_paste(trimmed) {
+                paste::parse(name, trimmed, anchor, out)
             } else {
                 yaml::parse(name, trimmed, out)
             }

@@ -35,7 +35,7 @@ fn yaml_message(e: &serde_saphyr::Error) -> String {
     }
 }
 
-fn parse_value(file: &str, line: u64, value: Value, out: &mut FileOut) {
+pub(crate) fn parse_value(file: &str, line: u64, value: Value, out: &mut FileOut) {
     let Value::Object(mut map) = value else {
         if !value.is_null() {
             out.warn(crate::warn_at(

@@ -1,0 +1,905 @@
+//! Pasted text: what people share in tickets and chats. `kubectl describe` of pods, nodes,
+//! namespaces, claims and workloads; `kubectl get` tables (pods, events, nodes; `-o wide`, `-A`);
+//! YAML or JSON objects and bare `status:` / `metadata:` stanzas; single event lines and
+//! messages; kubelet / containerd / kernel log lines; container log excerpts — several in one
+//! paste, separated or not.
+//!
+//! Each block becomes objects in the API's JSON shape, decoded by the loader's own kind dispatch
+//! (`yaml::parse_value`), so a paste joins the same snapshot model as a dump. What a block
+//! cannot show is recorded as a `Pasted` entry (what it held, what it lacks, the one command
+//! that would settle it); objects named only by events or table rows get a state inferred from
+//! them (`infer.rs`). Ages (`5m`, `(x3 over 10m)`, `Terminating (lasts 2m)`) count back from
+//! the anchor: `--now`, else the moment of reading. Nothing here fails: unknown text is noted.
+
+mod describe;
+mod infer;
+mod table;
+#[cfg(test)]
+mod tests;
+
+use crate::FileOut;
+use jiff::Timestamp;
+use kubewhy_model::objects::ContainerLog;
+use kubewhy_model::{ObjectKey, Pasted};
+use regex::Regex;
+use serde_json::{Value, json};
+use std::collections::BTreeSet;
+use std::sync::LazyLock;
+
+fn re(s: &str) -> Regex {
+    Regex::new(s).unwrap_or_else(|e| panic!("{s}: {e}"))
+}
+
+/// A log line of a node component: klog, journal, syslog, logrus, dmesg, RFC 3339 stamps.
+static LOG_LINE: LazyLock<Regex> = LazyLock::new(|| {
+    re(r#"^(?:[IWEF]\d{4} \d\d:\d\d:\d\d|[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \S+ \S+:|time="\d{4}-|level=\w+ |\[\s*\d+\.\d+\]|\[[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d |\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d\S* \S+ \S+\[\d+\]:|\{"ts":|\{"level")"#)
+});
+/// One event row copied without its header: `Warning  FailedScheduling  3m  default-scheduler  …`.
+static EVENT_ROW: LazyLock<Regex> =
+    LazyLock::new(|| re(r"^\s*(?:Normal|Warning)\s+[A-Z][A-Za-z]+\s+\S"));
+/// A shell prompt with a kubectl command.
+static COMMAND: LazyLock<Regex> =
+    LazyLock::new(|| re(r"^(?:\S*[$%#>]\s*)?(?:kubectl|oc|k)\s+(?:\S+\s+)*?(?:describe|get|logs|events)\b"));
+/// Where a YAML object or stanza starts.
+static YAML_START: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"^(?:apiVersion|kind|metadata|spec|status|items|containerStatuses|conditions|phase):(?:\s|$)")
+});
+
+/// Whether text that is not JSON should be read as a paste rather than YAML objects.
+pub(crate) fn is_paste(text: &str) -> bool {
+    for l in text.lines().take(200) {
+        let t = l.trim_end();
+        if t.is_empty() || t.starts_with('#') {
+            continue;
+        }
+        return !(t.starts_with("apiVersion:")
+            || t.starts_with("kind:")
+            || t.starts_with("---")
+            || t.starts_with("items:")
+            || t.starts_with("- apiVersion:"));
+    }
+    false
+}
+
+/// Whether a JSON text should be read as a paste: no `"kind"` or `"apiVersion"` near its start
+/// (a bare status object, a fragment, JSON log lines).
+pub(crate) fn is_json_paste(text: &str) -> bool {
+    let mut end = text.len().min(4096);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let head = &text[..end];
+    !(head.contains("\"kind\"") || head.contains("\"apiVersion\""))
+}
+
+/// An event as a paste shows it.
+#[derive(Debug, Clone, Default)]
+pub(super) struct EventRow {
+    pub kind: String,
+    pub namespace: String,
+    pub name: String,
+    pub field_path: String,
+    pub type_: String,
+    pub reason: String,
+    pub message: String,
+    pub count: i64,
+    pub first: Option<Timestamp>,
+    pub last: Option<Timestamp>,
+    pub source: String,
+    pub host: String,
+    pub line: u64,
+}
+
+/// kubectl's human durations: `13s`, `2m46s`, `3h4m`, `5d`, `2y30d`. Seconds.
+pub(super) fn parse_age(s: &str) -> Option<i64> {
+    let s = s.trim();
+    if s.is_empty() || s.starts_with('<') {
+        return None;
+    }
+    let mut total = 0i64;
+    let mut num = String::new();
+    for ch in s.chars() {
+        if ch.is_ascii_digit() {
+            num.push(ch);
+            continue;
+        }
+        let n: i64 = num.parse().ok()?;
+        num.clear();
+        total = total.checked_add(n.checked_mul(match ch {
+            'y' => 365 * 86400,
+            'd' => 86400,
+            'h' => 3600,
+            'm' => 60,
+            's' => 1,
+            _ => return None,
+        })?)?;
+    }
+    num.is_empty().then_some(total)
+}
+
+/// describe's times: RFC 1123 with a numeric zone (`Sun, 22 Nov 2026 20:24:40 +0000`), or
+/// RFC 3339.
+pub(super) fn parse_rfc1123(s: &str) -> Option<Timestamp> {
+    let s = s.trim();
+    jiff::fmt::strtime::parse("%a, %d %b %Y %H:%M:%S %z", s)
+        .ok()
+        .and_then(|t| t.to_timestamp().ok())
+        .or_else(|| s.parse().ok())
+}
+
+fn ago(anchor: Timestamp, age: &str) -> Option<Timestamp> {
+    let secs = parse_age(age)?;
+    anchor
+        .checked_sub(jiff::SignedDuration::from_secs(secs))
+        .ok()
+}
+
+/// `pod/web-1`, `Pod/web-1`, `replicaset.apps/api-5f` → (Kind, name).
+fn object_ref(s: &str) -> Option<(String, String)> {
+    let (res, name) = s.split_once('/')?;
+    let res = res.split('.').next().unwrap_or(res).to_ascii_lowercase();
+    let kind = match res.as_str() {
+        "pod" | "pods" => "Pod",
+        "node" | "nodes" => "Node",
+        "namespace" | "namespaces" => "Namespace",
+        "replicaset" | "replicasets" => "ReplicaSet",
+        "deployment" | "deployments" => "Deployment",
+        "statefulset" | "statefulsets" => "StatefulSet",
+        "daemonset" | "daemonsets" => "DaemonSet",
+        "job" | "jobs" => "Job",
+        "cronjob" | "cronjobs" => "CronJob",
+        "persistentvolumeclaim" | "persistentvolumeclaims" | "pvc" => "PersistentVolumeClaim",
+        "persistentvolume" => "PersistentVolume",
+        "service" => "Service",
+        _ => return None,
+    };
+    Some((kind.to_string(), name.to_string()))
+}
+
+impl EventRow {
+    /// An event from a table's cells: describe's (Type, Reason, Age, From, Message; the old
+    /// FirstSeen / LastSeen / Count / SubObjectPath) or `get events`' (LAST SEEN, TYPE, REASON,
+    /// OBJECT or KIND + NAME, SUBOBJECT, SOURCE, MESSAGE, FIRST SEEN, COUNT, NAMESPACE).
+    pub fn from_cells(
+        cells: &[(String, String)],
+        involved: (&str, &str, &str),
+        anchor: Timestamp,
+        line: u64,
+    ) -> Option<EventRow> {
+        let c = |name: &str| table::get(cells, name);
+        let reason = c("Reason");
+        let message = c("Message");
+        if reason.is_empty() && message.is_empty() {
+            return None;
+        }
+        let (mut kind, mut name) = (involved.0.to_string(), involved.2.to_string());
+        if let Some((k, n)) = object_ref(c("Object")) {
+            (kind, name) = (k, n);
+        } else if !c("Kind").is_empty() && !c("Name").is_empty() {
+            kind = c("Kind").to_string();
+            // The old layout's NAME is the event's: `web-1.15f2a…`.
+            name = c("Name")
+                .rsplit_once('.')
+                .map_or(c("Name"), |(n, _)| n)
+                .to_string();
+        }
+        if kind.is_empty() || name.is_empty() {
+            return None;
+        }
+        let namespace = match c("Namespace") {
+            "" => involved.1.to_string(),
+            ns => ns.to_string(),
+        };
+        let age = [c("Age"), c("Last Seen"), c("LastSeen")]
+            .into_iter()
+            .find(|a| !a.is_empty())
+            .unwrap_or("");
+        let (last_age, series) = match age.split_once('(') {
+            Some((a, s)) => (a.trim(), s.trim_end_matches(')')),
+            None => (age, ""),
+        };
+        let mut count = c("Count").parse::<i64>().unwrap_or(1);
+        let mut first_age = [c("First Seen"), c("FirstSeen")]
+            .into_iter()
+            .find(|a| !a.is_empty())
+            .unwrap_or(last_age)
+            .to_string();
+        // `x3 over 10m`
+        if let Some(rest) = series.strip_prefix('x')
+            && let Some((n, over)) = rest.split_once(" over ")
+        {
+            count = n.trim().parse().unwrap_or(count);
+            first_age = over.trim().to_string();
+        }
+        let from = [c("From"), c("Source")]
+            .into_iter()
+            .find(|a| !a.is_empty())
+            .unwrap_or("");
+        let (source, host) = match from.split_once(',') {
+            Some((s, h)) => (s.trim(), h.trim()),
+            None => (from, ""),
+        };
+        let mut field_path = [c("SubObjectPath"), c("Subobject")]
+            .into_iter()
+            .find(|a| !a.is_empty())
+            .unwrap_or("");
+        // Newer kubectl puts the field path before the message: `spec.containers{main}: …`.
+        let mut message = message;
+        if let Some((path, rest)) = message.split_once("}: ")
+            && path.starts_with("spec.")
+            && !path.contains(' ')
+        {
+            field_path = &message[..path.len() + 1];
+            message = rest;
+        }
+        Some(EventRow {
+            kind,
+            namespace,
+            name,
+            field_path: field_path.to_string(),
+            type_: c("Type").to_string(),
+            reason: reason.to_string(),
+            message: message.to_string(),
+            count: count.max(1),
+            first: ago(anchor, &first_age),
+            last: ago(anchor, last_age),
+            source: source.to_string(),
+            host: host.to_string(),
+            line,
+        })
+    }
+
+    fn key(&self) -> (String, String, String) {
+        (self.kind.clone(), self.namespace.clone(), self.name.clone())
+    }
+
+    fn to_json(&self, i: usize) -> Value {
+        let namespaced = !matches!(self.kind.as_str(), "Node" | "Namespace" | "PersistentVolume");
+        let ns = if namespaced {
+            self.namespace.as_str()
+        } else {
+            "default"
+        };
+        let mut involved = json!({"kind": self.kind, "name": self.name});
+        if namespaced {
+            involved["namespace"] = json!(self.namespace);
+        }
+        if !self.field_path.is_empty() {
+            involved["fieldPath"] = json!(self.field_path);
+        }
+        json!({
+            "apiVersion": "v1", "kind": "Event",
+            "metadata": {"name": format!("{}.paste{i}", self.name), "namespace": ns},
+            "involvedObject": involved,
+            "reason": self.reason, "message": self.message,
+            "type": if self.type_.is_empty() { "Warning" } else { self.type_.as_str() },
+            "count": self.count,
+            "firstTimestamp": self.first.or(self.last).map(|t| t.to_string()),
+            "lastTimestamp": self.last.map(|t| t.to_string()),
+            "source": {"component": self.source, "host": self.host},
+        })
+    }
+}
+
+/// A row of `kubectl get pods` (or nodes, claims, namespaces): its cells, for `infer.rs`.
+#[derive(Debug, Clone)]
+pub(super) struct Row {
+    pub kind: &'static str,
+    pub namespace: String,
+    pub name: String,
+    pub cells: Vec<(String, String)>,
+    pub line: u64,
+}
+
+/// What one paste held, before it becomes objects.
+#[derive(Default)]
+struct Collected {
+    /// Objects in API shape, with what they lack (`None`: nothing the checks read).
+    objects: Vec<(u64, Value, Option<Pasted>)>,
+    events: Vec<EventRow>,
+    rows: Vec<Row>,
+    /// Event messages with no object: `0/3 nodes are available: …`.
+    messages: Vec<(u64, String)>,
+    node_log: Vec<String>,
+    /// Lines nothing recognised: container log output, if a pod in the paste crashes.
+    other: Vec<(u64, String)>,
+    /// The namespace of the last `kubectl … -n NS` line.
+    namespace: Option<String>,
+}
+
+#[derive(PartialEq)]
+enum State {
+    None,
+    Describe,
+    Table,
+    Yaml,
+}
+
+/// What begins a new block, for a line at column 0.
+fn starts_block(line: &str) -> bool {
+    line.starts_with("Name:")
+        || table::is_header(line)
+        || YAML_START.is_match(line)
+        || line.starts_with('{')
+        || LOG_LINE.is_match(line)
+        || COMMAND.is_match(line)
+}
+
+pub(crate) fn parse(name: &str, text: &str, anchor: Timestamp, out: &mut FileOut) {
+    let mut c = Collected::default();
+    let lines: Vec<(u64, &str)> = (1u64..).zip(text.lines()).collect();
+    let mut state = State::None;
+    let mut block: Vec<(u64, &str)> = Vec::new();
+    let mut header: Option<Vec<(String, usize)>> = None;
+    let mut i = 0;
+    // Byte offset of each line, for JSON values that span lines.
+    let mut offsets = Vec::with_capacity(lines.len());
+    let mut off = 0usize;
+    for l in text.split_inclusive('\n') {
+        offsets.push(off);
+        off += l.len();
+    }
+    while i < lines.len() {
+        let (no, line) = lines[i];
+        let line = line.trim_end_matches('\r');
+        let col0 = !line.starts_with([' ', '\t']);
+        let blank = line.trim().is_empty();
+        // Does this line continue the current block?
+        let continues = match state {
+            State::None => false,
+            State::Describe => {
+                blank
+                    || !col0
+                    || (!starts_block(line) && describe_line(line))
+            }
+            State::Table => !blank && !(col0 && starts_block(line) && !table::is_header(line)),
+            State::Yaml => {
+                blank
+                    || !col0
+                    || line.starts_with("- ")
+                    || line.starts_with("---")
+                    || (line.contains(':')
+                        && line.chars().next().is_some_and(|ch| ch.is_ascii_lowercase()))
+            }
+        };
+        if continues {
+            if state == State::Table {
+                if table::is_header(line) {
+                    header = Some(table::columns(line));
+                } else if let Some(h) = &header {
+                    table_row(h, no, line, anchor, &mut c);
+                }
+            } else {
+                block.push((no, line));
+            }
+            i += 1;
+            continue;
+        }
+        flush(&mut state, &mut block, anchor, &mut c, name, out);
+        header = None;
+        if blank {
+            i += 1;
+            continue;
+        }
+        let trimmed = line.trim_start();
+        if COMMAND.is_match(trimmed) {
+            command(trimmed, &mut c);
+        } else if col0 && line.starts_with("Name:") {
+            state = State::Describe;
+            block.push((no, line));
+        } else if col0 && table::is_header(line) {
+            state = State::Table;
+            header = Some(table::columns(line));
+        } else if col0 && YAML_START.is_match(line) {
+            state = State::Yaml;
+            block.push((no, line));
+        } else if trimmed.starts_with('{') || trimmed.starts_with('[') || trimmed.starts_with('"')
+        {
+            let start = offsets[i] + (line.len() - trimmed.len());
+            match json_value(&text[start..]) {
+                Some((v, used)) => {
+                    stanza_or_object(name, no, v, &mut c, out);
+                    // Skip the lines the value spanned.
+                    let end = start + used;
+                    while i < lines.len() && offsets[i] < end {
+                        i += 1;
+                    }
+                    continue;
+                }
+                None if LOG_LINE.is_match(trimmed) => c.node_log.push(trimmed.to_string()),
+                None => c.other.push((no, line.to_string())),
+            }
+        } else if LOG_LINE.is_match(trimmed) {
+            c.node_log.push(trimmed.to_string());
+        } else if EVENT_ROW.is_match(line) {
+            let cols = table::columns("Type  Reason  Age  From  Message");
+            let cells = table::cells(&cols, trimmed);
+            let ns = c.namespace.clone().unwrap_or_else(|| UNKNOWN.into());
+            match EventRow::from_cells(&cells, ("Pod", &ns, UNKNOWN), anchor, no) {
+                Some(e) => c.events.push(e),
+                None => c.other.push((no, line.to_string())),
+            }
+        } else if infer::message_reason(trimmed).is_some() {
+            c.messages.push((no, trimmed.to_string()));
+        } else {
+            c.other.push((no, line.to_string()));
+        }
+        i += 1;
+    }
+    flush(&mut state, &mut block, anchor, &mut c, name, out);
+    finish(name, c, anchor, out);
+}
+
+/// The name given to what a paste does not name.
+pub(super) const UNKNOWN: &str = "(unknown)";
+
+/// Lines describe prints at column 0: `Key:  value`, and the key-less lines of a namespace's
+/// quotas and limits.
+fn describe_line(line: &str) -> bool {
+    let key = line.split(':').next().unwrap_or("");
+    (line.contains(':')
+        && !key.contains("  ")
+        && key.chars().next().is_some_and(|c| c.is_ascii_uppercase()))
+        || line.starts_with("No ")
+        || line.starts_with("Resource Quotas")
+        || line.starts_with("Resource Limits")
+}
+
+/// `kubectl -n NS describe pod X`: the namespace the output that follows is in.
+fn command(line: &str, c: &mut Collected) {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    for (i, w) in words.iter().enumerate() {
+        if let Some(ns) = w.strip_prefix("--namespace=") {
+            c.namespace = Some(ns.to_string());
+        } else if (*w == "-n" || *w == "--namespace")
+            && let Some(ns) = words.get(i + 1)
+        {
+            c.namespace = Some(ns.to_string());
+        } else if let Some(ns) = w.strip_prefix("-n").filter(|n| !n.is_empty()) {
+            c.namespace = Some(ns.to_string());
+        }
+    }
+}
+
+/// One JSON value at the start of `text` (a `"status": {…}` fragment is read as `{"status":
+/// {…}}`), with the bytes it used.
+fn json_value(text: &str) -> Option<(Value, usize)> {
+    let mut it = serde_json::Deserializer::from_str(text).into_iter::<Value>();
+    if let Some(Ok(v)) = it.next() {
+        if v.is_object() || v.is_array() {
+            return Some((v, it.byte_offset()));
+        }
+        return None;
+    }
+    if text.starts_with('"') {
+        // `"status": {` … `}` cut from a larger document: wrap it.
+        let (k, rest) = text.split_once(':')?;
+        let key: String = serde_json::from_str(k.trim()).ok()?;
+        let mut it = serde_json::Deserializer::from_str(rest).into_iter::<Value>();
+        if let Some(Ok(v)) = it.next() {
+            let used = k.len() + 1 + it.byte_offset();
+            return Some((json!({ key: v }), used));
+        }
+    }
+    None
+}
+
+fn table_row(
+    h: &[(String, usize)],
+    no: u64,
+    line: &str,
+    anchor: Timestamp,
+    c: &mut Collected,
+) {
+    let cells = table::cells(h, line);
+    let has = |n: &str| h.iter().any(|(k, _)| k == n);
+    let ns = {
+        let v = table::get(&cells, "NAMESPACE");
+        if v.is_empty() {
+            c.namespace.clone().unwrap_or_else(|| UNKNOWN.into())
+        } else {
+            v.to_string()
+        }
+    };
+    if has("REASON") && has("MESSAGE") {
+        if let Some(e) = EventRow::from_cells(&cells, ("", &ns, ""), anchor, no) {
+            c.events.push(e);
+        }
+        return;
+    }
+    let name = table::get(&cells, "NAME").to_string();
+    if name.is_empty() {
+        return;
+    }
+    let kind = if has("READY") && has("RESTARTS") {
+        "Pod"
+    } else if has("ROLES") || (has("VERSION") && has("STATUS")) {
+        "Node"
+    } else if has("VOLUME") && has("CAPACITY") {
+        "PersistentVolumeClaim"
+    } else if has("UP-TO-DATE") {
+        "Deployment"
+    } else if has("STATUS") && h.len() <= 3 {
+        "Namespace"
+    } else {
+        return c.other.push((no, line.to_string()));
+    };
+    // `pod/web-1` under `kubectl get pods -o name`-style NAME columns.
+    let name = object_ref(&name).map_or(name, |(_, n)| n);
+    c.rows.push(Row {
+        kind,
+        namespace: ns,
+        name,
+        cells,
+        line: no,
+    });
+}
+
+fn flush(
+    state: &mut State,
+    block: &mut Vec<(u64, &str)>,
+    anchor: Timestamp,
+    c: &mut Collected,
+    name: &str,
+    out: &mut FileOut,
+) {
+    match std::mem::replace(state, State::None) {
+        State::Describe => describe_block(block, anchor, c),
+        State::Yaml => yaml_block(name, block, c, out),
+        State::Table | State::None => {}
+    }
+    block.clear();
+}
+
+fn describe_block(block: &[(u64, &str)], anchor: Timestamp, c: &mut Collected) {
+    use describe::Kind;
+    let t = describe::tree(block);
+    let line = block.first().map_or(1, |b| b.0);
+    let ns_hint = c.namespace.clone();
+    let kind = describe::kind_of(&t);
+    let name = t.val("Name").unwrap_or("").to_string();
+    let ns = t
+        .val("Namespace")
+        .map(str::to_string)
+        .or(ns_hint.clone())
+        .unwrap_or_else(|| UNKNOWN.into());
+    let (k, _) = kind.api();
+    let namespaced = !matches!(kind, Kind::Node | Kind::Namespace);
+    let key = ObjectKey {
+        kind: k.to_string(),
+        namespace: if namespaced { ns.clone() } else { String::new() },
+        name: name.clone(),
+        uid: String::new(),
+    };
+    let has_events = t.get("Events").is_some();
+    let settle_events = if namespaced {
+        format!("kubectl get events -n {ns} --field-selector involvedObject.name={name}")
+    } else {
+        format!("kubectl get events -A --field-selector involvedObject.name={name}")
+    };
+    let lacking = |what: &str| Pasted {
+        object: key.clone(),
+        from: "kubectl describe".into(),
+        missing: what.into(),
+        settle: settle_events.clone(),
+    };
+    let ns_opt = Some(ns.as_str()).filter(|n| *n != UNKNOWN);
+    let values: Vec<Value> = match kind {
+        Kind::Pod => vec![describe::pod(&t, ns_opt, anchor)],
+        Kind::Node => {
+            let mut v = describe::node(&t);
+            v.extend(describe::node_pods(&t));
+            v
+        }
+        Kind::Namespace => describe::namespace(&t, block),
+        Kind::Pvc => vec![describe::pvc(&t, ns_opt)],
+        Kind::Deployment | Kind::ReplicaSet | Kind::StatefulSet | Kind::DaemonSet | Kind::Job => {
+            vec![describe::workload(&t, kind, ns_opt)]
+        }
+        Kind::Unknown => {
+            c.other.extend(block.iter().map(|(n, l)| (*n, l.to_string())));
+            return;
+        }
+    };
+    if name.is_empty() {
+        return;
+    }
+    c.events
+        .extend(describe::events(&t, (k, &ns, &name), anchor));
+    // describe prints neither a pod's finalizers nor its node's state: what a stuck deletion
+    // hinges on.
+    let terminating = kind == Kind::Pod
+        && t.val("Status").is_some_and(|s| s.starts_with("Terminating"));
+    for (i, v) in values.into_iter().enumerate() {
+        // The main object is the first; the rest (a node's pods, a namespace's quotas) are
+        // partial by nature but only context.
+        let partial = if i > 0 || kind == Kind::Namespace {
+            None
+        } else if terminating {
+            let node = v["spec"]["nodeName"].as_str().unwrap_or("NODE");
+            Some(Pasted {
+                missing: if has_events {
+                    "its finalizers and its node's state (describe prints neither)".into()
+                } else {
+                    "its events, finalizers and its node's state".into()
+                },
+                settle: format!(
+                    "kubectl get pod {name} -n {ns} -o jsonpath='{{.metadata.finalizers}}' && kubectl get node {node}"
+                ),
+                ..lacking("")
+            })
+        } else {
+            (!has_events).then(|| lacking("its events (the describe output was cut before them)"))
+        };
+        c.objects.push((line, v, partial));
+    }
+}
+
+fn yaml_block(name: &str, block: &[(u64, &str)], c: &mut Collected, out: &mut FileOut) {
+    let Some(&(line, _)) = block.first() else {
+        return;
+    };
+    let text: String = block.iter().map(|(_, l)| format!("{l}\n")).collect();
+    match serde_saphyr::from_str::<Value>(&text) {
+        Ok(v) => stanza_or_object(name, line, v, c, out),
+        Err(e) => {
+            let msg = e.to_string();
+            out.warn(crate::warn_at(
+                name,
+                line,
+                1,
+                format!(
+                    "YAML that cannot be read ({}); skipped",
+                    msg.lines().next().unwrap_or("")
+                ),
+            ))
+        }
+    }
+}
+
+/// A whole object (or list) goes to the loader as is; a stanza (`status:`, `metadata:`, a bare
+/// status object) gets the kind its fields imply and the name its metadata gives, if any.
+fn stanza_or_object(name: &str, line: u64, v: Value, c: &mut Collected, out: &mut FileOut) {
+    if v.get("kind").is_some() || v.is_array() {
+        if let Value::Array(items) = v {
+            for item in items {
+                stanza_or_object(name, line, item, c, out);
+            }
+            return;
+        }
+        c.objects.push((line, v, None));
+        return;
+    }
+    let Value::Object(mut map) = v else { return };
+    // A bare status object (`kubectl get pod x -o jsonpath='{.status}'`).
+    if !map.contains_key("status") && !map.contains_key("metadata") && !map.contains_key("spec")
+    {
+        map = serde_json::Map::from_iter([("status".to_string(), Value::Object(map))]);
+    }
+    if !map.contains_key("status") && !map.contains_key("spec") {
+        // `metadata:` alone says which object, not what is wrong with it.
+        out.warn(crate::warn_at(
+            name,
+            line,
+            1,
+            "a metadata stanza alone: no state to diagnose; paste its status too".into(),
+        ));
+        return;
+    }
+    let kind = infer::stanza_kind(&map);
+    let meta = map.entry("metadata").or_insert_with(|| json!({}));
+    if meta.get("name").and_then(Value::as_str).is_none() {
+        meta["name"] = json!(UNKNOWN);
+    }
+    let namespaced = !matches!(kind, "Node" | "Namespace");
+    if namespaced && meta.get("namespace").and_then(Value::as_str).is_none() {
+        meta["namespace"] = json!(c.namespace.clone().unwrap_or_else(|| UNKNOWN.into()));
+    }
+    let obj_name = meta["name"].as_str().unwrap_or(UNKNOWN).to_string();
+    let obj_ns = if namespaced {
+        meta["namespace"].as_str().unwrap_or(UNKNOWN).to_string()
+    } else {
+        String::new()
+    };
+    let (api, resource) = match kind {
+        "Pod" => ("v1", "pod"),
+        "Node" => ("v1", "node"),
+        "Namespace" => ("v1", "namespace"),
+        "PersistentVolumeClaim" => ("v1", "pvc"),
+        "Job" => ("batch/v1", "job"),
+        k => ("apps/v1", if k == "Deployment" { "deployment" } else { "replicaset" }),
+    };
+    map.insert("kind".into(), json!(kind));
+    map.insert("apiVersion".into(), json!(api));
+    if kind == "Pod" {
+        infer::containers_from_status(&mut map);
+    }
+    let settle = if obj_name == UNKNOWN && namespaced {
+        format!("kubectl describe {resource} NAME -n NAMESPACE")
+    } else if obj_name == UNKNOWN {
+        format!("kubectl describe {resource} NAME")
+    } else if namespaced {
+        format!("kubectl describe {resource} {obj_name} -n {obj_ns}")
+    } else {
+        format!("kubectl describe {resource} {obj_name}")
+    };
+    let missing = if map.get("spec").is_some() {
+        "its events"
+    } else {
+        "its spec and events (only a status stanza was pasted)"
+    };
+    let p = Pasted {
+        object: ObjectKey {
+            kind: kind.into(),
+            namespace: obj_ns,
+            name: obj_name,
+            uid: String::new(),
+        },
+        from: "a YAML/JSON stanza".into(),
+        missing: missing.into(),
+        settle,
+    };
+    c.objects.push((line, Value::Object(map), Some(p)));
+}
+
+fn key_of(v: &Value) -> (String, String, String) {
+    let s = |p: &str| v.pointer(p).and_then(Value::as_str).unwrap_or("").to_string();
+    (s("/kind"), s("/metadata/namespace"), s("/metadata/name"))
+}
+
+/// Turns what was collected into objects, events, stubs, node lines and container logs.
+fn finish(name: &str, mut c: Collected, anchor: Timestamp, out: &mut FileOut) {
+    let mut known: BTreeSet<(String, String, String)> = BTreeSet::new();
+    for (_, v, _) in &c.objects {
+        let (k, ns, n) = key_of(v);
+        let ns = if matches!(k.as_str(), "Node" | "Namespace") {
+            String::new()
+        } else {
+            ns
+        };
+        known.insert((k, ns, n));
+    }
+    // Messages name no object: one unnamed pod (or workload, for admission refusals) holds
+    // them, in the namespace of the last command, if any.
+    let ns = c.namespace.clone().unwrap_or_else(|| UNKNOWN.into());
+    for (no, m) in std::mem::take(&mut c.messages) {
+        let (reason, kind) = infer::message_reason(&m).unwrap_or(("Failed", "Pod"));
+        c.events.push(EventRow {
+            kind: kind.into(),
+            namespace: ns.clone(),
+            name: UNKNOWN.into(),
+            type_: "Warning".into(),
+            reason: reason.into(),
+            message: m,
+            count: 1,
+            last: Some(anchor),
+            first: Some(anchor),
+            line: no,
+            ..Default::default()
+        });
+    }
+    // Objects shown only by table rows or events: a stub with the state they imply.
+    let mut stubbed: BTreeSet<(String, String, String)> = BTreeSet::new();
+    for row in &c.rows {
+        let ns = if matches!(row.kind, "Node" | "Namespace") {
+            String::new()
+        } else {
+            row.namespace.clone()
+        };
+        let key = (row.kind.to_string(), ns, row.name.clone());
+        if known.contains(&key) || !stubbed.insert(key.clone()) {
+            continue;
+        }
+        let events: Vec<&EventRow> = c.events.iter().filter(|e| e.key() == key).collect();
+        let (v, p) = infer::from_row(row, &events, anchor);
+        c.objects.push((row.line, v, Some(p)));
+    }
+    let mut by_object: Vec<((String, String, String), Vec<&EventRow>)> = Vec::new();
+    for e in &c.events {
+        let key = e.key();
+        let ns_less = (
+            key.0.clone(),
+            if matches!(key.0.as_str(), "Node" | "Namespace") {
+                String::new()
+            } else {
+                key.1.clone()
+            },
+            key.2.clone(),
+        );
+        if known.contains(&ns_less) || stubbed.contains(&ns_less) {
+            continue;
+        }
+        match by_object.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, v)) => v.push(e),
+            None => by_object.push((key, vec![e])),
+        }
+    }
+    for ((kind, ns, obj), events) in by_object {
+        if let Some((v, p)) = infer::from_events(&kind, &ns, &obj, &events, anchor) {
+            c.objects.push((events[0].line, v, Some(p)));
+        }
+    }
+    for (i, e) in c.events.iter().enumerate() {
+        crate::yaml::parse_value(name, e.line, e.to_json(i), out);
+    }
+    // Container output beside a crashing pod is its log.
+    let crashing: Vec<(String, String)> = c
+        .objects
+        .iter()
+        .filter(|(_, v, _)| v["kind"] == "Pod" && infer::crashing(v))
+        .map(|(_, v, _)| {
+            let (_, ns, n) = key_of(v);
+            (ns, n)
+        })
+        .collect();
+    let other = std::mem::take(&mut c.other);
+    if !other.is_empty() {
+        if let [(ns, pod)] = crashing.as_slice() {
+            out.logs.push(ContainerLog {
+                namespace: ns.clone(),
+                pod: pod.clone(),
+                container: String::new(),
+                origin: format!("{name} (pasted lines {}-{})", other[0].0, other[other.len() - 1].0),
+                tail: crate::logs::tail_lines(
+                    &other.iter().map(|(_, l)| format!("{l}\n")).collect::<String>(),
+                ),
+            });
+        } else {
+            note_unknown(name, &other, out);
+        }
+    }
+    for (line, v, partial) in c.objects {
+        if let Some(p) = partial {
+            out.pasted.push(p);
+        }
+        crate::yaml::parse_value(name, line, v, out);
+    }
+    if !c.node_log.is_empty() {
+        let mut bundle = kubewhy_model::node::NodeBundle {
+            origin: name.to_string(),
+            ..Default::default()
+        };
+        let text = c.node_log.join("\n");
+        let mut warnings = Vec::new();
+        crate::nodelog::parse_node_log(
+            name,
+            std::io::Cursor::new(text.as_bytes()),
+            Some(anchor),
+            &mut bundle,
+            &mut warnings,
+        );
+        for w in warnings {
+            out.warn(w);
+        }
+        out.bundles.push(bundle);
+    }
+    out.pasted_text = true;
+}
+
+/// One note per run of lines nothing recognised.
+fn note_unknown(name: &str, other: &[(u64, String)], out: &mut FileOut) {
+    let mut start = other[0].0;
+    let mut prev = start;
+    let mut runs = Vec::new();
+    for &(n, _) in &other[1..] {
+        if n > prev + 1 {
+            runs.push((start, prev));
+            start = n;
+        }
+        prev = n;
+    }
+    runs.push((start, prev));
+    for (a, b) in runs {
+        let what = if a == b {
+            format!("line {a}")
+        } else {
+            format!("lines {a}-{b}")
+        };
+        out.warn(crate::warn_at(
+            name,
+            a,
+            1,
+            format!("{what}: not kubectl output, an event or a log line kubewhy knows; ignored"),
+        ));
+    }
+}

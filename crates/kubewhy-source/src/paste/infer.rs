@@ -1,0 +1,482 @@
+//! State inferred for objects a paste names without showing them: a pod seen only in `get
+//! events` or `get pods`, a status stanza without its spec, a bare event message. The state is
+//! what the events or the row imply (a `FailedScheduling` pod is unscheduled; `Back-off pulling
+//! image "X"` is a container waiting in ImagePullBackOff on image X), never more; every such
+//! object is recorded as `Pasted`, so its findings are less certain and name the command that
+//! would settle them.
+
+use super::{EventRow, Row, UNKNOWN, parse_age, table};
+use jiff::Timestamp;
+use kubewhy_model::{ObjectKey, Pasted};
+use regex::Regex;
+use serde_json::{Map, Value, json};
+use std::sync::LazyLock;
+
+/// Well-known event messages (kubernetes-messages.md), with the reason and the kind of object
+/// the component emits them for.
+static MESSAGES: LazyLock<Vec<(Regex, &'static str, &'static str)>> = LazyLock::new(|| {
+    [
+        (r"^\d+/\d+ nodes are available", "FailedScheduling", "Pod"),
+        (r"^no nodes available to schedule pods", "FailedScheduling", "Pod"),
+        (r"^pod has unbound (immediate )?PersistentVolumeClaims", "FailedScheduling", "Pod"),
+        (r"^running .* filter plugin", "FailedScheduling", "Pod"),
+        (r"^Successfully assigned ", "Scheduled", "Pod"),
+        (r"^Failed to pull image ", "Failed", "Pod"),
+        (r"^Back-off pulling image ", "BackOff", "Pod"),
+        (r"^Error: (ErrImagePull|ImagePullBackOff|ErrImageNeverPull|InvalidImageName)", "Failed", "Pod"),
+        (r"^Back-off restarting failed container", "BackOff", "Pod"),
+        (r#"^Error: (configmap|secret) "[^"]+" not found"#, "Failed", "Pod"),
+        (r"^Error: couldn't find key ", "Failed", "Pod"),
+        (r"^Error: failed to (create|start|generate)", "Failed", "Pod"),
+        (r"^Error: container has runAsNonRoot", "Failed", "Pod"),
+        (r"^MountVolume\.\w+ failed", "FailedMount", "Pod"),
+        (r"^Unable to (attach or )?mount volumes", "FailedMount", "Pod"),
+        (r"^AttachVolume\.Attach failed", "FailedAttachVolume", "Pod"),
+        (r"^Multi-Attach error", "FailedAttachVolume", "Pod"),
+        (r"^Failed to create pod sandbox", "FailedCreatePodSandBox", "Pod"),
+        (r"^(Readiness|Liveness|Startup) probe (failed|errored)", "Unhealthy", "Pod"),
+        (r"^Container \S+ failed (liveness|startup) probe", "Killing", "Pod"),
+        (r"^error killing pod", "FailedKillPod", "Pod"),
+        (r"^Error creating: ", "FailedCreate", "ReplicaSet"),
+        (r"^(Memory cgroup out of memory|OOM killer)", "OOMKilling", "Node"),
+        (r"^The node was low on resource", "Evicted", "Pod"),
+    ]
+    .into_iter()
+    .map(|(r, reason, kind)| (Regex::new(r).expect("message pattern"), reason, kind))
+    .collect()
+});
+
+/// The reason and involved kind of a well-known event message.
+pub(super) fn message_reason(m: &str) -> Option<(&'static str, &'static str)> {
+    MESSAGES
+        .iter()
+        .find(|(r, _, _)| r.is_match(m))
+        .map(|(_, reason, kind)| (*reason, *kind))
+}
+
+static QUOTED_IMAGE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r#"[Ii]mage "([^"]+)""#).expect("image pattern"));
+static CONTAINER_NAME: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^(?:Created|Started|Stopping) container (\S+)|^Container (\S+) failed")
+        .expect("container pattern")
+});
+static ASSIGNED: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^Successfully assigned (\S+)/(\S+) to (\S+)").expect("assigned pattern")
+});
+
+/// The kind a stanza's fields imply.
+pub(super) fn stanza_kind(map: &Map<String, Value>) -> &'static str {
+    let status = map.get("status").cloned().unwrap_or(Value::Null);
+    let spec = map.get("spec").cloned().unwrap_or(Value::Null);
+    let owner = map
+        .get("metadata")
+        .and_then(|m| m.pointer("/ownerReferences/0/kind"))
+        .and_then(Value::as_str);
+    let has = |v: &Value, k: &str| v.get(k).is_some();
+    if has(&status, "containerStatuses")
+        || has(&status, "initContainerStatuses")
+        || has(&status, "podIP")
+        || has(&status, "qosClass")
+        || has(&spec, "containers")
+        || matches!(owner, Some("ReplicaSet" | "StatefulSet" | "DaemonSet" | "Job" | "Node"))
+    {
+        "Pod"
+    } else if has(&status, "nodeInfo") || has(&status, "allocatable") || has(&spec, "podCIDR") {
+        "Node"
+    } else if has(&status, "accessModes") || has(&spec, "storageClassName") {
+        "PersistentVolumeClaim"
+    } else if has(&status, "desiredNumberScheduled") {
+        "DaemonSet"
+    } else if has(&status, "active") || has(&status, "succeeded") || has(&spec, "completions") {
+        "Job"
+    } else if has(&status, "fullyLabeledReplicas") || owner == Some("Deployment") {
+        "ReplicaSet"
+    } else if has(&status, "replicas") || has(&status, "updatedReplicas") {
+        "Deployment"
+    } else if status
+        .get("phase")
+        .and_then(Value::as_str)
+        .is_some_and(|p| p == "Active" || p == "Terminating")
+    {
+        "Namespace"
+    } else {
+        "Pod"
+    }
+}
+
+/// A pod stanza without a spec: its containers, from their statuses (name and image).
+pub(super) fn containers_from_status(map: &mut Map<String, Value>) {
+    let spec = map.entry("spec").or_insert_with(|| json!({}));
+    if spec.get("containers").is_some() {
+        return;
+    }
+    let status = map.get("status").cloned().unwrap_or(Value::Null);
+    let list = |key: &str| -> Vec<Value> {
+        status
+            .get(key)
+            .and_then(Value::as_array)
+            .map(|a| {
+                a.iter()
+                    .map(|s| json!({"name": s["name"], "image": s["image"]}))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let containers = list("containerStatuses");
+    let init = list("initContainerStatuses");
+    if let Some(spec) = map.get_mut("spec") {
+        spec["containers"] = json!(containers);
+        spec["initContainers"] = json!(init);
+    }
+}
+
+/// Whether a pod (API shape) has a container that crashed: its output is worth attaching.
+pub(super) fn crashing(v: &Value) -> bool {
+    v.pointer("/status/containerStatuses")
+        .and_then(Value::as_array)
+        .is_some_and(|a| {
+            a.iter().any(|s| {
+                s.pointer("/state/waiting/reason") == Some(&json!("CrashLoopBackOff"))
+                    || s.pointer("/lastState/terminated").is_some()
+                    || s.pointer("/state/terminated/exitCode")
+                        .and_then(Value::as_i64)
+                        .is_some_and(|c| c != 0)
+            })
+        })
+}
+
+/// What a pod's events imply: its node, containers and images, and the state of the latest
+/// warning.
+struct PodState {
+    node: Option<String>,
+    containers: Vec<(String, String)>,
+    phase: &'static str,
+    unschedulable: Option<String>,
+    waiting: Option<(String, String)>,
+    restarts: i64,
+    unready: bool,
+}
+
+fn pod_state(events: &[&EventRow]) -> PodState {
+    let mut st = PodState {
+        node: None,
+        containers: Vec::new(),
+        phase: "Pending",
+        unschedulable: None,
+        waiting: None,
+        restarts: 0,
+        unready: false,
+    };
+    let mut sorted: Vec<&&EventRow> = events.iter().collect();
+    sorted.sort_by_key(|e| e.last);
+    let mut add_container = |name: Option<&str>, image: Option<&str>, st: &mut PodState| {
+        let name = name.unwrap_or(UNKNOWN);
+        match st.containers.iter_mut().find(|(n, _)| n == name || n == UNKNOWN) {
+            Some(c) => {
+                if name != UNKNOWN {
+                    c.0 = name.to_string();
+                }
+                if let Some(i) = image {
+                    c.1 = i.to_string();
+                }
+            }
+            None => st
+                .containers
+                .push((name.to_string(), image.unwrap_or("").to_string())),
+        }
+    };
+    for e in sorted {
+        let from_path = e
+            .field_path
+            .split_once('{')
+            .map(|(_, c)| c.trim_end_matches('}'));
+        let named = CONTAINER_NAME
+            .captures(&e.message)
+            .and_then(|c| c.get(1).or(c.get(2)))
+            .map(|m| m.as_str());
+        let image = QUOTED_IMAGE.captures(&e.message).map(|c| c.get(1).map_or("", |m| m.as_str()));
+        if from_path.or(named).is_some() || image.is_some() {
+            add_container(from_path.or(named), image, &mut st);
+        }
+        let m = e.message.as_str();
+        match e.reason.as_str() {
+            "Scheduled" => {
+                st.unschedulable = None;
+                if let Some(c) = ASSIGNED.captures(m) {
+                    st.node = Some(c[3].to_string());
+                }
+            }
+            "FailedScheduling" => st.unschedulable = Some(m.to_string()),
+            "BackOff" if m.contains("pulling image") => {
+                st.waiting = Some(("ImagePullBackOff".into(), m.to_string()))
+            }
+            "Failed" if m.starts_with("Failed to pull image") => {
+                st.waiting = Some(("ErrImagePull".into(), m.to_string()))
+            }
+            "Failed" if m.starts_with("Error: ErrImagePull") || m.starts_with("Error: ImagePullBackOff") => {}
+            "BackOff" if m.contains("restarting failed container") => {
+                st.phase = "Running";
+                st.restarts = st.restarts.max(e.count);
+                st.waiting = Some(("CrashLoopBackOff".into(), m.to_string()));
+            }
+            "Failed" if m.starts_with("Error: ") => {
+                let err = m.trim_start_matches("Error: ");
+                let reason = if err.contains("not found") || err.contains("couldn't find key") || err.contains("runAsNonRoot") {
+                    "CreateContainerConfigError"
+                } else {
+                    "RunContainerError"
+                };
+                st.waiting = Some((reason.into(), err.to_string()));
+            }
+            "FailedMount" | "FailedAttachVolume" | "FailedCreatePodSandBox" => {
+                st.waiting = Some(("ContainerCreating".into(), String::new()))
+            }
+            "Unhealthy" if m.starts_with("Readiness") => {
+                st.phase = "Running";
+                st.unready = true;
+            }
+            "Started" => st.phase = "Running",
+            _ => {}
+        }
+    }
+    if st.containers.is_empty() && (st.waiting.is_some() || st.phase == "Running") {
+        st.containers.push((UNKNOWN.into(), String::new()));
+    }
+    st
+}
+
+fn pod_json(ns: &str, name: &str, st: &PodState, anchor: Timestamp) -> Value {
+    let containers: Vec<Value> = st
+        .containers
+        .iter()
+        .map(|(n, i)| json!({"name": n, "image": i}))
+        .collect();
+    let statuses: Vec<Value> = st
+        .containers
+        .iter()
+        .map(|(n, i)| {
+            let state = match &st.waiting {
+                Some((reason, message)) => json!({"waiting": {"reason": reason, "message": message}}),
+                None if st.phase == "Running" => json!({"running": {}}),
+                None => json!({"waiting": {"reason": "ContainerCreating"}}),
+            };
+            json!({"name": n, "image": i, "ready": st.phase == "Running" && !st.unready && st.waiting.is_none(),
+                   "restartCount": st.restarts, "state": state})
+        })
+        .collect();
+    let mut conditions = Vec::new();
+    if let Some(m) = &st.unschedulable {
+        conditions.push(json!({"type": "PodScheduled", "status": "False", "reason": "Unschedulable", "message": m}));
+    } else if st.node.is_some() {
+        conditions.push(json!({"type": "PodScheduled", "status": "True"}));
+    }
+    if st.unready {
+        conditions.push(json!({"type": "Ready", "status": "False", "reason": "ContainersNotReady"}));
+    }
+    let mut containers = containers;
+    if st.unready {
+        // A readiness probe failed: the container has one.
+        for c in &mut containers {
+            c["readinessProbe"] = json!({});
+        }
+    }
+    let mut spec = json!({"containers": containers});
+    if let Some(n) = &st.node {
+        spec["nodeName"] = json!(n);
+    }
+    let _ = anchor;
+    json!({
+        "apiVersion": "v1", "kind": "Pod",
+        "metadata": {"name": name, "namespace": ns},
+        "spec": spec,
+        "status": {"phase": st.phase, "conditions": conditions,
+                   "containerStatuses": if st.unschedulable.is_some() { json!([]) } else { json!(statuses) }},
+    })
+}
+
+fn settle(kind: &str, ns: &str, name: &str) -> String {
+    let resource = match kind {
+        "PersistentVolumeClaim" => "pvc".to_string(),
+        k => k.to_ascii_lowercase(),
+    };
+    let name = if name == UNKNOWN && ns != UNKNOWN { UNKNOWN } else { name };
+    let ns = if ns == UNKNOWN { "NAMESPACE" } else { ns };
+    if name == UNKNOWN && ns == "NAMESPACE" {
+        "kubectl get events -A --field-selector type=Warning".to_string()
+    } else if name == UNKNOWN {
+        format!("kubectl get events -n {ns} --field-selector type=Warning")
+    } else if matches!(kind, "Node" | "Namespace") {
+        format!("kubectl describe {resource} {name}")
+    } else {
+        format!("kubectl describe {resource} {name} -n {ns}")
+    }
+}
+
+/// An object named only by events: a pod with the state they imply, or a workload, node, claim
+/// or namespace with nothing but its name (its events carry the evidence).
+pub(super) fn from_events(
+    kind: &str,
+    ns: &str,
+    name: &str,
+    events: &[&EventRow],
+    anchor: Timestamp,
+) -> Option<(Value, Pasted)> {
+    let namespaced = !matches!(kind, "Node" | "Namespace");
+    let from = if name == UNKNOWN {
+        "an event message"
+    } else {
+        "events"
+    };
+    let missing = if name == UNKNOWN {
+        format!("which {} it is about, and its state", kind.to_ascii_lowercase())
+    } else {
+        "its state (only its events were pasted)".to_string()
+    };
+    let v = match kind {
+        "Pod" => pod_json(ns, name, &pod_state(events), anchor),
+        "ReplicaSet" | "Deployment" | "StatefulSet" | "DaemonSet" | "Job" => {
+            let api = if kind == "Job" { "batch/v1" } else { "apps/v1" };
+            json!({"apiVersion": api, "kind": kind, "metadata": {"name": name, "namespace": ns}})
+        }
+        "Node" => json!({"apiVersion": "v1", "kind": "Node", "metadata": {"name": name}}),
+        "PersistentVolumeClaim" => {
+            json!({"apiVersion": "v1", "kind": kind, "metadata": {"name": name, "namespace": ns}})
+        }
+        _ => return None,
+    };
+    let p = Pasted {
+        object: ObjectKey {
+            kind: kind.into(),
+            namespace: if namespaced { ns.into() } else { String::new() },
+            name: name.into(),
+            uid: String::new(),
+        },
+        from: from.into(),
+        missing,
+        settle: settle(kind, ns, name),
+    };
+    Some((v, p))
+}
+
+/// An object known from a `kubectl get` row: pods by STATUS, READY, RESTARTS and NODE; nodes by
+/// STATUS (`Ready`, `NotReady`, `SchedulingDisabled`); claims and namespaces by STATUS.
+pub(super) fn from_row(row: &Row, events: &[&EventRow], anchor: Timestamp) -> (Value, Pasted) {
+    let cell = |n: &str| table::get(&row.cells, n);
+    let status = cell("STATUS");
+    let namespaced = !matches!(row.kind, "Node" | "Namespace");
+    let v = match row.kind {
+        "Pod" => {
+            let mut st = pod_state(events);
+            let node = cell("NODE");
+            if !node.is_empty() && !node.starts_with('<') {
+                st.node = Some(node.to_string());
+            }
+            let restarts = cell("RESTARTS").split_whitespace().next().unwrap_or("0");
+            st.restarts = st.restarts.max(restarts.parse().unwrap_or(0));
+            let (ready, total) = cell("READY")
+                .split_once('/')
+                .and_then(|(a, b)| Some((a.parse::<usize>().ok()?, b.parse::<usize>().ok()?)))
+                .unwrap_or((0, 1));
+            while st.containers.len() < total {
+                st.containers.push((format!("{UNKNOWN}-{}", st.containers.len()), String::new()));
+            }
+            let mut terminated: Option<&str> = None;
+            let mut deleting = false;
+            match status {
+                "Pending" => {
+                    if st.node.is_none() && st.unschedulable.is_none() {
+                        st.containers.clear();
+                    }
+                }
+                "Running" => {
+                    st.phase = "Running";
+                    st.unready = ready < total;
+                }
+                "Terminating" => deleting = true,
+                "OOMKilled" | "Error" | "Completed" | "ContainerCannotRun" => {
+                    st.phase = "Running";
+                    terminated = Some(status);
+                }
+                "Evicted" | "NodeLost" | "Unknown" | "NodeAffinity" | "OutOfcpu" | "OutOfmemory" => {
+                    st.phase = "Failed";
+                }
+                s if s.starts_with("Init:") => {}
+                s if !s.is_empty() => {
+                    if st.waiting.as_ref().is_none_or(|(r, _)| r != s) {
+                        st.waiting = Some((s.to_string(), String::new()));
+                    }
+                    if s == "CrashLoopBackOff" {
+                        st.phase = "Running";
+                    }
+                }
+                _ => {}
+            }
+            let mut v = pod_json(&row.namespace, &row.name, &st, anchor);
+            if let Some(reason) = terminated
+                && let Some(list) = v["status"]["containerStatuses"].as_array_mut()
+            {
+                for s in list {
+                    s["state"] = json!({"terminated": {"reason": reason, "exitCode": if reason == "Completed" { 0 } else { 1 }}});
+                }
+            }
+            if matches!(status, "Evicted" | "NodeLost" | "Unknown" | "NodeAffinity" | "OutOfcpu" | "OutOfmemory") {
+                v["status"]["reason"] = json!(status);
+            }
+            let created = cell("AGE")
+                .split_whitespace()
+                .next()
+                .and_then(parse_age)
+                .and_then(|age| anchor.checked_sub(jiff::SignedDuration::from_secs(age)).ok());
+            if let Some(t) = created {
+                v["metadata"]["creationTimestamp"] = json!(t.to_string());
+            }
+            if deleting {
+                // The table does not say when the deletion began: at the earliest, when the pod
+                // was created (the paste is shared because it has lasted).
+                v["metadata"]["deletionTimestamp"] = json!(created.unwrap_or(anchor).to_string());
+                v["metadata"]["deletionGracePeriodSeconds"] = json!(0);
+            }
+            v
+        }
+        "Node" => {
+            let ready = status.split(',').any(|s| s == "Ready");
+            let unknown = status.split(',').any(|s| s == "Unknown");
+            json!({
+                "apiVersion": "v1", "kind": "Node", "metadata": {"name": row.name},
+                "spec": {"unschedulable": status.contains("SchedulingDisabled")},
+                "status": {"conditions": [{"type": "Ready",
+                    "status": if ready { "True" } else if unknown { "Unknown" } else { "False" }}]},
+            })
+        }
+        "Namespace" => json!({
+            "apiVersion": "v1", "kind": "Namespace", "metadata": {"name": row.name},
+            "status": {"phase": status},
+        }),
+        "PersistentVolumeClaim" => json!({
+            "apiVersion": "v1", "kind": "PersistentVolumeClaim",
+            "metadata": {"name": row.name, "namespace": row.namespace},
+            "spec": {"storageClassName": cell("STORAGECLASS")},
+            "status": {"phase": status},
+        }),
+        _ => json!({
+            "apiVersion": "apps/v1", "kind": row.kind,
+            "metadata": {"name": row.name, "namespace": row.namespace},
+        }),
+    };
+    let p = Pasted {
+        object: ObjectKey {
+            kind: row.kind.into(),
+            namespace: if namespaced { row.namespace.clone() } else { String::new() },
+            name: row.name.clone(),
+            uid: String::new(),
+        },
+        from: format!("a kubectl get {} table", row.kind.to_ascii_lowercase()),
+        missing: if events.is_empty() {
+            "its state beyond the table's columns, and its events".into()
+        } else {
+            "its state beyond the table's columns".into()
+        },
+        settle: settle(row.kind, &row.namespace, &row.name),
+    };
+    (v, p)
+}

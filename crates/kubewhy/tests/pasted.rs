@@ -1,0 +1,172 @@
+//! What people paste, for every scenario captured from the real cluster (`scripts/capture.sh`
+//! stores tests/fixtures/real/<scenario>/paste/: `describe`, `get events` and `get pods -o wide`
+//! from the cluster's kubectl 1.20 and from a current kubectl, and the `status:` stanza of the
+//! object at fault), plus hand-made damage: a describe cut before its Events, a describe cut in
+//! half, an events table whose spacing a chat client collapsed.
+//!
+//! Each paste must give either the scenario's own cause, or an honest "cannot tell" (the object
+//! listed as unexplained with the command that would settle it, or a finding below high
+//! confidence that says what the paste lacks), or nothing when the paste shows nothing unhealthy
+//! (a healthy pod, one pending for seconds). The outcome of every case is recorded in
+//! tests/fixtures/real/paste-expected.json; `KUBEWHY_BLESS=1` rewrites it after a deliberate
+//! change, to be reviewed in the diff.
+
+use assert_cmd::Command;
+use serde_json::{Value, json};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+const UNKNOWN: &str = "(unknown)";
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/real")
+}
+
+/// The pastes of one scenario: captured files and the damaged variants made from them.
+fn pastes(dir: &Path) -> Vec<(String, String)> {
+    let paste = dir.join("paste");
+    let mut out = Vec::new();
+    for name in [
+        "describe-1.20.txt",
+        "describe-new.txt",
+        "events-1.20.txt",
+        "events-new.txt",
+        "pods-1.20.txt",
+        "pods-new.txt",
+        "status.yaml",
+    ] {
+        if let Ok(text) = std::fs::read_to_string(paste.join(name)) {
+            out.push((name.to_string(), text));
+        }
+    }
+    let get = |n: &str| std::fs::read_to_string(paste.join(n)).unwrap_or_default();
+    let describe = get("describe-1.20.txt");
+    if let Some(i) = describe.find("\nEvents:") {
+        out.push(("describe-cut-before-events".into(), describe[..i + 1].into()));
+    }
+    let new = get("describe-new.txt");
+    let lines: Vec<&str> = new.lines().collect();
+    out.push((
+        "describe-half".into(),
+        lines[..lines.len() / 2].join("\n") + "\n",
+    ));
+    let events = get("events-1.20.txt");
+    let collapsed: String = events
+        .lines()
+        .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" ") + "\n")
+        .collect();
+    out.push(("events-collapsed".into(), collapsed));
+    out
+}
+
+/// What kubewhy says about the scenario's namespace (or the unnamed objects of a paste).
+fn outcome(v: &Value, ns: &str) -> (String, Vec<(String, String)>) {
+    let about = |o: &Value| {
+        o["namespace"] == ns
+            || o["namespace"] == UNKNOWN
+            || (o["kind"] == "Namespace" && (o["name"] == ns || o["name"] == UNKNOWN))
+    };
+    let findings: Vec<(String, String)> = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["objects"].as_array().unwrap().iter().any(about))
+        .map(|f| {
+            (
+                f["cause"].as_str().unwrap().to_string(),
+                f["confidence"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    if !findings.is_empty() {
+        let s: Vec<String> = findings.iter().map(|(c, k)| format!("{c} ({k})")).collect();
+        return (s.join(", "), findings);
+    }
+    let unexplained: Vec<String> = v["unexplained"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|u| about(&u["object"]))
+        .map(|u| format!("cannot tell: {}", u["next"].as_str().unwrap()))
+        .collect();
+    match unexplained.first() {
+        Some(u) => (u.clone(), Vec::new()),
+        None => ("nothing".into(), Vec::new()),
+    }
+}
+
+#[test]
+fn every_paste_gives_its_cause_or_an_honest_cannot_tell() {
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(root())
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.join("paste").is_dir())
+        .collect();
+    dirs.sort();
+    assert!(dirs.len() >= 20, "captured scenarios with pastes: {}", dirs.len());
+    let mut got: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
+    let mut dishonest = Vec::new();
+    for dir in &dirs {
+        let expected: Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.join("expected.json")).unwrap())
+                .unwrap();
+        let scenario = dir.file_name().unwrap().to_string_lossy().to_string();
+        let ns = expected["namespace"].as_str().unwrap();
+        let cause = expected["cause"].as_str().unwrap();
+        for (name, text) in pastes(dir) {
+            let out = Command::cargo_bin("kubewhy")
+                .unwrap()
+                .args(["scan", "-o", "json", "--from", "-", "--now"])
+                .arg(expected["now"].as_str().unwrap())
+                .write_stdin(text)
+                .output()
+                .unwrap();
+            assert!(
+                out.status.code().is_some_and(|c| c <= 2),
+                "{scenario}/{name}: kubewhy failed: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            if out.status.code() == Some(2) && stderr.contains("nothing could be read") {
+                got.entry(scenario.clone())
+                    .or_default()
+                    .insert(name, "nothing could be read".into());
+                continue;
+            }
+            let v: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+                panic!("{scenario}/{name}: {e}: {}", String::from_utf8_lossy(&out.stderr))
+            });
+            let problems = v["inputProblems"].as_array().unwrap();
+            // kubectl's own output is read whole; only damaged pastes may leave lines unread.
+            if !name.starts_with("describe-half") && !problems.is_empty() {
+                dishonest.push(format!("{scenario}/{name}: input problems {problems:?}"));
+            }
+            let (said, findings) = outcome(&v, ns);
+            // A cause other than the scenario's is honest only when it is not claimed with
+            // high confidence.
+            for (c, conf) in &findings {
+                if c != cause && conf == "high" {
+                    dishonest.push(format!("{scenario}/{name}: says {c} (high), not {cause}"));
+                }
+            }
+            got.entry(scenario.clone()).or_default().insert(name, said);
+        }
+    }
+    let file = root().join("paste-expected.json");
+    let text = serde_json::to_string_pretty(&json!(got)).unwrap() + "\n";
+    if std::env::var("KUBEWHY_BLESS").is_ok() {
+        std::fs::write(&file, &text).unwrap();
+    }
+    assert!(dishonest.is_empty(), "{}", dishonest.join("\n"));
+    let want: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let mut diff = Vec::new();
+    for (scenario, cases) in &got {
+        for (name, said) in cases {
+            let w = &want[scenario][name];
+            if w != said {
+                diff.push(format!("{scenario}/{name}: expected {w}, kubewhy said {said:?}"));
+            }
+        }
+    }
+    assert!(diff.is_empty(), "{}", diff.join("\n"));
+}
