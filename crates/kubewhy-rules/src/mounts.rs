@@ -187,7 +187,9 @@ fn check_pod(ctx: &Ctx, info: &PodInfo, out: &mut Vec<Finding>) {
                     })
             })
             .flatten();
-        let message = said.map_or(w.message.as_str(), |e| e.message.trim_start_matches("Error: "));
+        let message = said.map_or(w.message.as_str(), |e| {
+            e.message.trim_start_matches("Error: ")
+        });
         let (cause, name, key) = match missing_reference(message) {
             Some(m) => m,
             None => (Cause::ConfigError, String::new(), None),
@@ -199,7 +201,12 @@ fn check_pod(ctx: &Ctx, info: &PodInfo, out: &mut Vec<Finding>) {
             w.message.clone(),
         );
         if let Some(e) = said {
-            f = f.evidence(EvidenceKind::Event, Some(&info.key), e.origin(), e.message.clone());
+            f = f.evidence(
+                EvidenceKind::Event,
+                Some(&info.key),
+                e.origin(),
+                e.message.clone(),
+            );
         }
         found.push(f);
     }

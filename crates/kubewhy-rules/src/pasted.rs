@@ -3,7 +3,8 @@
 //! describe that shows everything the checks read leaves its findings as they are.
 
 use kubewhy_model::{
-    Cause, Confidence, Evidence, EvidenceKind, Finding, ObjectKey, Pasted, RiskLevel, Snapshot, Step,
+    Cause, Confidence, Evidence, EvidenceKind, Finding, ObjectKey, Pasted, RiskLevel, Snapshot,
+    Step,
 };
 
 fn same(a: &ObjectKey, b: &ObjectKey) -> bool {
@@ -61,7 +62,10 @@ pub(crate) fn qualify(snap: &Snapshot, findings: &mut Vec<Finding>) {
         f.remediation.insert(
             0,
             Step {
-                action: format!("Settle it: show kubewhy what the paste lacked ({})", p.missing),
+                action: format!(
+                    "Settle it: show kubewhy what the paste lacked ({})",
+                    p.missing
+                ),
                 command: Some(p.settle.clone()),
                 risk: RiskLevel::None,
                 risk_note: String::new(),

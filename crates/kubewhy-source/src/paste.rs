@@ -32,17 +32,22 @@ fn re(s: &str) -> Regex {
 
 /// A log line of a node component: klog, journal, syslog, logrus, dmesg, RFC 3339 stamps.
 static LOG_LINE: LazyLock<Regex> = LazyLock::new(|| {
-    re(r#"^(?:[IWEF]\d{4} \d\d:\d\d:\d\d|[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \S+ \S+:|time="\d{4}-|level=\w+ |\[\s*\d+\.\d+\]|\[[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d |\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d\S* \S+ \S+\[\d+\]:|\{"ts":|\{"level")"#)
+    re(
+        r#"^(?:[IWEF]\d{4} \d\d:\d\d:\d\d|[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \S+ \S+:|time="\d{4}-|level=\w+ |\[\s*\d+\.\d+\]|\[[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d |\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d\S* \S+ \S+\[\d+\]:|\{"ts":|\{"level")"#,
+    )
 });
 /// One event row copied without its header: `Warning  FailedScheduling  3m  default-scheduler  …`.
 static EVENT_ROW: LazyLock<Regex> =
     LazyLock::new(|| re(r"^\s*(?:Normal|Warning)\s+[A-Z][A-Za-z]+\s+\S"));
 /// A shell prompt with a kubectl command.
-static COMMAND: LazyLock<Regex> =
-    LazyLock::new(|| re(r"^(?:\S*[$%#>]\s*)?(?:kubectl|oc|k)\s+(?:\S+\s+)*?(?:describe|get|logs|events)\b"));
+static COMMAND: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"^(?:\S*[$%#>]\s*)?(?:kubectl|oc|k)\s+(?:\S+\s+)*?(?:describe|get|logs|events)\b")
+});
 /// Where a YAML object or stanza starts.
 static YAML_START: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"^(?:apiVersion|kind|metadata|spec|status|items|containerStatuses|conditions|phase):(?:\s|$)")
+    re(
+        r"^(?:apiVersion|kind|metadata|spec|status|items|containerStatuses|conditions|phase):(?:\s|$)",
+    )
 });
 
 /// Whether text that is not JSON should be read as a paste rather than YAML objects.
@@ -254,7 +259,10 @@ impl EventRow {
     }
 
     fn to_json(&self, i: usize) -> Value {
-        let namespaced = !matches!(self.kind.as_str(), "Node" | "Namespace" | "PersistentVolume");
+        let namespaced = !matches!(
+            self.kind.as_str(),
+            "Node" | "Namespace" | "PersistentVolume"
+        );
         let ns = if namespaced {
             self.namespace.as_str()
         } else {
@@ -276,7 +284,8 @@ impl EventRow {
             "count": self.count,
             "firstTimestamp": self.first.or(self.last).map(|t| t.to_string()),
             "lastTimestamp": self.last.map(|t| t.to_string()),
-            "source": {"component": self.source, "host": self.host},
+            // `get events` tables do not show which component spoke.
+            "source": {"component": if self.source.is_empty() { "(source not shown)" } else { self.source.as_str() }, "host": self.host},
         })
     }
 }
@@ -347,19 +356,18 @@ pub(crate) fn parse(name: &str, text: &str, anchor: Timestamp, out: &mut FileOut
         // Does this line continue the current block?
         let continues = match state {
             State::None => false,
-            State::Describe => {
-                blank
-                    || !col0
-                    || (!starts_block(line) && describe_line(line))
-            }
-            State::Table => !blank && !(col0 && starts_block(line) && !table::is_header(line)),
+            State::Describe => blank || !col0 || (!starts_block(line) && describe_line(line)),
+            State::Table => !(blank || col0 && starts_block(line) && !table::is_header(line)),
             State::Yaml => {
                 blank
                     || !col0
                     || line.starts_with("- ")
                     || line.starts_with("---")
                     || (line.contains(':')
-                        && line.chars().next().is_some_and(|ch| ch.is_ascii_lowercase()))
+                        && line
+                            .chars()
+                            .next()
+                            .is_some_and(|ch| ch.is_ascii_lowercase()))
             }
         };
         if continues {
@@ -393,8 +401,7 @@ pub(crate) fn parse(name: &str, text: &str, anchor: Timestamp, out: &mut FileOut
         } else if col0 && YAML_START.is_match(line) {
             state = State::Yaml;
             block.push((no, line));
-        } else if trimmed.starts_with('{') || trimmed.starts_with('[') || trimmed.starts_with('"')
-        {
+        } else if trimmed.starts_with('{') || trimmed.starts_with('[') || trimmed.starts_with('"') {
             let start = offsets[i] + (line.len() - trimmed.len());
             match json_value(&text[start..]) {
                 Some((v, used)) => {
@@ -465,11 +472,10 @@ fn command(line: &str, c: &mut Collected) {
 /// {…}}`), with the bytes it used.
 fn json_value(text: &str) -> Option<(Value, usize)> {
     let mut it = serde_json::Deserializer::from_str(text).into_iter::<Value>();
-    if let Some(Ok(v)) = it.next() {
-        if v.is_object() || v.is_array() {
-            return Some((v, it.byte_offset()));
-        }
-        return None;
+    if let Some(Ok(v)) = it.next()
+        && (v.is_object() || v.is_array())
+    {
+        return Some((v, it.byte_offset()));
     }
     if text.starts_with('"') {
         // `"status": {` … `}` cut from a larger document: wrap it.
@@ -484,13 +490,7 @@ fn json_value(text: &str) -> Option<(Value, usize)> {
     None
 }
 
-fn table_row(
-    h: &[(String, usize)],
-    no: u64,
-    line: &str,
-    anchor: Timestamp,
-    c: &mut Collected,
-) {
+fn table_row(h: &[(String, usize)], no: u64, line: &str, anchor: Timestamp, c: &mut Collected) {
     let cells = table::cells(h, line);
     let has = |n: &str| h.iter().any(|(k, _)| k == n);
     let ns = {
@@ -567,7 +567,11 @@ fn describe_block(block: &[(u64, &str)], anchor: Timestamp, c: &mut Collected) {
     let namespaced = !matches!(kind, Kind::Node | Kind::Namespace);
     let key = ObjectKey {
         kind: k.to_string(),
-        namespace: if namespaced { ns.clone() } else { String::new() },
+        namespace: if namespaced {
+            ns.clone()
+        } else {
+            String::new()
+        },
         name: name.clone(),
         uid: String::new(),
     };
@@ -597,7 +601,8 @@ fn describe_block(block: &[(u64, &str)], anchor: Timestamp, c: &mut Collected) {
             vec![describe::workload(&t, kind, ns_opt)]
         }
         Kind::Unknown => {
-            c.other.extend(block.iter().map(|(n, l)| (*n, l.to_string())));
+            c.other
+                .extend(block.iter().map(|(n, l)| (*n, l.to_string())));
             return;
         }
     };
@@ -609,7 +614,8 @@ fn describe_block(block: &[(u64, &str)], anchor: Timestamp, c: &mut Collected) {
     // describe prints neither a pod's finalizers nor its node's state: what a stuck deletion
     // hinges on.
     let terminating = kind == Kind::Pod
-        && t.val("Status").is_some_and(|s| s.starts_with("Terminating"));
+        && t.val("Status")
+            .is_some_and(|s| s.starts_with("Terminating"));
     for (i, v) in values.into_iter().enumerate() {
         // The main object is the first; the rest (a node's pods, a namespace's quotas) are
         // partial by nature but only context.
@@ -672,8 +678,7 @@ fn stanza_or_object(name: &str, line: u64, v: Value, c: &mut Collected, out: &mu
     }
     let Value::Object(mut map) = v else { return };
     // A bare status object (`kubectl get pod x -o jsonpath='{.status}'`).
-    if !map.contains_key("status") && !map.contains_key("metadata") && !map.contains_key("spec")
-    {
+    if !map.contains_key("status") && !map.contains_key("metadata") && !map.contains_key("spec") {
         map = serde_json::Map::from_iter([("status".to_string(), Value::Object(map))]);
     }
     if !map.contains_key("status") && !map.contains_key("spec") {
@@ -707,7 +712,21 @@ fn stanza_or_object(name: &str, line: u64, v: Value, c: &mut Collected, out: &mu
         "Namespace" => ("v1", "namespace"),
         "PersistentVolumeClaim" => ("v1", "pvc"),
         "Job" => ("batch/v1", "job"),
-        k => ("apps/v1", if k == "Deployment" { "deployment" } else { "replicaset" }),
+        k => (
+            "apps/v1",
+            if k == "Deployment" {
+                "deployment"
+            } else {
+                "replicaset"
+            },
+        ),
+    };
+    let missing = if map.contains_key("spec") {
+        "its events"
+    } else if kind == "Namespace" {
+        "what is left in it (only a status stanza was pasted)"
+    } else {
+        "its spec and events (only a status stanza was pasted)"
     };
     map.insert("kind".into(), json!(kind));
     map.insert("apiVersion".into(), json!(api));
@@ -722,11 +741,6 @@ fn stanza_or_object(name: &str, line: u64, v: Value, c: &mut Collected, out: &mu
         format!("kubectl describe {resource} {obj_name} -n {obj_ns}")
     } else {
         format!("kubectl describe {resource} {obj_name}")
-    };
-    let missing = if map.get("spec").is_some() {
-        "its events"
-    } else {
-        "its spec and events (only a status stanza was pasted)"
     };
     let p = Pasted {
         object: ObjectKey {
@@ -743,7 +757,12 @@ fn stanza_or_object(name: &str, line: u64, v: Value, c: &mut Collected, out: &mu
 }
 
 fn key_of(v: &Value) -> (String, String, String) {
-    let s = |p: &str| v.pointer(p).and_then(Value::as_str).unwrap_or("").to_string();
+    let s = |p: &str| {
+        v.pointer(p)
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string()
+    };
     (s("/kind"), s("/metadata/namespace"), s("/metadata/name"))
 }
 
@@ -794,7 +813,8 @@ fn finish(name: &str, mut c: Collected, anchor: Timestamp, out: &mut FileOut) {
         let (v, p) = infer::from_row(row, &events, anchor);
         c.objects.push((row.line, v, Some(p)));
     }
-    let mut by_object: Vec<((String, String, String), Vec<&EventRow>)> = Vec::new();
+    type Key = (String, String, String);
+    let mut by_object: Vec<(Key, Vec<&EventRow>)> = Vec::new();
     for e in &c.events {
         let key = e.key();
         let ns_less = (
@@ -839,9 +859,16 @@ fn finish(name: &str, mut c: Collected, anchor: Timestamp, out: &mut FileOut) {
                 namespace: ns.clone(),
                 pod: pod.clone(),
                 container: String::new(),
-                origin: format!("{name} (pasted lines {}-{})", other[0].0, other[other.len() - 1].0),
+                origin: format!(
+                    "{name} (pasted lines {}-{})",
+                    other[0].0,
+                    other[other.len() - 1].0
+                ),
                 tail: crate::logs::tail_lines(
-                    &other.iter().map(|(_, l)| format!("{l}\n")).collect::<String>(),
+                    &other
+                        .iter()
+                        .map(|(_, l)| format!("{l}\n"))
+                        .collect::<String>(),
                 ),
             });
         } else {

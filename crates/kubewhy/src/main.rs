@@ -111,7 +111,10 @@ struct ScanArgs {
 struct SourceArgs {
     /// Read the snapshot from PATH: `kubectl get … -o json|yaml` output, a `kubectl cluster-info
     /// dump` directory or its stdout, or any directory of those (read recursively). Repeatable;
-    /// `-` reads standard input.
+    /// `-` reads standard input. Pasted text works too (`pbpaste | kubewhy scan --from -`):
+    /// `kubectl describe` of pods, nodes, namespaces, claims and workloads, `kubectl get
+    /// pods|events|nodes` tables, a `status:` stanza, event messages, kubelet log lines; what the
+    /// paste lacks lowers the confidence and is named with the command that would settle it.
     #[arg(long = "from", value_name = "PATH")]
     from: Vec<PathBuf>,
 

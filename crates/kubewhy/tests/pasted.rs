@@ -42,7 +42,10 @@ fn pastes(dir: &Path) -> Vec<(String, String)> {
     let get = |n: &str| std::fs::read_to_string(paste.join(n)).unwrap_or_default();
     let describe = get("describe-1.20.txt");
     if let Some(i) = describe.find("\nEvents:") {
-        out.push(("describe-cut-before-events".into(), describe[..i + 1].into()));
+        out.push((
+            "describe-cut-before-events".into(),
+            describe[..i + 1].into(),
+        ));
     }
     let new = get("describe-new.txt");
     let lines: Vec<&str> = new.lines().collect();
@@ -103,7 +106,11 @@ fn every_paste_gives_its_cause_or_an_honest_cannot_tell() {
         .filter(|p| p.join("paste").is_dir())
         .collect();
     dirs.sort();
-    assert!(dirs.len() >= 20, "captured scenarios with pastes: {}", dirs.len());
+    assert!(
+        dirs.len() >= 20,
+        "captured scenarios with pastes: {}",
+        dirs.len()
+    );
     let mut got: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
     let mut dishonest = Vec::new();
     for dir in &dirs {
@@ -134,7 +141,10 @@ fn every_paste_gives_its_cause_or_an_honest_cannot_tell() {
                 continue;
             }
             let v: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-                panic!("{scenario}/{name}: {e}: {}", String::from_utf8_lossy(&out.stderr))
+                panic!(
+                    "{scenario}/{name}: {e}: {}",
+                    String::from_utf8_lossy(&out.stderr)
+                )
             });
             let problems = v["inputProblems"].as_array().unwrap();
             // kubectl's own output is read whole; only damaged pastes may leave lines unread.
@@ -164,7 +174,9 @@ fn every_paste_gives_its_cause_or_an_honest_cannot_tell() {
         for (name, said) in cases {
             let w = &want[scenario][name];
             if w != said {
-                diff.push(format!("{scenario}/{name}: expected {w}, kubewhy said {said:?}"));
+                diff.push(format!(
+                    "{scenario}/{name}: expected {w}, kubewhy said {said:?}"
+                ));
             }
         }
     }

@@ -14,7 +14,6 @@ use serde_json::{Map, Value, json};
 pub(super) struct DNode {
     pub key: String,
     pub value: String,
-    pub line: u64,
     indent: usize,
     /// Rows of a table (Events, Conditions) or lines without a key (`No resource quota.`).
     pub rows: Vec<(u64, String)>,
@@ -104,7 +103,6 @@ pub(super) fn tree(lines: &[(u64, &str)]) -> DNode {
                 stack.push(DNode {
                     key: k.to_string(),
                     value: v.to_string(),
-                    line: no,
                     indent,
                     table: TABLE_KEYS.contains(&k),
                     ..Default::default()
@@ -335,7 +333,9 @@ fn state(s: Option<&DNode>, anchor: Timestamp) -> Value {
     let time = |k: &str| s.val(k).and_then(parse_rfc1123).map(|t| t.to_string());
     let _ = anchor;
     match word {
-        "Waiting" => json!({"waiting": {"reason": s.val("Reason").unwrap_or(""), "message": s.val("Message").unwrap_or("")}}),
+        "Waiting" => {
+            json!({"waiting": {"reason": s.val("Reason").unwrap_or(""), "message": s.val("Message").unwrap_or("")}})
+        }
         "Running" => json!({"running": {"startedAt": time("Started")}}),
         "Terminated" => json!({"terminated": {
             "reason": s.val("Reason").unwrap_or(""),
@@ -455,7 +455,11 @@ fn containers(section: Option<&DNode>, anchor: Timestamp) -> (Vec<Value>, Vec<Va
 
 fn volumes(t: &DNode) -> Vec<Value> {
     let mut out = Vec::new();
-    for v in t.get("Volumes").map(|v| v.children.as_slice()).unwrap_or(&[]) {
+    for v in t
+        .get("Volumes")
+        .map(|v| v.children.as_slice())
+        .unwrap_or(&[])
+    {
         let ty = v.val("Type").unwrap_or("");
         let optional = v.val("Optional") == Some("true");
         let mut vol = json!({"name": v.key});
@@ -526,7 +530,9 @@ fn deletion(status: &str, anchor: Timestamp) -> Option<Timestamp> {
         .trim_end_matches(')')
         .trim();
     match parse_age(age) {
-        Some(secs) => anchor.checked_sub(jiff::SignedDuration::from_secs(secs)).ok(),
+        Some(secs) => anchor
+            .checked_sub(jiff::SignedDuration::from_secs(secs))
+            .ok(),
         None => Some(anchor),
     }
 }
@@ -694,7 +700,7 @@ pub(super) fn namespace(t: &DNode, lines: &[(u64, &str)]) -> Vec<Value> {
         "status": {"phase": phase, "conditions": conditions(t)},
     })];
     let mut quota: Option<(String, Vec<(u64, String)>)> = None;
-    let mut flush = |q: Option<(String, Vec<(u64, String)>)>, out: &mut Vec<Value>| {
+    let flush = |q: Option<(String, Vec<(u64, String)>)>, out: &mut Vec<Value>| {
         let Some((qname, rows)) = q else { return };
         let mut used = Map::new();
         let mut hard = Map::new();

@@ -17,28 +17,68 @@ use std::sync::LazyLock;
 static MESSAGES: LazyLock<Vec<(Regex, &'static str, &'static str)>> = LazyLock::new(|| {
     [
         (r"^\d+/\d+ nodes are available", "FailedScheduling", "Pod"),
-        (r"^no nodes available to schedule pods", "FailedScheduling", "Pod"),
-        (r"^pod has unbound (immediate )?PersistentVolumeClaims", "FailedScheduling", "Pod"),
+        (
+            r"^no nodes available to schedule pods",
+            "FailedScheduling",
+            "Pod",
+        ),
+        (
+            r"^pod has unbound (immediate )?PersistentVolumeClaims",
+            "FailedScheduling",
+            "Pod",
+        ),
         (r"^running .* filter plugin", "FailedScheduling", "Pod"),
         (r"^Successfully assigned ", "Scheduled", "Pod"),
         (r"^Failed to pull image ", "Failed", "Pod"),
         (r"^Back-off pulling image ", "BackOff", "Pod"),
-        (r"^Error: (ErrImagePull|ImagePullBackOff|ErrImageNeverPull|InvalidImageName)", "Failed", "Pod"),
+        (
+            r"^Error: (ErrImagePull|ImagePullBackOff|ErrImageNeverPull|InvalidImageName)",
+            "Failed",
+            "Pod",
+        ),
         (r"^Back-off restarting failed container", "BackOff", "Pod"),
-        (r#"^Error: (configmap|secret) "[^"]+" not found"#, "Failed", "Pod"),
+        (
+            r#"^Error: (configmap|secret) "[^"]+" not found"#,
+            "Failed",
+            "Pod",
+        ),
         (r"^Error: couldn't find key ", "Failed", "Pod"),
-        (r"^Error: failed to (create|start|generate)", "Failed", "Pod"),
+        (
+            r"^Error: failed to (create|start|generate)",
+            "Failed",
+            "Pod",
+        ),
         (r"^Error: container has runAsNonRoot", "Failed", "Pod"),
         (r"^MountVolume\.\w+ failed", "FailedMount", "Pod"),
-        (r"^Unable to (attach or )?mount volumes", "FailedMount", "Pod"),
+        (
+            r"^Unable to (attach or )?mount volumes",
+            "FailedMount",
+            "Pod",
+        ),
         (r"^AttachVolume\.Attach failed", "FailedAttachVolume", "Pod"),
         (r"^Multi-Attach error", "FailedAttachVolume", "Pod"),
-        (r"^Failed to create pod sandbox", "FailedCreatePodSandBox", "Pod"),
-        (r"^(Readiness|Liveness|Startup) probe (failed|errored)", "Unhealthy", "Pod"),
-        (r"^Container \S+ failed (liveness|startup) probe", "Killing", "Pod"),
+        (
+            r"^Failed to create pod sandbox",
+            "FailedCreatePodSandBox",
+            "Pod",
+        ),
+        (
+            r"^(Readiness|Liveness|Startup) probe (failed|errored)",
+            "Unhealthy",
+            "Pod",
+        ),
+        (
+            r"^Container \S+ failed (liveness|startup) probe",
+            "Killing",
+            "Pod",
+        ),
         (r"^error killing pod", "FailedKillPod", "Pod"),
         (r"^Error creating: ", "FailedCreate", "ReplicaSet"),
-        (r"^(Memory cgroup out of memory|OOM killer)", "OOMKilling", "Node"),
+        (
+            r"^(Memory cgroup out of memory|OOM killer)",
+            "OOMKilling",
+            "Node",
+        ),
         (r"^The node was low on resource", "Evicted", "Pod"),
     ]
     .into_iter()
@@ -78,7 +118,10 @@ pub(super) fn stanza_kind(map: &Map<String, Value>) -> &'static str {
         || has(&status, "podIP")
         || has(&status, "qosClass")
         || has(&spec, "containers")
-        || matches!(owner, Some("ReplicaSet" | "StatefulSet" | "DaemonSet" | "Job" | "Node"))
+        || matches!(
+            owner,
+            Some("ReplicaSet" | "StatefulSet" | "DaemonSet" | "Job" | "Node")
+        )
     {
         "Pod"
     } else if has(&status, "nodeInfo") || has(&status, "allocatable") || has(&spec, "podCIDR") {
@@ -169,9 +212,13 @@ fn pod_state(events: &[&EventRow]) -> PodState {
     };
     let mut sorted: Vec<&&EventRow> = events.iter().collect();
     sorted.sort_by_key(|e| e.last);
-    let mut add_container = |name: Option<&str>, image: Option<&str>, st: &mut PodState| {
+    let add_container = |name: Option<&str>, image: Option<&str>, st: &mut PodState| {
         let name = name.unwrap_or(UNKNOWN);
-        match st.containers.iter_mut().find(|(n, _)| n == name || n == UNKNOWN) {
+        match st
+            .containers
+            .iter_mut()
+            .find(|(n, _)| n == name || n == UNKNOWN)
+        {
             Some(c) => {
                 if name != UNKNOWN {
                     c.0 = name.to_string();
@@ -194,7 +241,9 @@ fn pod_state(events: &[&EventRow]) -> PodState {
             .captures(&e.message)
             .and_then(|c| c.get(1).or(c.get(2)))
             .map(|m| m.as_str());
-        let image = QUOTED_IMAGE.captures(&e.message).map(|c| c.get(1).map_or("", |m| m.as_str()));
+        let image = QUOTED_IMAGE
+            .captures(&e.message)
+            .map(|c| c.get(1).map_or("", |m| m.as_str()));
         if from_path.or(named).is_some() || image.is_some() {
             add_container(from_path.or(named), image, &mut st);
         }
@@ -213,7 +262,9 @@ fn pod_state(events: &[&EventRow]) -> PodState {
             "Failed" if m.starts_with("Failed to pull image") => {
                 st.waiting = Some(("ErrImagePull".into(), m.to_string()))
             }
-            "Failed" if m.starts_with("Error: ErrImagePull") || m.starts_with("Error: ImagePullBackOff") => {}
+            "Failed"
+                if m.starts_with("Error: ErrImagePull")
+                    || m.starts_with("Error: ImagePullBackOff") => {}
             "BackOff" if m.contains("restarting failed container") => {
                 st.phase = "Running";
                 st.restarts = st.restarts.max(e.count);
@@ -221,7 +272,10 @@ fn pod_state(events: &[&EventRow]) -> PodState {
             }
             "Failed" if m.starts_with("Error: ") => {
                 let err = m.trim_start_matches("Error: ");
-                let reason = if err.contains("not found") || err.contains("couldn't find key") || err.contains("runAsNonRoot") {
+                let reason = if err.contains("not found")
+                    || err.contains("couldn't find key")
+                    || err.contains("runAsNonRoot")
+                {
                     "CreateContainerConfigError"
                 } else {
                     "RunContainerError"
@@ -271,7 +325,8 @@ fn pod_json(ns: &str, name: &str, st: &PodState, anchor: Timestamp) -> Value {
         conditions.push(json!({"type": "PodScheduled", "status": "True"}));
     }
     if st.unready {
-        conditions.push(json!({"type": "Ready", "status": "False", "reason": "ContainersNotReady"}));
+        conditions
+            .push(json!({"type": "Ready", "status": "False", "reason": "ContainersNotReady"}));
     }
     let mut containers = containers;
     if st.unready {
@@ -299,7 +354,11 @@ fn settle(kind: &str, ns: &str, name: &str) -> String {
         "PersistentVolumeClaim" => "pvc".to_string(),
         k => k.to_ascii_lowercase(),
     };
-    let name = if name == UNKNOWN && ns != UNKNOWN { UNKNOWN } else { name };
+    let name = if name == UNKNOWN && ns != UNKNOWN {
+        UNKNOWN
+    } else {
+        name
+    };
     let ns = if ns == UNKNOWN { "NAMESPACE" } else { ns };
     if name == UNKNOWN && ns == "NAMESPACE" {
         "kubectl get events -A --field-selector type=Warning".to_string()
@@ -328,7 +387,10 @@ pub(super) fn from_events(
         "events"
     };
     let missing = if name == UNKNOWN {
-        format!("which {} it is about, and its state", kind.to_ascii_lowercase())
+        format!(
+            "which {} it is about, and its state",
+            kind.to_ascii_lowercase()
+        )
     } else {
         "its state (only its events were pasted)".to_string()
     };
@@ -378,16 +440,16 @@ pub(super) fn from_row(row: &Row, events: &[&EventRow], anchor: Timestamp) -> (V
                 .and_then(|(a, b)| Some((a.parse::<usize>().ok()?, b.parse::<usize>().ok()?)))
                 .unwrap_or((0, 1));
             while st.containers.len() < total {
-                st.containers.push((format!("{UNKNOWN}-{}", st.containers.len()), String::new()));
+                st.containers
+                    .push((format!("{UNKNOWN}-{}", st.containers.len()), String::new()));
             }
             let mut terminated: Option<&str> = None;
             let mut deleting = false;
             match status {
-                "Pending" => {
-                    if st.node.is_none() && st.unschedulable.is_none() {
-                        st.containers.clear();
-                    }
+                "Pending" if st.node.is_none() && st.unschedulable.is_none() => {
+                    st.containers.clear();
                 }
+                "Pending" => {}
                 "Running" => {
                     st.phase = "Running";
                     st.unready = ready < total;
@@ -397,7 +459,8 @@ pub(super) fn from_row(row: &Row, events: &[&EventRow], anchor: Timestamp) -> (V
                     st.phase = "Running";
                     terminated = Some(status);
                 }
-                "Evicted" | "NodeLost" | "Unknown" | "NodeAffinity" | "OutOfcpu" | "OutOfmemory" => {
+                "Evicted" | "NodeLost" | "Unknown" | "NodeAffinity" | "OutOfcpu"
+                | "OutOfmemory" => {
                     st.phase = "Failed";
                 }
                 s if s.starts_with("Init:") => {}
@@ -419,14 +482,21 @@ pub(super) fn from_row(row: &Row, events: &[&EventRow], anchor: Timestamp) -> (V
                     s["state"] = json!({"terminated": {"reason": reason, "exitCode": if reason == "Completed" { 0 } else { 1 }}});
                 }
             }
-            if matches!(status, "Evicted" | "NodeLost" | "Unknown" | "NodeAffinity" | "OutOfcpu" | "OutOfmemory") {
+            if matches!(
+                status,
+                "Evicted" | "NodeLost" | "Unknown" | "NodeAffinity" | "OutOfcpu" | "OutOfmemory"
+            ) {
                 v["status"]["reason"] = json!(status);
             }
             let created = cell("AGE")
                 .split_whitespace()
                 .next()
                 .and_then(parse_age)
-                .and_then(|age| anchor.checked_sub(jiff::SignedDuration::from_secs(age)).ok());
+                .and_then(|age| {
+                    anchor
+                        .checked_sub(jiff::SignedDuration::from_secs(age))
+                        .ok()
+                });
             if let Some(t) = created {
                 v["metadata"]["creationTimestamp"] = json!(t.to_string());
             }
@@ -466,7 +536,11 @@ pub(super) fn from_row(row: &Row, events: &[&EventRow], anchor: Timestamp) -> (V
     let p = Pasted {
         object: ObjectKey {
             kind: row.kind.into(),
-            namespace: if namespaced { row.namespace.clone() } else { String::new() },
+            namespace: if namespaced {
+                row.namespace.clone()
+            } else {
+                String::new()
+            },
             name: row.name.clone(),
             uid: String::new(),
         },

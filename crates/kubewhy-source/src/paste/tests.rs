@@ -1,0 +1,227 @@
+use crate::{Input, load};
+use kubewhy_model::Snapshot;
+use proptest::prelude::*;
+
+fn anchor() -> jiff::Timestamp {
+    "2026-11-23T12:00:00Z".parse().unwrap()
+}
+
+fn paste(text: &str) -> (Snapshot, Vec<String>) {
+    let l = load(
+        &[Input::Text {
+            name: "paste".into(),
+            text: text.into(),
+        }],
+        Some(anchor()),
+    );
+    let w = l
+        .warnings
+        .iter()
+        .map(|w| format!("{}:{}: {}", w.file, w.line.unwrap_or(0), w.message))
+        .collect();
+    (l.snapshot, w)
+}
+
+/// One paste holding a command line, a describe cut before its Events, an events table from
+/// another kubectl, a kubelet line, and the container's own output.
+const MIXED: &str = r#"$ kubectl -n shop describe pod api-7d9f
+Name:         api-7d9f
+Namespace:    shop
+Node:         node-1/10.0.0.5
+Start Time:   Sun, 22 Nov 2026 20:24:40 +0000
+Labels:       app=api
+              pod-template-hash=7d9f
+Status:       Running
+IP:           10.244.0.6
+Controlled By:  ReplicaSet/api-7d9f
+Containers:
+  api:
+    Image:         registry.example/api:2
+    Port:          8080/TCP
+    Host Port:     0/TCP
+    State:          Waiting
+      Reason:       CrashLoopBackOff
+    Last State:     Terminated
+      Reason:       Error
+      Exit Code:    1
+      Started:      Sun, 22 Nov 2026 20:24:42 +0000
+      Finished:     Sun, 22 Nov 2026 20:24:43 +0000
+    Ready:          False
+    Restart Count:  7
+    Limits:
+      memory:  256Mi
+    Requests:
+      cpu:     100m
+    Environment:
+      DB_PASSWORD:  <set to the key 'password' in secret 'db'>  Optional: false
+      LOG_LEVEL:    debug
+Conditions:
+  Type              Status
+  Ready             False
+Tolerations:     node.kubernetes.io/not-ready:NoExecute op=Exists for 300s
+
+$ kubectl get events -n shop
+LAST SEEN   TYPE      REASON    OBJECT         MESSAGE
+2m          Warning   BackOff   pod/api-7d9f   Back-off restarting failed container
+I1122 20:25:01.000000    1234 pod_workers.go:191] "Error syncing pod, skipping" err="failed to \"StartContainer\" for \"api\" with CrashLoopBackOff" pod="shop/api-7d9f"
+Error: connect ECONNREFUSED 10.0.0.9:5432
+    at TCPConnectWrapper.afterConnect [as oncomplete] (net.js:1141:16)
+"#;
+
+#[test]
+fn a_mixed_paste_becomes_one_snapshot() {
+    let (s, warnings) = paste(MIXED);
+    assert!(warnings.is_empty(), "{warnings:?}");
+    let pod = &s.pods[0];
+    assert_eq!(pod.metadata.name, "api-7d9f");
+    assert_eq!(pod.metadata.ns(), "shop");
+    assert_eq!(pod.spec.node_name.as_deref(), Some("node-1"));
+    assert_eq!(
+        pod.metadata.labels.get("pod-template-hash").unwrap(),
+        "7d9f"
+    );
+    assert_eq!(pod.metadata.owner_references[0].name, "api-7d9f");
+    let c = &pod.spec.containers[0];
+    assert_eq!(c.image, "registry.example/api:2");
+    assert_eq!(c.resources.limits["memory"].0, "256Mi");
+    assert_eq!(c.ports[0].container_port, Some(8080));
+    assert_eq!(c.ports[0].host_port, None);
+    // A secret reference is kept; a plain value never is.
+    assert_eq!(c.env.len(), 2);
+    assert_eq!(
+        c.env[0]
+            .value_from
+            .as_ref()
+            .unwrap()
+            .secret_key_ref
+            .as_ref()
+            .unwrap()
+            .name,
+        "db"
+    );
+    let cs = &pod.status.container_statuses[0];
+    assert_eq!(cs.restart_count, 7);
+    assert_eq!(
+        cs.state.waiting.as_ref().unwrap().reason,
+        "CrashLoopBackOff"
+    );
+    assert_eq!(cs.last_state.terminated.as_ref().unwrap().exit_code, 1);
+    assert_eq!(pod.spec.tolerations[0].toleration_seconds, Some(300));
+    // The events table (2m before the anchor) and the kubelet line.
+    let e = &s.events[0];
+    assert_eq!(
+        (e.reason.as_str(), e.involved.name.as_str()),
+        ("BackOff", "api-7d9f")
+    );
+    assert_eq!(e.last_time, Some("2026-11-23T11:58:00Z".parse().unwrap()));
+    assert_eq!(s.node.bundles.len(), 1);
+    // The application's output belongs to the crashing pod.
+    assert_eq!(s.logs[0].pod, "api-7d9f");
+    assert!(s.logs[0].tail[0].contains("ECONNREFUSED"));
+    // Cut before its Events: the describe says what it lacks.
+    assert_eq!(s.pasted.len(), 1);
+    assert!(s.pasted[0].missing.contains("events"), "{:?}", s.pasted);
+    assert!(!format!("{s:?}").contains("debug"), "an env value was kept");
+}
+
+#[test]
+fn event_tables_of_every_layout() {
+    // kubectl 1.1x: FIRST SEEN, COUNT, NAME, KIND, SUBOBJECT, SOURCE.
+    let old = "LASTSEEN   FIRSTSEEN   COUNT     NAME             KIND      SUBOBJECT               TYPE      REASON    SOURCE            MESSAGE\n\
+               1m         10m         12        web-1.15f2a9c    Pod       spec.containers{web}    Warning   Failed    kubelet, node-2   Failed to pull image \"web:9\": not found\n";
+    let (s, w) = paste(old);
+    assert!(w.is_empty(), "{w:?}");
+    let e = &s.events[0];
+    assert_eq!(e.involved.name, "web-1");
+    assert_eq!(e.count, 12);
+    assert_eq!(e.host, "node-2");
+    assert_eq!(e.container(), Some("web"));
+    // kubectl events / -A with the series in LAST SEEN, and whitespace collapsed by a chat.
+    let new = "NAMESPACE LAST SEEN TYPE REASON OBJECT MESSAGE\nshop 5m (x3 over 10m) Warning FailedScheduling Pod/api-1 0/3 nodes are available: 3 Insufficient cpu.\n";
+    let (s, w) = paste(new);
+    assert!(w.is_empty(), "{w:?}");
+    let e = &s.events[0];
+    assert_eq!(
+        (
+            e.involved.namespace.as_str(),
+            e.involved.name.as_str(),
+            e.count
+        ),
+        ("shop", "api-1", 3)
+    );
+    assert_eq!(e.message, "0/3 nodes are available: 3 Insufficient cpu.");
+    assert_eq!(e.first_time, Some("2026-11-23T11:50:00Z".parse().unwrap()));
+    // The pod exists only through its event: unscheduled, with the scheduler's message.
+    let p = &s.pods[0];
+    assert!(p.spec.node_name.is_none());
+    assert_eq!(p.status.conditions[0].reason, "Unschedulable");
+    assert_eq!(s.pasted[0].settle, "kubectl describe pod api-1 -n shop");
+}
+
+#[test]
+fn a_bare_message_and_a_status_stanza() {
+    let (s, _) = paste("Back-off pulling image \"registry.example/api:9\"\n");
+    let p = &s.pods[0];
+    assert_eq!(p.metadata.name, "(unknown)");
+    assert_eq!(p.spec.containers[0].image, "registry.example/api:9");
+    assert_eq!(
+        p.status.container_statuses[0]
+            .state
+            .waiting
+            .as_ref()
+            .unwrap()
+            .reason,
+        "ImagePullBackOff"
+    );
+    let (s, _) = paste(
+        "status:\n  phase: Pending\n  conditions:\n  - type: PodScheduled\n    status: \"False\"\n    reason: Unschedulable\n    message: '0/1 nodes are available: 1 node(s) had taint {gpu: true}, that the pod didn''t tolerate.'\n",
+    );
+    assert_eq!(s.pods.len(), 1);
+    assert!(s.pods[0].status.conditions[0].message.contains("had taint"));
+    assert!(s.pasted[0].missing.contains("status stanza"));
+    // JSON too, even cut out of a larger document.
+    let (s, w) = paste("  \"status\": {\"phase\": \"Terminating\", \"conditions\": []}\n");
+    assert!(w.is_empty(), "{w:?}");
+    assert_eq!(s.namespaces[0].status.phase, "Terminating");
+}
+
+#[test]
+fn unknown_text_is_a_note_with_its_lines() {
+    let (s, w) = paste(
+        "hello\nthis is not kubectl\n\nName:         x\nNamespace:    y\nStatus:       Pending\nIP:\nNode:         <none>\n",
+    );
+    assert_eq!(s.pods.len(), 1);
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert!(
+        w[0].starts_with("paste:1: lines 1-2: not kubectl output"),
+        "{w:?}"
+    );
+}
+
+#[test]
+fn ages() {
+    assert_eq!(super::parse_age("2m46s"), Some(166));
+    assert_eq!(
+        super::parse_age("3y45d"),
+        Some(3 * 365 * 86400 + 45 * 86400)
+    );
+    assert_eq!(super::parse_age("<unknown>"), None);
+    assert_eq!(super::parse_age("12x"), None);
+    assert_eq!(super::parse_age("99999999999999999999y"), None);
+}
+
+proptest! {
+    /// Pieces of real kubectl output, cut, spliced and mangled, never make the reader panic.
+    #[test]
+    fn mangled_pastes_never_panic(cuts in proptest::collection::vec((0usize..4000, 0usize..4000), 1..6), junk in "[ -~\t\n:{}\\[\\]\"'\u{80}-\u{10ff}]{0,200}") {
+        let mut text = String::new();
+        for (a, b) in cuts {
+            let (a, b) = (a.min(b), a.max(b));
+            let a = (0..=a.min(MIXED.len())).rev().find(|i| MIXED.is_char_boundary(*i)).unwrap_or(0);
+            let b = (b.min(MIXED.len())..=MIXED.len()).find(|i| MIXED.is_char_boundary(*i)).unwrap_or(MIXED.len());
+            text.push_str(&MIXED[a..b]);
+            text.push_str(&junk);
+        }
+        let _ = paste(&text);
+    }
+}
