@@ -58,6 +58,11 @@ pub struct Pasted {
     pub settle: String,
 }
 
+impl Pasted {
+    /// The name (and namespace) of what a paste does not name: a status stanza, a bare message.
+    pub const UNKNOWN: &'static str = "(unknown)";
+}
+
 #[derive(Debug, Default)]
 struct Indexes {
     events_by_uid: HashMap<String, Vec<usize>>,

@@ -59,6 +59,16 @@ pub(crate) fn qualify(snap: &Snapshot, findings: &mut Vec<Finding>) {
             ),
             occurrences: 1,
         });
+        // Commands cannot name what the paste did not: placeholders instead of "(unknown)".
+        for step in &mut f.remediation {
+            if let Some(c) = &mut step.command
+                && c.contains(Pasted::UNKNOWN)
+            {
+                *c = c
+                    .replace(&format!("-n {}", Pasted::UNKNOWN), "-n NAMESPACE")
+                    .replace(Pasted::UNKNOWN, "NAME");
+            }
+        }
         f.remediation.insert(
             0,
             Step {

@@ -69,6 +69,8 @@ pub struct Loaded {
     pub files_read: usize,
     /// Kinds kubewhy has no specific view for, kept as generic objects, with their counts.
     pub other_kinds: BTreeMap<String, usize>,
+    /// Whether some input was read as pasted text (`kubectl describe`, `get` tables, messages).
+    pub pasted_text: bool,
 }
 
 /// What one file produced.
@@ -214,6 +216,7 @@ pub fn load_onto(base: Snapshot, inputs: Vec<Input>, now: Option<jiff::Timestamp
         }
     }
     snap.finish(now.or(any_paste.then_some(anchor)));
+    loaded.pasted_text = any_paste;
     loaded.warnings = warnings;
     loaded
 }

@@ -367,7 +367,9 @@ pub(crate) fn parse(name: &str, text: &str, anchor: Timestamp, out: &mut FileOut
                         && line
                             .chars()
                             .next()
-                            .is_some_and(|ch| ch.is_ascii_lowercase()))
+                            .is_some_and(|ch| ch.is_ascii_lowercase())
+                        && !LOG_LINE.is_match(line)
+                        && !COMMAND.is_match(line))
             }
         };
         if continues {
@@ -438,7 +440,7 @@ pub(crate) fn parse(name: &str, text: &str, anchor: Timestamp, out: &mut FileOut
 }
 
 /// The name given to what a paste does not name.
-pub(super) const UNKNOWN: &str = "(unknown)";
+pub(super) const UNKNOWN: &str = Pasted::UNKNOWN;
 
 /// Lines describe prints at column 0: `Key:  value`, and the key-less lines of a namespace's
 /// quotas and limits.
@@ -622,16 +624,13 @@ fn describe_block(block: &[(u64, &str)], anchor: Timestamp, c: &mut Collected) {
         let partial = if i > 0 || kind == Kind::Namespace {
             None
         } else if terminating {
-            let node = v["spec"]["nodeName"].as_str().unwrap_or("NODE");
             Some(Pasted {
                 missing: if has_events {
                     "its finalizers and its node's state (describe prints neither)".into()
                 } else {
                     "its events, finalizers and its node's state".into()
                 },
-                settle: format!(
-                    "kubectl get pod {name} -n {ns} -o jsonpath='{{.metadata.finalizers}}' && kubectl get node {node}"
-                ),
+                settle: infer::settle_deletion(&ns, &name, v["spec"]["nodeName"].as_str()),
                 ..lacking("")
             })
         } else {

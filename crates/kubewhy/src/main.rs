@@ -447,7 +447,14 @@ fn load_source(args: &SourceArgs, focus: Vec<String>) -> Result<Source> {
         );
     }
     if loaded.snapshot.object_count() == 0 && !loaded.warnings.is_empty() {
-        bail!("nothing could be read from the input");
+        // Pasted text is read best effort: text kubewhy does not know is a note, not a failure.
+        if !loaded.pasted_text {
+            bail!("nothing could be read from the input");
+        }
+        writeln!(
+            err,
+            "kubewhy: note: nothing in the paste was recognised; kubewhy reads kubectl describe and get output, YAML or JSON objects and stanzas, event messages and node log lines"
+        )?;
     }
     Ok(Source {
         loaded,
@@ -651,6 +658,13 @@ fn scan(args: ScanArgs, target: Target) -> Result<u8> {
         },
     };
     diagnosis.retain_scope(snap, &scope);
+    if loaded.pasted_text && diagnosis.findings.is_empty() && diagnosis.unexplained.is_empty() {
+        writeln!(
+            anstream::stderr(),
+            "kubewhy: note: the paste shows nothing unhealthy ({} object(s) read); for a pod that is stuck, paste `kubectl describe pod NAME -n NAMESPACE`, or its namespace's `kubectl get events`",
+            snap.object_count()
+        )?;
+    }
 
     let report = Report {
         findings: &diagnosis.findings,

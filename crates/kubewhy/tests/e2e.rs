@@ -1692,7 +1692,7 @@ fn capture_scenario(c: &Cluster, s: &Scenario, ns: &str, dir: &std::path::Path) 
 
 /// What people paste, for `kubewhy scan --from` (tests/fixtures/real/<scenario>/paste/):
 /// `describe` of the namespace's pods, claims, workloads and the namespace, `get events`, `get
-/// pods -o wide`, each from the cluster's kubectl (`-1.20`) and from a current one (`-new`,
+/// pods -o wide`, `get nodes -o wide` with `describe nodes`, each from the cluster's kubectl (`-1.20`) and from a current one (`-new`,
 /// `KUBEWHY_E2E_KUBECTL_NEW`), and `status.yaml`, the `status:` stanza of the first affected
 /// object as `-o yaml` prints it.
 fn capture_pastes(c: &Cluster, s: &Scenario, ns: &str, out: &std::path::Path) {
@@ -1724,6 +1724,11 @@ fn capture_pastes(c: &Cluster, s: &Scenario, ns: &str, out: &std::path::Path) {
             .run(&["-n", ns, "get", "pods", "-o", "wide"], None)
             .unwrap_or_default();
         std::fs::write(out.join(format!("pods-{label}.txt")), pods).unwrap();
+        let mut nodes = k
+            .run(&["get", "nodes", "-o", "wide"], None)
+            .unwrap_or_default();
+        nodes.push_str(&k.run(&["describe", "nodes"], None).unwrap_or_default());
+        std::fs::write(out.join(format!("nodes-{label}.txt")), nodes).unwrap();
     }
     // The object the scenario is about: its first named object, else the namespace's first pod,
     // else its first ReplicaSet (admission refused every pod), else the namespace itself.

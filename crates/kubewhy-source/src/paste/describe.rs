@@ -325,13 +325,12 @@ fn quantities(t: Option<&DNode>) -> Map<String, Value> {
 }
 
 /// A container State / Last State node → the API's state object.
-fn state(s: Option<&DNode>, anchor: Timestamp) -> Value {
+fn state(s: Option<&DNode>) -> Value {
     let Some(s) = s else {
         return json!({});
     };
     let word = s.value.split_whitespace().next().unwrap_or("");
     let time = |k: &str| s.val(k).and_then(parse_rfc1123).map(|t| t.to_string());
-    let _ = anchor;
     match word {
         "Waiting" => {
             json!({"waiting": {"reason": s.val("Reason").unwrap_or(""), "message": s.val("Message").unwrap_or("")}})
@@ -372,7 +371,7 @@ fn env_var(name: &str, value: &str) -> Value {
     v
 }
 
-fn containers(section: Option<&DNode>, anchor: Timestamp) -> (Vec<Value>, Vec<Value>) {
+fn containers(section: Option<&DNode>) -> (Vec<Value>, Vec<Value>) {
     let mut specs = Vec::new();
     let mut statuses = Vec::new();
     for c in section.map(|s| s.children.as_slice()).unwrap_or(&[]) {
@@ -445,8 +444,8 @@ fn containers(section: Option<&DNode>, anchor: Timestamp) -> (Vec<Value>, Vec<Va
                 "containerID": c.val("Container ID").unwrap_or(""),
                 "ready": c.val("Ready") == Some("True"),
                 "restartCount": c.val("Restart Count").and_then(|r| r.parse::<i64>().ok()).unwrap_or(0),
-                "state": state(c.get("State"), anchor),
-                "lastState": state(c.get("Last State"), anchor),
+                "state": state(c.get("State")),
+                "lastState": state(c.get("Last State")),
             }));
         }
     }
@@ -548,8 +547,8 @@ pub(super) fn pod(t: &DNode, namespace: Option<&str>, anchor: Timestamp) -> Valu
         metadata["deletionTimestamp"] = json!(d.to_string());
         metadata["deletionGracePeriodSeconds"] = json!(grace.unwrap_or(30));
     }
-    let (containers, statuses) = containers(t.get("Containers"), anchor);
-    let (init, init_statuses) = containers_init(t, anchor);
+    let (init, init_statuses) = containers(t.get("Init Containers"));
+    let (containers, statuses) = containers(t.get("Containers"));
     let mut spec = json!({
         "containers": containers,
         "initContainers": init,
@@ -605,10 +604,6 @@ pub(super) fn pod(t: &DNode, namespace: Option<&str>, anchor: Timestamp) -> Valu
         }
     }
     json!({"apiVersion": "v1", "kind": "Pod", "metadata": metadata, "spec": spec, "status": status})
-}
-
-fn containers_init(t: &DNode, anchor: Timestamp) -> (Vec<Value>, Vec<Value>) {
-    containers(t.get("Init Containers"), anchor)
 }
 
 /// The node a describe block shows (and its Lease, when the block has one).
@@ -798,7 +793,7 @@ pub(super) fn workload(t: &DNode, kind: Kind, namespace: Option<&str>) -> Value 
         status["currentNumberScheduled"] = json!(c.parse::<i64>().ok());
     }
     if let Some(tpl) = t.get("Pod Template") {
-        let (containers, _) = containers(tpl.get("Containers"), Timestamp::UNIX_EPOCH);
+        let (containers, _) = containers(tpl.get("Containers"));
         spec["template"] = json!({
             "metadata": {"labels": pairs(tpl.val("Labels"), '=')},
             "spec": {"containers": containers, "volumes": volumes(tpl)},

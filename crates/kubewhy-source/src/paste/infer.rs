@@ -371,6 +371,16 @@ fn settle(kind: &str, ns: &str, name: &str) -> String {
     }
 }
 
+/// What settles a pod stuck deleting: its finalizers and its node, which neither describe nor
+/// `get pods` shows.
+pub(super) fn settle_deletion(ns: &str, name: &str, node: Option<&str>) -> String {
+    let ns = if ns == UNKNOWN { "NAMESPACE" } else { ns };
+    format!(
+        "kubectl get pod {name} -n {ns} -o jsonpath='{{.metadata.finalizers}}' && kubectl get node {}",
+        node.unwrap_or("NODE")
+    )
+}
+
 /// An object named only by events: a pod with the state they imply, or a workload, node, claim
 /// or namespace with nothing but its name (its events carry the evidence).
 pub(super) fn from_events(
@@ -550,7 +560,11 @@ pub(super) fn from_row(row: &Row, events: &[&EventRow], anchor: Timestamp) -> (V
         } else {
             "its state beyond the table's columns".into()
         },
-        settle: settle(row.kind, &row.namespace, &row.name),
+        settle: if status == "Terminating" {
+            settle_deletion(&row.namespace, &row.name, v["spec"]["nodeName"].as_str())
+        } else {
+            settle(row.kind, &row.namespace, &row.name)
+        },
     };
     (v, p)
 }
