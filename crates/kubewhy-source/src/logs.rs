@@ -69,12 +69,15 @@ fn parse_header(h: &str) -> Option<(String, String, String)> {
     Some((container.to_string(), ns.to_string(), name.to_string()))
 }
 
+/// The last lines of a container log, each redacted and bounded in length.
 pub(crate) fn tail_lines(body: &str) -> Vec<String> {
     let lines: Vec<&str> = body.lines().collect();
     let start = lines.len().saturating_sub(TAIL_LINES);
     lines[start..]
         .iter()
         .map(|l| {
+            // Applications print tokens and passwords too: redacted before anything can quote them.
+            let l = crate::redact(l);
             if l.len() > MAX_LINE {
                 let mut cut = MAX_LINE;
                 while !l.is_char_boundary(cut) {
@@ -82,7 +85,7 @@ pub(crate) fn tail_lines(body: &str) -> Vec<String> {
                 }
                 format!("{}…", &l[..cut])
             } else {
-                l.to_string()
+                l.into_owned()
             }
         })
         .collect()

@@ -23,7 +23,7 @@ use kubewhy_model::objects::ContainerLog;
 use kubewhy_model::{ObjectKey, Pasted};
 use regex::Regex;
 use serde_json::{Value, json};
-use std::collections::BTreeSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::LazyLock;
 
 fn re(s: &str) -> Regex {
@@ -254,15 +254,18 @@ impl EventRow {
         })
     }
 
+    /// (kind, namespace, name); no namespace for cluster-scoped kinds.
     fn key(&self) -> (String, String, String) {
-        (self.kind.clone(), self.namespace.clone(), self.name.clone())
+        let ns = if cluster_scoped(&self.kind) {
+            String::new()
+        } else {
+            self.namespace.clone()
+        };
+        (self.kind.clone(), ns, self.name.clone())
     }
 
     fn to_json(&self, i: usize) -> Value {
-        let namespaced = !matches!(
-            self.kind.as_str(),
-            "Node" | "Namespace" | "PersistentVolume"
-        );
+        let namespaced = !cluster_scoped(&self.kind);
         let ns = if namespaced {
             self.namespace.as_str()
         } else {
@@ -305,15 +308,35 @@ pub(super) struct Row {
 struct Collected {
     /// Objects in API shape, with what they lack (`None`: nothing the checks read).
     objects: Vec<(u64, Value, Option<Pasted>)>,
+    /// Objects seen only as context (the pods a node's describe lists, with their requests):
+    /// used when nothing else in the paste shows them.
+    context: Vec<(u64, Value)>,
     events: Vec<EventRow>,
     rows: Vec<Row>,
-    /// Event messages with no object: `0/3 nodes are available: …`.
-    messages: Vec<(u64, String)>,
+    /// Event messages with no object (`0/3 nodes are available: …`), with the namespace and
+    /// pod the last command named.
+    messages: Vec<(u64, String, String, String)>,
     node_log: Vec<String>,
     /// Lines nothing recognised: container log output, if a pod in the paste crashes.
     other: Vec<(u64, String)>,
     /// The namespace of the last `kubectl … -n NS` line.
     namespace: Option<String>,
+    /// The pod the last command named (`kubectl describe pod X`, `kubectl logs X`).
+    pod: Option<String>,
+    /// Whether the last command was `kubectl logs`: what follows is the pod's output.
+    logs: bool,
+    /// Output of `kubectl logs POD`: (namespace, pod, line).
+    pod_logs: Vec<(String, String, String)>,
+}
+
+impl Collected {
+    fn ns(&self) -> String {
+        self.namespace.clone().unwrap_or_else(|| UNKNOWN.into())
+    }
+
+    fn pod_name(&self) -> String {
+        self.pod.clone().unwrap_or_else(|| UNKNOWN.into())
+    }
 }
 
 #[derive(PartialEq)]
@@ -334,13 +357,44 @@ fn starts_block(line: &str) -> bool {
         || COMMAND.is_match(line)
 }
 
+/// Tabs as a terminal shows them (stops every 8 columns): old kubectl aligned describe's tables
+/// with tabs, and columns are cut by position.
+fn expand_tabs(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.contains('\t') {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + text.len() / 8);
+    let mut col = 0usize;
+    for ch in text.chars() {
+        match ch {
+            '\t' => {
+                let n = 8 - col % 8;
+                out.extend(std::iter::repeat_n(' ', n));
+                col += n;
+            }
+            '\n' => {
+                out.push(ch);
+                col = 0;
+            }
+            _ => {
+                out.push(ch);
+                col += 1;
+            }
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 pub(crate) fn parse(name: &str, text: &str, anchor: Timestamp, out: &mut FileOut) {
+    let text = expand_tabs(text);
+    let text = text.as_ref();
     let mut c = Collected::default();
     let lines: Vec<(u64, &str)> = (1u64..).zip(text.lines()).collect();
     let mut state = State::None;
     let mut block: Vec<(u64, &str)> = Vec::new();
     let mut header: Option<Vec<(String, usize)>> = None;
     let mut i = 0;
+    let mut json_eof = false;
     // Byte offset of each line, for JSON values that span lines.
     let mut offsets = Vec::with_capacity(lines.len());
     let mut off = 0usize;
@@ -403,10 +457,18 @@ pub(crate) fn parse(name: &str, text: &str, anchor: Timestamp, out: &mut FileOut
         } else if col0 && YAML_START.is_match(line) {
             state = State::Yaml;
             block.push((no, line));
+        } else if LOG_LINE.is_match(trimmed) {
+            // Before JSON: klog's JSON lines (`{"ts":…}`) are log lines, not objects.
+            c.node_log.push(trimmed.to_string());
         } else if trimmed.starts_with('{') || trimmed.starts_with('[') || trimmed.starts_with('"') {
             let start = offsets[i] + (line.len() - trimmed.len());
-            match json_value(&text[start..]) {
-                Some((v, used)) => {
+            let until = if json_eof {
+                offsets.get(i + 1).copied().unwrap_or(text.len())
+            } else {
+                text.len()
+            };
+            match json_value(&text[start..until]) {
+                Ok((v, used)) => {
                     stanza_or_object(name, no, v, &mut c, out);
                     // Skip the lines the value spanned.
                     let end = start + used;
@@ -415,21 +477,24 @@ pub(crate) fn parse(name: &str, text: &str, anchor: Timestamp, out: &mut FileOut
                     }
                     continue;
                 }
-                None if LOG_LINE.is_match(trimmed) => c.node_log.push(trimmed.to_string()),
-                None => c.other.push((no, line.to_string())),
+                Err(eof) => {
+                    json_eof |= eof;
+                    c.other.push((no, line.to_string()));
+                }
             }
-        } else if LOG_LINE.is_match(trimmed) {
-            c.node_log.push(trimmed.to_string());
         } else if EVENT_ROW.is_match(line) {
             let cols = table::columns("Type  Reason  Age  From  Message");
             let cells = table::cells(&cols, trimmed);
-            let ns = c.namespace.clone().unwrap_or_else(|| UNKNOWN.into());
-            match EventRow::from_cells(&cells, ("Pod", &ns, UNKNOWN), anchor, no) {
+            let (ns, pod) = (c.ns(), c.pod_name());
+            match EventRow::from_cells(&cells, ("Pod", &ns, &pod), anchor, no) {
                 Some(e) => c.events.push(e),
                 None => c.other.push((no, line.to_string())),
             }
         } else if infer::message_reason(trimmed).is_some() {
-            c.messages.push((no, trimmed.to_string()));
+            c.messages
+                .push((no, trimmed.to_string(), c.ns(), c.pod_name()));
+        } else if c.logs && c.pod.is_some() {
+            c.pod_logs.push((c.ns(), c.pod_name(), line.to_string()));
         } else {
             c.other.push((no, line.to_string()));
         }
@@ -437,6 +502,10 @@ pub(crate) fn parse(name: &str, text: &str, anchor: Timestamp, out: &mut FileOut
     }
     flush(&mut state, &mut block, anchor, &mut c, name, out);
     finish(name, c, anchor, out);
+}
+
+fn cluster_scoped(kind: &str) -> bool {
+    matches!(kind, "Node" | "Namespace" | "PersistentVolume")
 }
 
 /// The name given to what a paste does not name.
@@ -457,6 +526,39 @@ fn describe_line(line: &str) -> bool {
 /// `kubectl -n NS describe pod X`: the namespace the output that follows is in.
 fn command(line: &str, c: &mut Collected) {
     let words: Vec<&str> = line.split_whitespace().collect();
+    // The pod it names: `describe pod X`, `get po X`, `describe pod/X`, `logs X`.
+    c.pod = None;
+    c.logs = false;
+    let args: Vec<&str> = words
+        .iter()
+        .enumerate()
+        .filter(|(i, w)| {
+            !(w.starts_with('-')
+                || *i > 0
+                    && matches!(
+                        words[i - 1],
+                        "-n" | "--namespace" | "-c" | "-o" | "--context"
+                    ))
+        })
+        .map(|(_, w)| *w)
+        .collect();
+    if let Some(verb) = args
+        .iter()
+        .position(|w| matches!(*w, "describe" | "get" | "logs"))
+    {
+        let rest = &args[verb + 1..];
+        c.logs = args[verb] == "logs";
+        c.pod = match (args[verb], rest) {
+            ("logs", [name, ..]) if !name.contains('/') => Some(name.to_string()),
+            (_, [res, ..]) if res.starts_with("pod/") || res.starts_with("pods/") => {
+                res.split_once('/').map(|(_, n)| n.to_string())
+            }
+            ("describe" | "get", [res, name, ..]) if matches!(*res, "pod" | "pods" | "po") => {
+                Some(name.to_string())
+            }
+            _ => None,
+        };
+    }
     for (i, w) in words.iter().enumerate() {
         if let Some(ns) = w.strip_prefix("--namespace=") {
             c.namespace = Some(ns.to_string());
@@ -472,24 +574,35 @@ fn command(line: &str, c: &mut Collected) {
 
 /// One JSON value at the start of `text` (a `"status": {…}` fragment is read as `{"status":
 /// {…}}`), with the bytes it used.
-fn json_value(text: &str) -> Option<(Value, usize)> {
+///
+/// `Err(true)` when the value ran into the end of the text unfinished: the caller then reads
+/// later values within their own line, so a paste of many unclosed `{` lines stays linear.
+fn json_value(text: &str) -> Result<(Value, usize), bool> {
     let mut it = serde_json::Deserializer::from_str(text).into_iter::<Value>();
-    if let Some(Ok(v)) = it.next()
-        && (v.is_object() || v.is_array())
-    {
-        return Some((v, it.byte_offset()));
+    let mut eof = false;
+    match it.next() {
+        Some(Ok(v)) if v.is_object() || v.is_array() => return Ok((v, it.byte_offset())),
+        Some(Err(e)) => eof = e.is_eof(),
+        _ => {}
     }
     if text.starts_with('"') {
         // `"status": {` … `}` cut from a larger document: wrap it.
-        let (k, rest) = text.split_once(':')?;
-        let key: String = serde_json::from_str(k.trim()).ok()?;
+        let line = &text[..text.find('\n').unwrap_or(text.len())];
+        let Some((k, _)) = line.split_once(':') else {
+            return Err(eof);
+        };
+        let Ok(key) = serde_json::from_str::<String>(k.trim()) else {
+            return Err(eof);
+        };
+        let rest = &text[k.len() + 1..];
         let mut it = serde_json::Deserializer::from_str(rest).into_iter::<Value>();
-        if let Some(Ok(v)) = it.next() {
-            let used = k.len() + 1 + it.byte_offset();
-            return Some((json!({ key: v }), used));
+        match it.next() {
+            Some(Ok(v)) => return Ok((json!({ key: v }), k.len() + 1 + it.byte_offset())),
+            Some(Err(e)) => eof |= e.is_eof(),
+            None => {}
         }
     }
-    None
+    Err(eof)
 }
 
 fn table_row(h: &[(String, usize)], no: u64, line: &str, anchor: Timestamp, c: &mut Collected) {
@@ -593,9 +706,9 @@ fn describe_block(block: &[(u64, &str)], anchor: Timestamp, c: &mut Collected) {
     let values: Vec<Value> = match kind {
         Kind::Pod => vec![describe::pod(&t, ns_opt, anchor)],
         Kind::Node => {
-            let mut v = describe::node(&t);
-            v.extend(describe::node_pods(&t));
-            v
+            c.context
+                .extend(describe::node_pods(&t).into_iter().map(|p| (line, p)));
+            describe::node(&t)
         }
         Kind::Namespace => describe::namespace(&t, block),
         Kind::Pvc => vec![describe::pvc(&t, ns_opt)],
@@ -693,9 +806,13 @@ fn stanza_or_object(name: &str, line: u64, v: Value, c: &mut Collected, out: &mu
     let kind = infer::stanza_kind(&map);
     let meta = map.entry("metadata").or_insert_with(|| json!({}));
     if meta.get("name").and_then(Value::as_str).is_none() {
-        meta["name"] = json!(UNKNOWN);
+        meta["name"] = json!(if kind == "Pod" {
+            c.pod_name()
+        } else {
+            UNKNOWN.into()
+        });
     }
-    let namespaced = !matches!(kind, "Node" | "Namespace");
+    let namespaced = !cluster_scoped(kind);
     if namespaced && meta.get("namespace").and_then(Value::as_str).is_none() {
         meta["namespace"] = json!(c.namespace.clone().unwrap_or_else(|| UNKNOWN.into()));
     }
@@ -767,25 +884,29 @@ fn key_of(v: &Value) -> (String, String, String) {
 
 /// Turns what was collected into objects, events, stubs, node lines and container logs.
 fn finish(name: &str, mut c: Collected, anchor: Timestamp, out: &mut FileOut) {
-    let mut known: BTreeSet<(String, String, String)> = BTreeSet::new();
+    let mut known: HashSet<(String, String, String)> = HashSet::new();
     for (_, v, _) in &c.objects {
         let (k, ns, n) = key_of(v);
-        let ns = if matches!(k.as_str(), "Node" | "Namespace") {
+        let ns = if cluster_scoped(&k) {
             String::new()
         } else {
             ns
         };
         known.insert((k, ns, n));
     }
-    // Messages name no object: one unnamed pod (or workload, for admission refusals) holds
-    // them, in the namespace of the last command, if any.
-    let ns = c.namespace.clone().unwrap_or_else(|| UNKNOWN.into());
-    for (no, m) in std::mem::take(&mut c.messages) {
+    for (line, v) in std::mem::take(&mut c.context) {
+        if known.insert(key_of(&v)) {
+            c.objects.push((line, v, None));
+        }
+    }
+    // Messages name no object: the pod the last command named holds them, else one unnamed pod
+    // (or workload, for admission refusals).
+    for (no, m, ns, pod) in std::mem::take(&mut c.messages) {
         let (reason, kind) = infer::message_reason(&m).unwrap_or(("Failed", "Pod"));
         c.events.push(EventRow {
             kind: kind.into(),
-            namespace: ns.clone(),
-            name: UNKNOWN.into(),
+            namespace: ns,
+            name: if kind == "Pod" { pod } else { UNKNOWN.into() },
             type_: "Warning".into(),
             reason: reason.into(),
             message: m,
@@ -796,10 +917,24 @@ fn finish(name: &str, mut c: Collected, anchor: Timestamp, out: &mut FileOut) {
             ..Default::default()
         });
     }
+    // Events by object, in the order objects first appear (one pass, not one per row).
+    type Key = (String, String, String);
+    let mut order: Vec<Key> = Vec::new();
+    let mut by_object: HashMap<Key, Vec<&EventRow>> = HashMap::new();
+    for e in &c.events {
+        let key = e.key();
+        by_object
+            .entry(key.clone())
+            .or_insert_with(|| {
+                order.push(key);
+                Vec::new()
+            })
+            .push(e);
+    }
     // Objects shown only by table rows or events: a stub with the state they imply.
-    let mut stubbed: BTreeSet<(String, String, String)> = BTreeSet::new();
+    let mut stubbed: HashSet<Key> = HashSet::new();
     for row in &c.rows {
-        let ns = if matches!(row.kind, "Node" | "Namespace") {
+        let ns = if cluster_scoped(row.kind) {
             String::new()
         } else {
             row.namespace.clone()
@@ -808,33 +943,19 @@ fn finish(name: &str, mut c: Collected, anchor: Timestamp, out: &mut FileOut) {
         if known.contains(&key) || !stubbed.insert(key.clone()) {
             continue;
         }
-        let events: Vec<&EventRow> = c.events.iter().filter(|e| e.key() == key).collect();
-        let (v, p) = infer::from_row(row, &events, anchor);
+        let events = by_object.get(&key).map_or(&[][..], Vec::as_slice);
+        let (v, p) = infer::from_row(row, events, anchor);
         c.objects.push((row.line, v, Some(p)));
     }
-    type Key = (String, String, String);
-    let mut by_object: Vec<(Key, Vec<&EventRow>)> = Vec::new();
-    for e in &c.events {
-        let key = e.key();
-        let ns_less = (
-            key.0.clone(),
-            if matches!(key.0.as_str(), "Node" | "Namespace") {
-                String::new()
-            } else {
-                key.1.clone()
-            },
-            key.2.clone(),
-        );
-        if known.contains(&ns_less) || stubbed.contains(&ns_less) {
+    for key in order {
+        if known.contains(&key) || stubbed.contains(&key) {
             continue;
         }
-        match by_object.iter_mut().find(|(k, _)| *k == key) {
-            Some((_, v)) => v.push(e),
-            None => by_object.push((key, vec![e])),
-        }
-    }
-    for ((kind, ns, obj), events) in by_object {
-        if let Some((v, p)) = infer::from_events(&kind, &ns, &obj, &events, anchor) {
+        let events = &by_object[&key];
+        let (kind, _, obj) = &key;
+        // The namespace as the events give it (cluster-scoped kinds have none in the key).
+        let ns = events[0].namespace.clone();
+        if let Some((v, p)) = infer::from_events(kind, &ns, obj, events, anchor) {
             c.objects.push((events[0].line, v, Some(p)));
         }
     }
@@ -851,6 +972,27 @@ fn finish(name: &str, mut c: Collected, anchor: Timestamp, out: &mut FileOut) {
             (ns, n)
         })
         .collect();
+    // `kubectl logs POD` output, per pod.
+    let mut pod_logs: Vec<ContainerLog> = Vec::new();
+    for (ns, pod, l) in std::mem::take(&mut c.pod_logs) {
+        match pod_logs
+            .iter_mut()
+            .find(|p| p.namespace == ns && p.pod == pod)
+        {
+            Some(p) => p.tail.push(l),
+            None => pod_logs.push(ContainerLog {
+                origin: format!("{name} (kubectl logs {pod})"),
+                namespace: ns,
+                pod,
+                container: String::new(),
+                tail: vec![l],
+            }),
+        }
+    }
+    for mut p in pod_logs {
+        p.tail = crate::logs::tail_lines(&p.tail.join("\n"));
+        out.logs.push(p);
+    }
     let other = std::mem::take(&mut c.other);
     if !other.is_empty() {
         if let [(ns, pod)] = crashing.as_slice() {

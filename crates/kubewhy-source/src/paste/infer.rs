@@ -485,11 +485,22 @@ pub(super) fn from_row(row: &Row, events: &[&EventRow], anchor: Timestamp) -> (V
                 _ => {}
             }
             let mut v = pod_json(&row.namespace, &row.name, &st, anchor);
-            if let Some(reason) = terminated
-                && let Some(list) = v["status"]["containerStatuses"].as_array_mut()
-            {
-                for s in list {
-                    s["state"] = json!({"terminated": {"reason": reason, "exitCode": if reason == "Completed" { 0 } else { 1 }}});
+            if let Some(list) = v["status"]["containerStatuses"].as_array_mut() {
+                for (i, s) in list.iter_mut().enumerate() {
+                    // READY says how many are ready, not which: the first ones.
+                    s["ready"] = json!(i < ready);
+                    if let Some(reason) = terminated {
+                        // The table shows the reason, not the exit code: OOMKilled is 137 by
+                        // definition; for the others the code is unknown, and none is invented.
+                        let mut t = json!({"reason": reason});
+                        if reason == "OOMKilled" {
+                            t["exitCode"] = json!(137);
+                        }
+                        s["state"] = json!({"terminated": t});
+                        if st.restarts > 0 {
+                            s["lastState"] = json!({"terminated": t});
+                        }
+                    }
                 }
             }
             if matches!(

@@ -198,6 +198,67 @@ fn unknown_text_is_a_note_with_its_lines() {
     );
 }
 
+/// kubectl 1.5–1.9: describe's events with FirstSeen / LastSeen / Count / SubObjectPath, aligned
+/// with tabs.
+const OLD_DESCRIBE: &str = "Name:\t\tnginx\nNamespace:\tdefault\nNode:\t\tminikube/192.168.99.100\nStatus:\t\tPending\nIP:\t\t172.17.0.4\nContainers:\n  nginx:\n    Image:\t\tnginx:nope\n    State:\t\tWaiting\n      Reason:\t\tImagePullBackOff\n    Ready:\t\tFalse\n    Restart Count:\t0\nEvents:\n  FirstSeen\tLastSeen\tCount\tFrom\t\t\tSubObjectPath\t\tType\t\tReason\t\t\tMessage\n  ---------\t--------\t-----\t----\t\t\t-------------\t\t--------\t------\t\t\t-------\n  2m\t\t2m\t\t1\tdefault-scheduler\t\t\t\t\tNormal\t\tScheduled\t\tSuccessfully assigned nginx to minikube\n  2m\t\t1m\t\t4\tkubelet, minikube\tspec.containers{nginx}\tWarning\t\tFailed\t\t\tFailed to pull image \"nginx:nope\": rpc error: code = 2 desc = Error: image library/nginx:nope not found\n";
+
+#[test]
+fn old_describe_aligned_with_tabs() {
+    let (s, w) = paste(OLD_DESCRIBE);
+    assert!(w.is_empty(), "{w:?}");
+    assert_eq!(s.pods[0].spec.node_name.as_deref(), Some("minikube"));
+    let failed = s.events.iter().find(|e| e.reason == "Failed").unwrap();
+    assert_eq!(failed.count, 4);
+    assert_eq!(failed.host, "minikube");
+    assert_eq!(failed.container(), Some("nginx"));
+    assert!(failed.message.ends_with("library/nginx:nope not found"));
+    assert_eq!(
+        failed.first_time,
+        Some("2026-11-23T11:58:00Z".parse().unwrap())
+    );
+    assert_eq!(
+        failed.last_time,
+        Some("2026-11-23T11:59:00Z".parse().unwrap())
+    );
+}
+
+#[test]
+fn one_event_row_a_json_log_line_and_a_nodes_table() {
+    let text = "$ kubectl -n shop describe pod web-1\n  Warning  FailedMount  3m (x5 over 12m)  kubelet  MountVolume.SetUp failed for volume \"cfg\" : configmap \"cfg\" not found\n{\"ts\":1700000000.5,\"caller\":\"kubelet/kubelet.go:1\",\"msg\":\"SyncLoop\",\"v\":0}\nNAME     STATUS     ROLES    AGE   VERSION\nnode-1   NotReady   <none>   9d    v1.28.3\n";
+    let (s, w) = paste(text);
+    assert!(w.is_empty(), "{w:?}");
+    let e = &s.events[0];
+    assert_eq!((e.reason.as_str(), e.count), ("FailedMount", 5));
+    assert_eq!(e.involved.namespace, "shop");
+    // The JSON line is a log line, not a status stanza.
+    assert!(
+        s.pods
+            .iter()
+            .all(|p| p.metadata.name != "(unknown)" || p.metadata.ns() == "shop")
+    );
+    assert_eq!(s.node.bundles.len(), 1);
+    let node = &s.nodes[0];
+    assert_eq!(node.metadata.name, "node-1");
+    assert_eq!(node.status.conditions[0].status, "False");
+}
+
+#[test]
+fn commands_name_the_pod_of_what_follows() {
+    let text = "$ kubectl describe pod web-1 -n shop\n  Warning  BackOff  10s (x4 over 1m)  kubelet  Back-off restarting failed container\n$ kubectl logs web-1 -n shop --previous\npanic: open /etc/app/config.yaml: no such file or directory\ntoken=abcdef1234567890abcdef\n$ kubectl get pod web-2 -n shop -o yaml\nstatus:\n  phase: Pending\n";
+    let (s, w) = paste(text);
+    assert!(w.is_empty(), "{w:?}");
+    assert_eq!(s.events[0].involved.name, "web-1");
+    let log = &s.logs[0];
+    assert_eq!(
+        (log.namespace.as_str(), log.pod.as_str()),
+        ("shop", "web-1")
+    );
+    assert!(log.tail[0].starts_with("panic: open /etc/app/config.yaml"));
+    // Applications' output is redacted like node lines.
+    assert!(!log.tail[1].contains("abcdef1234567890"), "{:?}", log.tail);
+    assert!(s.pods.iter().any(|p| p.metadata.name == "web-2"));
+}
+
 #[test]
 fn ages() {
     assert_eq!(super::parse_age("2m46s"), Some(166));
