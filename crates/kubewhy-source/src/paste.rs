@@ -323,6 +323,8 @@ struct Collected {
     namespace: Option<String>,
     /// The pod the last command named (`kubectl describe pod X`, `kubectl logs X`).
     pod: Option<String>,
+    /// Notes for the user: what was recognised but not read.
+    notes: Vec<(u64, String)>,
     /// Whether the last command was `kubectl logs`: what follows is the pod's output.
     logs: bool,
     /// Output of `kubectl logs POD`: (namespace, pod, line).
@@ -716,8 +718,13 @@ fn describe_block(block: &[(u64, &str)], anchor: Timestamp, c: &mut Collected) {
             vec![describe::workload(&t, kind, ns_opt)]
         }
         Kind::Unknown => {
-            c.other
-                .extend(block.iter().map(|(n, l)| (*n, l.to_string())));
+            let last = block.last().map_or(line, |b| b.0);
+            c.notes.push((
+                line,
+                format!(
+                    "lines {line}-{last}: kubectl describe of {name:?}, a kind kubewhy does not read (it reads pods, nodes, namespaces, claims and workloads); ignored"
+                ),
+            ));
             return;
         }
     };
@@ -972,6 +979,9 @@ fn finish(name: &str, mut c: Collected, anchor: Timestamp, out: &mut FileOut) {
             (ns, n)
         })
         .collect();
+    for (line, note) in std::mem::take(&mut c.notes) {
+        out.warn(crate::warn_at(name, line, 1, note));
+    }
     // `kubectl logs POD` output, per pod.
     let mut pod_logs: Vec<ContainerLog> = Vec::new();
     for (ns, pod, l) in std::mem::take(&mut c.pod_logs) {

@@ -658,7 +658,11 @@ fn scan(args: ScanArgs, target: Target) -> Result<u8> {
         },
     };
     diagnosis.retain_scope(snap, &scope);
-    if loaded.pasted_text && diagnosis.findings.is_empty() && diagnosis.unexplained.is_empty() {
+    if loaded.pasted_text
+        && snap.object_count() > 0
+        && diagnosis.findings.is_empty()
+        && diagnosis.unexplained.is_empty()
+    {
         writeln!(
             anstream::stderr(),
             "kubewhy: note: the paste shows nothing unhealthy ({} object(s) read); for a pod that is stuck, paste `kubectl describe pod NAME -n NAMESPACE`, or its namespace's `kubectl get events`",

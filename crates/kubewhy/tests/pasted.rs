@@ -186,3 +186,27 @@ fn every_paste_gives_its_cause_or_an_honest_cannot_tell() {
     }
     assert!(diff.is_empty(), "{}", diff.join("\n"));
 }
+
+#[test]
+fn text_kubewhy_does_not_know_is_a_note_not_a_failure() {
+    let out = Command::cargo_bin("kubewhy")
+        .unwrap()
+        .args(["scan", "--from", "-"])
+        .write_stdin("hello\nthis is a chat message, not kubectl output\n\x1b]0;title\x07\n")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("<stdin>:1:1: lines 1-3: not kubectl output"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("nothing in the paste was recognised"),
+        "{stderr}"
+    );
+    assert!(
+        !stderr.contains('\x1b'),
+        "an escape sequence reached the terminal"
+    );
+}

@@ -142,6 +142,9 @@ pub(super) fn kind_of(t: &DNode) -> Kind {
         Kind::Pod
     } else if t.has("Roles") || t.has("Taints") || t.has("System Info") || t.has("Addresses") {
         Kind::Node
+    } else if t.has("Reclaim Policy") {
+        // A PersistentVolume: not read.
+        Kind::Unknown
     } else if t.has("StorageClass") && (t.has("Access Modes") || t.has("VolumeMode")) {
         Kind::Pvc
     } else if t.has("StrategyType") || t.has("NewReplicaSet") {
@@ -154,7 +157,15 @@ pub(super) fn kind_of(t: &DNode) -> Kind {
         Kind::StatefulSet
     } else if t.has("Pods Status") && t.has("Replicas") {
         Kind::ReplicaSet
-    } else if t.has("Status") && !t.has("Namespace") {
+    } else if t.has("Status")
+        && t.children.iter().all(|c| {
+            matches!(
+                c.key.as_str(),
+                "Name" | "Labels" | "Annotations" | "Status" | "Conditions"
+            ) || c.indent > 0
+        })
+    {
+        // Only these keys: a namespace (its quotas are key-less lines and indented ones).
         Kind::Namespace
     } else {
         Kind::Unknown
@@ -214,24 +225,10 @@ pub(super) fn events(t: &DNode, involved: (&str, &str, &str), anchor: Timestamp)
     let Some(ev) = t.get("Events") else {
         return Vec::new();
     };
-    let mut out = Vec::new();
-    let mut header: Option<Vec<(String, usize)>> = None;
-    for (no, row) in &ev.rows {
-        let trimmed = row.trim_start();
-        if trimmed.starts_with("--") {
-            continue;
-        }
-        let Some(h) = &header else {
-            header = Some(super::table::columns(row));
-            continue;
-        };
-        let cells = super::table::cells(h, row);
-        let Some(e) = EventRow::from_cells(&cells, involved, anchor, *no) else {
-            continue;
-        };
-        out.push(e);
-    }
-    out
+    table_rows(&ev.rows)
+        .into_iter()
+        .filter_map(|(no, cells)| EventRow::from_cells(&cells, involved, anchor, no))
+        .collect()
 }
 
 /// The Conditions table (Type, Status, and for nodes the times, reason and message).

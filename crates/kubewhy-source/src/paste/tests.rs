@@ -260,6 +260,19 @@ fn commands_name_the_pod_of_what_follows() {
 }
 
 #[test]
+fn a_describe_of_another_kind_is_named_in_its_note() {
+    let (s, w) = paste(
+        "Name:              web\nNamespace:         shop\nType:              ClusterIP\nIP:                10.96.0.10\nPort:              http  80/TCP\nEndpoints:         <none>\n",
+    );
+    assert_eq!(s.object_count(), 0);
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert!(
+        w[0].contains("lines 1-6: kubectl describe of \"web\", a kind kubewhy does not read"),
+        "{w:?}"
+    );
+}
+
+#[test]
 fn ages() {
     assert_eq!(super::parse_age("2m46s"), Some(166));
     assert_eq!(
