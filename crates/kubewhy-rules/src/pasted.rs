@@ -69,6 +69,13 @@ pub(crate) fn qualify(snap: &Snapshot, findings: &mut Vec<Finding>) {
                     .replace(Pasted::UNKNOWN, "NAME");
             }
         }
+        // The finding's own steps may already name the settling command.
+        if f.remediation
+            .iter()
+            .any(|s| s.command.as_deref() == Some(p.settle.as_str()))
+        {
+            continue;
+        }
         f.remediation.insert(
             0,
             Step {

@@ -966,6 +966,28 @@ fn finish(name: &str, mut c: Collected, anchor: Timestamp, out: &mut FileOut) {
             c.objects.push((events[0].line, v, Some(p)));
         }
     }
+    // The node controller's `NodeNotReady` on a pod says its node is not ready: the node, when
+    // the paste does not show it, gets that much.
+    let mut nodes_seen: HashSet<String> = HashSet::new();
+    for e in c.events.iter().filter(|e| e.reason == "NodeNotReady") {
+        let node = c.objects.iter().find_map(|(_, v, _)| {
+            (v["kind"] == "Pod"
+                && v["metadata"]["name"] == e.name.as_str()
+                && v["metadata"]["namespace"] == e.namespace.as_str())
+            .then(|| v["spec"]["nodeName"].as_str())
+            .flatten()
+        });
+        let Some(node) = node.map(str::to_string) else {
+            continue;
+        };
+        if known.contains(&("Node".to_string(), String::new(), node.clone()))
+            || !nodes_seen.insert(node.clone())
+        {
+            continue;
+        }
+        let (v, p) = infer::node_not_ready(&node, e);
+        c.objects.push((e.line, v, Some(p)));
+    }
     for (i, e) in c.events.iter().enumerate() {
         crate::yaml::parse_value(name, e.line, e.to_json(i), out);
     }

@@ -289,7 +289,21 @@ fn pod_state(events: &[&EventRow]) -> PodState {
                 st.phase = "Running";
                 st.unready = true;
             }
-            "Started" => st.phase = "Running",
+            // A later step clears what an earlier failure implied: the container got past it.
+            "Pulled"
+                if st
+                    .waiting
+                    .as_ref()
+                    .is_some_and(|(r, _)| r.contains("Image")) =>
+            {
+                st.waiting = None
+            }
+            "Created" | "Started" => {
+                st.waiting = None;
+                if e.reason == "Started" {
+                    st.phase = "Running";
+                }
+            }
             _ => {}
         }
     }
@@ -379,6 +393,29 @@ pub(super) fn settle_deletion(ns: &str, name: &str, node: Option<&str>) -> Strin
         "kubectl get pod {name} -n {ns} -o jsonpath='{{.metadata.finalizers}}' && kubectl get node {}",
         node.unwrap_or("NODE")
     )
+}
+
+/// A node known only through its pods' `NodeNotReady` events: Ready Unknown since the event.
+pub(super) fn node_not_ready(node: &str, e: &EventRow) -> (Value, Pasted) {
+    let since = e.first.or(e.last).map(|t| t.to_string());
+    let v = json!({
+        "apiVersion": "v1", "kind": "Node", "metadata": {"name": node},
+        "status": {"conditions": [{"type": "Ready", "status": "Unknown", "reason": "NodeNotReady",
+            "message": format!("{} (the node controller's event on pod {}/{})", e.message, e.namespace, e.name),
+            "lastTransitionTime": since}]},
+    });
+    let p = Pasted {
+        object: ObjectKey {
+            kind: "Node".into(),
+            namespace: String::new(),
+            name: node.into(),
+            uid: String::new(),
+        },
+        from: "its pods' NodeNotReady events".into(),
+        missing: "its conditions, heartbeats and Lease".into(),
+        settle: format!("kubectl describe node {node}"),
+    };
+    (v, p)
 }
 
 /// An object named only by events: a pod with the state they imply, or a workload, node, claim
