@@ -119,6 +119,15 @@ fn objects(dump: &str) -> Result<Vec<Value>> {
                     if it.get("kind").is_none() {
                         it["kind"] = json!(list_kind.trim_end_matches("List"));
                     }
+                    if it.get("apiVersion").is_none() {
+                        let api = match it["kind"].as_str() {
+                            Some("Deployment" | "ReplicaSet" | "DaemonSet" | "StatefulSet") => {
+                                "apps/v1"
+                            }
+                            _ => "v1",
+                        };
+                        it["apiVersion"] = json!(api);
+                    }
                     out.push(it);
                 }
             }
@@ -249,10 +258,13 @@ fn templates() -> Result<Templates> {
     })
 }
 
-/// Writes `{"apiVersion":"v1","kind":KIND,"items":[` … `]}` one item at a time.
+/// Writes `{"apiVersion":"v1","kind":KIND,"items":[` … `]}` one item at a time. Items of a
+/// `List` carry their kind and apiVersion (as `kubectl get -A -o json` writes them); items of a
+/// typed list (`PodList`, as `kubectl cluster-info dump` writes them) carry neither.
 struct ListWriter {
     w: BufWriter<std::fs::File>,
     first: bool,
+    typed: bool,
 }
 
 impl ListWriter {
@@ -263,7 +275,11 @@ impl ListWriter {
             w,
             "{{\n    \"kind\": \"{kind}\",\n    \"apiVersion\": \"v1\",\n    \"metadata\": {{}},\n    \"items\": ["
         )?;
-        Ok(ListWriter { w, first: true })
+        Ok(ListWriter {
+            w,
+            first: true,
+            typed: kind != "List",
+        })
     }
     fn push(&mut self, v: &Value) -> Result<()> {
         if !self.first {
@@ -271,7 +287,15 @@ impl ListWriter {
         }
         self.first = false;
         self.w.write_all(b"\n")?;
-        serde_json::to_writer_pretty(&mut self.w, v)?;
+        match v.as_object() {
+            Some(map) if self.typed => {
+                let mut m = map.clone();
+                m.remove("kind");
+                m.remove("apiVersion");
+                serde_json::to_writer_pretty(&mut self.w, &m)?;
+            }
+            _ => serde_json::to_writer_pretty(&mut self.w, v)?,
+        }
         Ok(())
     }
     fn finish(mut self) -> Result<()> {
