@@ -525,7 +525,7 @@ fn describe_line(line: &str) -> bool {
         || line.starts_with("Resource Limits")
 }
 
-/// `kubectl -n NS describe pod X`: the namespace the output that follows is in.
+/// `kubectl -n NS describe pod X`, `kubectl logs X -n NS`: the namespace and pod of what follows.
 fn command(line: &str, c: &mut Collected) {
     let words: Vec<&str> = line.split_whitespace().collect();
     // The pod it names: `describe pod X`, `get po X`, `describe pod/X`, `logs X`.
