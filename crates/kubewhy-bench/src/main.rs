@@ -44,6 +44,14 @@ enum Cmd {
     },
     /// Parse each file (or every .json file under a directory) into IgnoredAny, one thread.
     Floor { paths: Vec<PathBuf> },
+    /// Load PATHS as `kubewhy scan --from` does, then diagnose; print each phase's wall time and
+    /// the resident memory after it (where a scan's time and memory go).
+    Phases {
+        paths: Vec<PathBuf>,
+        /// The snapshot's "now" (RFC 3339), as `scan --now`.
+        #[arg(long)]
+        now: Option<String>,
+    },
 }
 
 /// A broken scenario captured from the real cluster: its dump, and what kubewhy must say.
@@ -570,6 +578,51 @@ fn floor(paths: &[PathBuf]) -> Result<()> {
     Ok(())
 }
 
+/// Resident and peak resident memory of this process, in MB (from /proc/self/status).
+fn rss_mb() -> (u64, u64) {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let field = |name: &str| {
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix(name))
+            .and_then(|v| v.split_whitespace().next()?.parse::<u64>().ok())
+            .map_or(0, |kb| kb / 1024)
+    };
+    (field("VmRSS:"), field("VmHWM:"))
+}
+
+fn phases(paths: Vec<PathBuf>, now: Option<String>) -> Result<()> {
+    let now = now
+        .map(|n| n.parse::<jiff::Timestamp>())
+        .transpose()
+        .context("--now")?;
+    let start = std::time::Instant::now();
+    let mut last = start;
+    let mut report = |phase: &str| {
+        let (rss, peak) = rss_mb();
+        let t = std::time::Instant::now();
+        eprintln!(
+            "{phase:<10} {:>7.2} s  (total {:>6.2} s)  RSS {rss:>6} MB  peak {peak:>6} MB",
+            (t - last).as_secs_f64(),
+            (t - start).as_secs_f64()
+        );
+        last = t;
+    };
+    let inputs = paths.into_iter().map(kubewhy_source::Input::Path).collect();
+    let loaded = kubewhy_source::load_owned(inputs, now);
+    report("load");
+    let diagnosis = kubewhy_rules::diagnose(&loaded.snapshot);
+    report("diagnose");
+    eprintln!(
+        "{} objects, {} findings, {} unexplained, {} warnings",
+        loaded.snapshot.object_count(),
+        diagnosis.findings.len(),
+        diagnosis.unexplained.len(),
+        loaded.warnings.len()
+    );
+    Ok(())
+}
+
 fn main() -> Result<()> {
     match Cli::parse().cmd {
         Cmd::Gen {
@@ -580,5 +633,6 @@ fn main() -> Result<()> {
             out,
         } => generate(nodes, pods, events, seed, &out),
         Cmd::Floor { paths } => floor(&paths),
+        Cmd::Phases { paths, now } => phases(paths, now),
     }
 }

@@ -99,6 +99,48 @@ fn dedup_by<T>(v: &mut Vec<T>, key: impl Fn(&T) -> (String, String, String)) {
 }
 
 impl Snapshot {
+    /// Moves the objects and kind counts of unfinished snapshots (one per file or block read)
+    /// into this one, in order. Each list grows once, to its exact size: at 150,000 pods a
+    /// doubling list would copy and briefly hold twice what it keeps.
+    pub fn append(&mut self, parts: Vec<Snapshot>) {
+        macro_rules! lists {
+            ($($field:ident),* $(,)?) => {
+                $(
+                    let more: usize = parts.iter().map(|p| p.$field.len()).sum();
+                    self.$field.reserve_exact(more);
+                )*
+                // Each part is dropped as soon as it is moved: its lists are freed one by one.
+                for mut part in parts {
+                    $( self.$field.append(&mut part.$field); )*
+                    for (kind, n) in part.kinds_loaded {
+                        *self.kinds_loaded.entry(kind).or_insert(0) += n;
+                    }
+                }
+            };
+        }
+        lists!(
+            pods,
+            nodes,
+            events,
+            namespaces,
+            pvcs,
+            pvs,
+            storage_classes,
+            config_maps,
+            secrets,
+            service_accounts,
+            workloads,
+            api_services,
+            leases,
+            priority_classes,
+            resource_quotas,
+            limit_ranges,
+            csi_drivers,
+            webhook_configurations,
+            others,
+        );
+    }
+
     /// Deduplicates, indexes, and settles `now` (`now_override`, else the newest timestamp seen).
     pub fn finish(&mut self, now_override: Option<Timestamp>) {
         let k = |m: &Meta| (String::new(), m.ns().to_string(), m.name.clone());

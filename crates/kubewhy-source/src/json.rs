@@ -8,8 +8,11 @@
 
 use crate::decode::{Obj, decode};
 use crate::{FileOut, line_col, logs};
+use kubewhy_model::Snapshot;
 use serde::Deserialize;
+use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
+use std::fmt;
 
 /// Items per list above which decoding is spread over threads.
 const PARALLEL_ITEMS: usize = 2048;
@@ -122,6 +125,13 @@ fn parse_document(file: &str, text: &str, doc: &str, out: &mut FileOut) {
         }
         return;
     }
+    if let Some((part, facts)) = fast_list(doc) {
+        if facts.items == Some(0) && !facts.item_kind.is_empty() {
+            out.empty_kinds.push(facts.item_kind);
+        }
+        out.add_part(part);
+        return;
+    }
     let top: Top = match serde_json::from_str(doc) {
         Ok(t) => t,
         Err(e) => return warn_in(file, text, doc, &e, out),
@@ -153,7 +163,7 @@ fn parse_document(file: &str, text: &str, doc: &str, out: &mut FileOut) {
     }
     let mut de = serde_json::Deserializer::from_str(doc);
     match decode(&kind, &api, &mut de) {
-        Ok(o) => out.objects.push(o),
+        Ok(o) => out.add(o),
         Err(e) => warn_in(file, text, doc, &e, out),
     }
 }
@@ -213,7 +223,7 @@ fn decode_items(
     };
     for r in results {
         match r {
-            Ok(o) => out.objects.push(o),
+            Ok(o) => out.add(o),
             Err((off, what, e)) => {
                 let (l0, c0) = line_col(text, off);
                 if what.starts_with("list item") {
@@ -230,6 +240,237 @@ fn decode_items(
             }
         }
     }
+}
+
+// ------------------------------------------------------------------ one pass over list items
+
+/// A list's items decoded in one pass straight into their slim views: the common case, where
+/// nothing is wrong. Any error (bad syntax, a wrong type, an item whose kind is not among its
+/// first keys) fails the whole list, which is then read again by the careful path above
+/// (`decode_items`), which finds each item's end first and reports every problem at its
+/// position. The fast path never warns.
+pub(crate) struct Items<'a> {
+    /// The items' kind when the list names it (`PodList`), else empty: each item says its own.
+    pub(crate) kind: &'a str,
+    pub(crate) api: &'a str,
+    pub(crate) into: &'a mut Snapshot,
+}
+
+impl<'de> DeserializeSeed<'de> for Items<'_> {
+    type Value = usize;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<usize, D::Error> {
+        d.deserialize_seq(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Items<'_> {
+    type Value = usize;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a list of Kubernetes objects")
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<usize, A::Error> {
+        let mut n = 0;
+        let item = Item {
+            kind: self.kind,
+            api: self.api,
+        };
+        while let Some(o) = seq.next_element_seed(item)? {
+            o.add_to(self.into);
+            n += 1;
+        }
+        Ok(n)
+    }
+}
+
+#[derive(Clone, Copy)]
+struct Item<'a> {
+    kind: &'a str,
+    api: &'a str,
+}
+
+impl<'de> DeserializeSeed<'de> for Item<'_> {
+    type Value = Obj;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Obj, D::Error> {
+        if self.kind.is_empty() {
+            d.deserialize_map(KindFirst { api: self.api })
+        } else {
+            decode(self.kind, self.api, d)
+        }
+    }
+}
+
+/// An item of a mixed `List`: its `apiVersion` and `kind` come first (kubectl and the API
+/// server write them first), then the rest of the object is decoded by its kind's view.
+struct KindFirst<'a> {
+    api: &'a str,
+}
+
+impl<'de> Visitor<'de> for KindFirst<'_> {
+    type Value = Obj;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a Kubernetes object")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Obj, A::Error> {
+        let (mut kind, mut api): (Option<String>, Option<String>) = (None, None);
+        while kind.is_none() || api.is_none() {
+            match map.next_key::<TypeKey>()? {
+                Some(TypeKey::Kind) if kind.is_none() => kind = Some(map.next_value()?),
+                Some(TypeKey::ApiVersion) if api.is_none() => api = Some(map.next_value()?),
+                _ => {
+                    return Err(de::Error::custom(
+                        "kind and apiVersion are not the first keys",
+                    ));
+                }
+            }
+        }
+        let (kind, api) = (kind.unwrap_or_default(), api.unwrap_or_default());
+        let api = if api.is_empty() { self.api } else { &api };
+        decode(&kind, api, de::value::MapAccessDeserializer::new(map))
+    }
+}
+
+/// A key of an object, as far as finding its type goes (read without allocating).
+enum TypeKey {
+    Kind,
+    ApiVersion,
+    Other,
+}
+
+impl<'de> Deserialize<'de> for TypeKey {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<TypeKey, D::Error> {
+        struct V;
+        impl Visitor<'_> for V {
+            type Value = TypeKey;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a key")
+            }
+            fn visit_str<E: de::Error>(self, k: &str) -> Result<TypeKey, E> {
+                Ok(match k {
+                    "kind" => TypeKey::Kind,
+                    "apiVersion" => TypeKey::ApiVersion,
+                    _ => TypeKey::Other,
+                })
+            }
+        }
+        d.deserialize_identifier(V)
+    }
+}
+
+/// A whole JSON list document (`kubectl get -o json`, a `cluster-info dump` file) in one pass:
+/// its `kind` and `apiVersion`, and its items through `Items`.
+struct ListDocument<'a> {
+    into: &'a mut Snapshot,
+}
+
+/// What a list document said about itself.
+#[derive(Default)]
+pub(crate) struct ListFacts {
+    pub(crate) kind: Option<String>,
+    pub(crate) api: Option<String>,
+    /// Items decoded; `None` when the document has no `items`.
+    pub(crate) items: Option<usize>,
+    /// The kind the items were decoded as (empty: each item's own).
+    pub(crate) item_kind: String,
+}
+
+impl<'de> DeserializeSeed<'de> for ListDocument<'_> {
+    type Value = ListFacts;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<ListFacts, D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for ListDocument<'_> {
+    type Value = ListFacts;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a Kubernetes list")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<ListFacts, A::Error> {
+        let mut facts = ListFacts::default();
+        while let Some(key) = map.next_key::<ListKey>()? {
+            match key {
+                ListKey::Kind if facts.kind.is_none() => facts.kind = Some(map.next_value()?),
+                ListKey::ApiVersion if facts.api.is_none() => facts.api = Some(map.next_value()?),
+                ListKey::Items if facts.items.is_none() => {
+                    facts.item_kind = list_item_kind(facts.kind.as_deref()).to_string();
+                    facts.items = Some(map.next_value_seed(Items {
+                        kind: &facts.item_kind,
+                        api: facts.api.as_deref().unwrap_or(""),
+                        into: self.into,
+                    })?);
+                }
+                ListKey::Other => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+                _ => return Err(de::Error::custom("a key given twice")),
+            }
+        }
+        Ok(facts)
+    }
+}
+
+/// The kind of a typed list's items (`PodList` → `Pod`); empty for `List` or no kind.
+pub(crate) fn list_item_kind(kind: Option<&str>) -> &str {
+    kind.and_then(|k| k.strip_suffix("List")).unwrap_or("")
+}
+
+enum ListKey {
+    Kind,
+    ApiVersion,
+    Items,
+    Other,
+}
+
+impl<'de> Deserialize<'de> for ListKey {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<ListKey, D::Error> {
+        struct V;
+        impl Visitor<'_> for V {
+            type Value = ListKey;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a key")
+            }
+            fn visit_str<E: de::Error>(self, k: &str) -> Result<ListKey, E> {
+                Ok(match k {
+                    "kind" => ListKey::Kind,
+                    "apiVersion" => ListKey::ApiVersion,
+                    "items" => ListKey::Items,
+                    _ => ListKey::Other,
+                })
+            }
+        }
+        d.deserialize_identifier(V)
+    }
+}
+
+/// A list document read in one pass, when nothing in it is wrong: the objects by kind, the kind
+/// of an empty typed list. `None` when it is not a list or anything fails; the careful path
+/// then reads it.
+pub(crate) fn fast_list(doc: &str) -> Option<(Snapshot, ListFacts)> {
+    let mut part = Snapshot::default();
+    let mut de = serde_json::Deserializer::from_str(doc);
+    let facts = ListDocument { into: &mut part }.deserialize(&mut de).ok()?;
+    de.end().ok()?;
+    let is_list = facts
+        .kind
+        .as_deref()
+        .is_none_or(|k| k.is_empty() || k.ends_with("List"));
+    (facts.items.is_some() && is_list).then_some((part, facts))
+}
+
+/// One block of a streamed list (`stream.rs`): `[item, item, …]`, decoded in one pass.
+pub(crate) fn fast_items(block: &[u8], kind: &str, api: &str) -> Option<Snapshot> {
+    let text = std::str::from_utf8(block).ok()?;
+    let mut part = Snapshot::default();
+    let mut de = serde_json::Deserializer::from_str(text);
+    Items {
+        kind,
+        api,
+        into: &mut part,
+    }
+    .deserialize(&mut de)
+    .ok()?;
+    de.end().ok()?;
+    Some(part)
 }
 
 /// Finds the top-level `"kind"` and `"apiVersion"` string values of a JSON object without

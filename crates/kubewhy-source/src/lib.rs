@@ -12,7 +12,9 @@ mod json;
 mod logs;
 mod nodelog;
 mod paste;
+mod pool;
 mod redact;
+mod stream;
 mod yaml;
 
 use kubewhy_model::Snapshot;
@@ -76,7 +78,11 @@ pub struct Loaded {
 /// What one file produced.
 #[derive(Default)]
 pub(crate) struct FileOut {
-    objects: Vec<decode::Obj>,
+    /// Objects decoded a list at a time (lists read in one pass, blocks of streamed lists), in
+    /// the order read; unfinished snapshots.
+    parts: Vec<Snapshot>,
+    /// The objects read one at a time since the last part, by kind.
+    objects: Snapshot,
     logs: Vec<ContainerLog>,
     warnings: Vec<LoadWarning>,
     suppressed: usize,
@@ -90,6 +96,18 @@ pub(crate) struct FileOut {
 }
 
 impl FileOut {
+    pub(crate) fn add(&mut self, o: decode::Obj) {
+        o.add_to(&mut self.objects);
+    }
+
+    /// Objects decoded together, after those read so far (the last copy of an object wins).
+    pub(crate) fn add_part(&mut self, part: Snapshot) {
+        if self.objects.object_count() > 0 || !self.objects.kinds_loaded.is_empty() {
+            self.parts.push(std::mem::take(&mut self.objects));
+        }
+        self.parts.push(part);
+    }
+
     pub(crate) fn warn(&mut self, w: LoadWarning) {
         if self.warnings.len() < json::MAX_ERRORS_PER_FILE {
             self.warnings.push(w);
@@ -181,7 +199,7 @@ pub fn load_onto(base: Snapshot, inputs: Vec<Input>, now: Option<jiff::Timestamp
     // Pasted text gives ages (`5m ago`), not times: they count back from `now`, else from this
     // moment, which then is the snapshot's.
     let anchor = now.unwrap_or_else(jiff::Timestamp::now);
-    let outs = run_parallel(&jobs, anchor);
+    let outs = pool::run(&jobs, anchor);
     let mut any_paste = false;
     let mut loaded = Loaded {
         files_read: jobs.len(),
@@ -189,13 +207,13 @@ pub fn load_onto(base: Snapshot, inputs: Vec<Input>, now: Option<jiff::Timestamp
         ..Default::default()
     };
     let snap = &mut loaded.snapshot;
-    for out in outs {
+    let mut parts = Vec::with_capacity(outs.len());
+    for mut out in outs {
         for k in out.empty_kinds {
             snap.kinds_loaded.entry(k).or_insert(0);
         }
-        for o in out.objects {
-            o.add_to(snap);
-        }
+        parts.append(&mut out.parts);
+        parts.push(std::mem::take(&mut out.objects));
         snap.logs.extend(out.logs);
         snap.pasted.extend(out.pasted);
         snap.node.bundles.extend(out.bundles);
@@ -210,6 +228,7 @@ pub fn load_onto(base: Snapshot, inputs: Vec<Input>, now: Option<jiff::Timestamp
             }
         }
     }
+    snap.append(parts);
     for (kind, n) in &snap.kinds_loaded {
         if !decode::KNOWN_KINDS.contains(&kind.as_str()) {
             loaded.other_kinds.insert(kind.clone(), *n);
@@ -221,7 +240,8 @@ pub fn load_onto(base: Snapshot, inputs: Vec<Input>, now: Option<jiff::Timestamp
     loaded
 }
 
-enum Job {
+#[derive(Clone)]
+pub(crate) enum Job {
     File(PathBuf),
     Bytes(String, Vec<u8>),
     Text(String, String),
@@ -322,36 +342,7 @@ pub(crate) fn open_files(
     out
 }
 
-fn run_parallel(jobs: &[Job], anchor: jiff::Timestamp) -> Vec<FileOut> {
-    use std::sync::Mutex;
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    let threads = std::thread::available_parallelism()
-        .map_or(2, |n| n.get())
-        .min(jobs.len())
-        .max(1);
-    let next = AtomicUsize::new(0);
-    let results: Mutex<Vec<(usize, FileOut)>> = Mutex::new(Vec::with_capacity(jobs.len()));
-    std::thread::scope(|s| {
-        for _ in 0..threads {
-            s.spawn(|| {
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(job) = jobs.get(i) else { break };
-                    let out = load_job(job, anchor);
-                    results
-                        .lock()
-                        .unwrap_or_else(|e| e.into_inner())
-                        .push((i, out));
-                }
-            });
-        }
-    });
-    let mut r = results.into_inner().unwrap_or_else(|e| e.into_inner());
-    r.sort_by_key(|(i, _)| *i);
-    r.into_iter().map(|(_, o)| o).collect()
-}
-
-fn load_job(job: &Job, anchor: jiff::Timestamp) -> FileOut {
+pub(crate) fn load_job(job: &Job, anchor: jiff::Timestamp) -> FileOut {
     let mut out = FileOut::default();
     match job {
         Job::Text(name, text) => parse_text(name, text, None, anchor, &mut out),

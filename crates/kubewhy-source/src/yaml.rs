@@ -115,7 +115,7 @@ fn push(file: &str, line: u64, kind: &str, api: &str, v: Value, what: &str, out:
         .unwrap_or("")
         .to_string();
     match decode(kind, api, v) {
-        Ok(o) => out.objects.push(o),
+        Ok(o) => out.add(o),
         Err(e) => out.warn(crate::warn_at(
             file,
             line,
