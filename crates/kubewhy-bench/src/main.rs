@@ -266,48 +266,71 @@ fn templates() -> Result<Templates> {
     })
 }
 
-/// Writes `{"apiVersion":"v1","kind":KIND,"items":[` … `]}` one item at a time. Items of a
-/// `List` carry their kind and apiVersion (as `kubectl get -A -o json` writes them); items of a
-/// typed list (`PodList`, as `kubectl cluster-info dump` writes them) carry neither.
+/// Writes a list one item at a time, laid out byte for byte as kubectl writes it (four spaces
+/// per level, items eight spaces in). A `List` is `kubectl get -A -o json`: its keys sorted
+/// (`apiVersion`, `items`, then `kind` and `metadata` after the items), its items with their kind
+/// and apiVersion. A typed list (`PodList`) is `kubectl cluster-info dump`: `kind`,
+/// `apiVersion` and `metadata` first, items without kind or apiVersion.
 struct ListWriter {
     w: BufWriter<std::fs::File>,
     first: bool,
-    typed: bool,
+    kind: String,
+    item: Vec<u8>,
 }
 
 impl ListWriter {
     fn create(path: &Path, kind: &str) -> Result<ListWriter> {
         let f = std::fs::File::create(path).with_context(|| format!("{}", path.display()))?;
         let mut w = BufWriter::with_capacity(1 << 20, f);
-        write!(
-            w,
-            "{{\n    \"kind\": \"{kind}\",\n    \"apiVersion\": \"v1\",\n    \"metadata\": {{}},\n    \"items\": ["
-        )?;
+        if kind == "List" {
+            w.write_all(b"{\n    \"apiVersion\": \"v1\",\n    \"items\": [")?;
+        } else {
+            write!(
+                w,
+                "{{\n    \"kind\": \"{kind}\",\n    \"apiVersion\": \"v1\",\n    \"metadata\": {{\n        \"resourceVersion\": \"4242\"\n    }},\n    \"items\": ["
+            )?;
+        }
         Ok(ListWriter {
             w,
             first: true,
-            typed: kind != "List",
+            kind: kind.to_string(),
+            item: Vec::new(),
         })
     }
     fn push(&mut self, v: &Value) -> Result<()> {
-        if !self.first {
-            self.w.write_all(b",")?;
-        }
+        self.w.write_all(if self.first { b"\n" } else { b",\n" })?;
         self.first = false;
-        self.w.write_all(b"\n")?;
+        self.item.clear();
+        let mut ser = serde_json::Serializer::with_formatter(
+            &mut self.item,
+            serde_json::ser::PrettyFormatter::with_indent(b"    "),
+        );
         match v.as_object() {
-            Some(map) if self.typed => {
+            Some(map) if self.kind != "List" => {
                 let mut m = map.clone();
                 m.remove("kind");
                 m.remove("apiVersion");
-                serde_json::to_writer_pretty(&mut self.w, &m)?;
+                serde::Serialize::serialize(&m, &mut ser)?;
             }
-            _ => serde_json::to_writer_pretty(&mut self.w, v)?,
+            _ => serde::Serialize::serialize(v, &mut ser)?,
+        }
+        for (n, line) in self.item.split(|b| *b == b'\n').enumerate() {
+            self.w
+                .write_all(if n == 0 { b"        " } else { b"\n        " })?;
+            self.w.write_all(line)?;
         }
         Ok(())
     }
     fn finish(mut self) -> Result<()> {
-        self.w.write_all(b"\n    ]\n}\n")?;
+        let close: &[u8] = if self.first { b"]" } else { b"\n    ]" };
+        self.w.write_all(close)?;
+        if self.kind == "List" {
+            self.w.write_all(
+                b",\n    \"kind\": \"List\",\n    \"metadata\": {\n        \"resourceVersion\": \"\"\n    }\n}\n",
+            )?;
+        } else {
+            self.w.write_all(b"\n}\n")?;
+        }
         self.w.flush()?;
         Ok(())
     }

@@ -271,7 +271,7 @@ mod tests {
         let mut v: Vec<_> = s
             .pods
             .iter()
-            .map(|p| (p.metadata.name.clone(), p.status.phase.clone()))
+            .map(|p| (p.metadata.name.to_string(), p.status.phase.to_string()))
             .collect();
         v.sort();
         v

@@ -274,12 +274,12 @@ fn object_record(kind: Kind, o: &DynamicObject) -> ObjectRecord {
     ObjectRecord {
         kind: kind.kind().to_string(),
         namespace: meta.ns().to_string(),
-        name: meta.name.clone(),
-        uid: meta.uid.clone(),
+        name: meta.name.to_string(),
+        uid: meta.uid.to_string(),
         owner: meta.controller().map(|c| OwnerLink {
-            kind: c.kind.clone(),
-            name: c.name.clone(),
-            uid: c.uid.clone(),
+            kind: c.kind.to_string(),
+            name: c.name.to_string(),
+            uid: c.uid.to_string(),
         }),
         deleted: None,
         ttl_seconds_after_finished: ttl,
@@ -355,15 +355,15 @@ impl Tracker {
                             self.event_counts.insert(uid.clone(), e.count);
                             out.push(Seen::PodEvent {
                                 event_uid: uid,
-                                pod_uid: e.involved.uid,
-                                namespace: e.involved.namespace,
-                                pod: e.involved.name,
+                                pod_uid: e.involved.uid.into(),
+                                namespace: e.involved.namespace.into(),
+                                pod: e.involved.name.into(),
                                 event: RecordedEvent {
                                     time: e.last_time.or(e.first_time),
-                                    type_: e.type_,
-                                    reason: e.reason,
-                                    source: e.source,
-                                    message: e.message,
+                                    type_: e.type_.into(),
+                                    reason: e.reason.into(),
+                                    source: e.source.into(),
+                                    message: e.message.into(),
                                     count: e.count,
                                 },
                             });

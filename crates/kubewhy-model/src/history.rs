@@ -4,7 +4,6 @@
 
 use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 
 /// One request from an API server audit log (`audit.k8s.io/v1` Event), kept when it deleted
 /// or evicted something.
@@ -124,7 +123,7 @@ pub struct PodRecord {
     pub uid: String,
     pub owner: Option<OwnerLink>,
     pub node: String,
-    pub labels: BTreeMap<String, String>,
+    pub labels: crate::objects::Labels,
     pub created: Option<Timestamp>,
     /// The last phase, `status.reason` and `status.message`.
     pub phase: String,
@@ -182,21 +181,31 @@ impl PodRecord {
             .filter(|c| c.status == "True");
         PodRecord {
             namespace: m.ns().to_string(),
-            name: m.name.clone(),
-            uid: m.uid.clone(),
+            name: m.name.to_string(),
+            uid: m.uid.to_string(),
             owner: m.controller().map(|o| OwnerLink {
-                kind: o.kind.clone(),
-                name: o.name.clone(),
-                uid: o.uid.clone(),
+                kind: o.kind.to_string(),
+                name: o.name.to_string(),
+                uid: o.uid.to_string(),
             }),
-            node: pod.spec.node_name.clone().unwrap_or_default(),
+            node: pod
+                .spec
+                .node_name
+                .as_deref()
+                .unwrap_or_default()
+                .to_string(),
             labels: m.labels.clone(),
             created: m.creation_timestamp,
-            phase: pod.status.phase.clone(),
-            reason: pod.status.reason.clone().unwrap_or_default(),
-            message: pod.status.message.clone().unwrap_or_default(),
-            disruption_reason: target.map(|c| c.reason.clone()).unwrap_or_default(),
-            disruption_message: target.map(|c| c.message.clone()).unwrap_or_default(),
+            phase: pod.status.phase.to_string(),
+            reason: pod.status.reason.as_deref().unwrap_or_default().to_string(),
+            message: pod
+                .status
+                .message
+                .as_deref()
+                .unwrap_or_default()
+                .to_string(),
+            disruption_reason: target.map(|c| c.reason.to_string()).unwrap_or_default(),
+            disruption_message: target.map(|c| c.message.to_string()).unwrap_or_default(),
             deletion_seen: m.deletion_timestamp.map(|_| {
                 // deletionTimestamp is the end of the grace period: the request came grace
                 // seconds before it.

@@ -7,35 +7,99 @@
 //! - Every field is optional or defaulted; malformed timestamps become `None` instead of failing
 //!   the whole object.
 
+pub use crate::map::SmallMap;
 use jiff::Timestamp;
 use serde::de::{Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 use std::fmt;
 
-pub type Labels = BTreeMap<String, String>;
+/// The strings of the slim views: inline up to 24 bytes (names, namespaces, reasons, statuses),
+/// so most cost no allocation of their own.
+pub type Str = compact_str::CompactString;
+
+pub type Labels = SmallMap<Str>;
+/// Resources by name (`cpu`, `memory`, `nvidia.com/gpu`): requests, limits, capacity.
+pub type ResourceMap = SmallMap<QuantityText>;
 
 /// Deserializes an RFC 3339 timestamp, yielding `None` for null, empty or malformed values.
 pub fn lenient_time<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Timestamp>, D::Error> {
-    let v: Option<LooseScalar> = Option::deserialize(d)?;
-    Ok(v.and_then(|v| match v {
-        LooseScalar::Str(s) => s.parse().ok(),
-        LooseScalar::Other(_) => None,
-    }))
+    d.deserialize_any(Loose(|s: &str| s.parse().ok()))
 }
 
-#[derive(Deserialize)]
-#[serde(untagged)]
-enum LooseScalar {
-    Str(String),
-    Other(IgnoredAny),
+/// A string where any value may stand: `f` reads it (borrowed, never copied first); any other
+/// value is skipped and reads as `None`.
+struct Loose<F>(F);
+
+impl<'de, T, F: FnOnce(&str) -> Option<T>> Visitor<'de> for Loose<F> {
+    type Value = Option<T>;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("any value")
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Option<T>, E> {
+        Ok((self.0)(v))
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<Option<T>, E> {
+        Ok(None)
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<Option<T>, E> {
+        Ok(None)
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<Option<T>, E> {
+        Ok(None)
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<Option<T>, E> {
+        Ok(None)
+    }
+    fn visit_bytes<E>(self, _: &[u8]) -> Result<Option<T>, E> {
+        Ok(None)
+    }
+    fn visit_unit<E>(self) -> Result<Option<T>, E> {
+        Ok(None)
+    }
+    fn visit_none<E>(self) -> Result<Option<T>, E> {
+        Ok(None)
+    }
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Option<T>, D::Error> {
+        d.deserialize_any(self)
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Option<T>, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(None)
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Option<T>, A::Error> {
+        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+        Ok(None)
+    }
+}
+
+/// A string value, or `None` for any other value (skipped).
+fn loose_str<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Str>, D::Error> {
+    d.deserialize_any(Loose(|s: &str| Some(Str::from(s))))
+}
+
+/// A string value kept, any other value skipped (for `next_value_seed`).
+struct LooseStr;
+
+impl<'de> serde::de::DeserializeSeed<'de> for LooseStr {
+    type Value = Option<Str>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Option<Str>, D::Error> {
+        loose_str(d)
+    }
+}
+
+/// A list, its allocation no larger than its items: a list read from JSON grows as it is read
+/// (to room for four items at first), and most lists of an object hold one or two.
+pub fn exact<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Vec<T>, D::Error> {
+    let mut v = Vec::<T>::deserialize(d)?;
+    v.shrink_to_fit();
+    Ok(v)
 }
 
 /// Collects only the keys of a map, never its values (Secret / ConfigMap data).
-pub fn keys_only<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+pub fn keys_only<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Str>, D::Error> {
     struct KeysVisitor;
     impl<'de> Visitor<'de> for KeysVisitor {
-        type Value = Vec<String>;
+        type Value = Vec<Str>;
         fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
             f.write_str("a map")
         }
@@ -47,7 +111,7 @@ pub fn keys_only<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Erro
         }
         fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
             let mut keys = Vec::new();
-            while let Some(k) = map.next_key::<String>()? {
+            while let Some(k) = map.next_key::<Str>()? {
                 map.next_value::<IgnoredAny>()?;
                 keys.push(k);
             }
@@ -60,55 +124,55 @@ pub fn keys_only<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Erro
 #[derive(Debug, Clone, Default, Deserialize, Serialize, PartialEq, Eq)]
 #[serde(default, rename_all = "camelCase")]
 pub struct OwnerRef {
-    pub api_version: String,
-    pub kind: String,
-    pub name: String,
-    pub uid: String,
+    pub api_version: Str,
+    pub kind: Str,
+    pub name: Str,
+    pub uid: Str,
     pub controller: Option<bool>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct Meta {
-    pub name: String,
-    pub namespace: Option<String>,
-    pub uid: String,
-    pub resource_version: String,
+    pub name: Str,
+    pub namespace: Option<Str>,
+    pub uid: Str,
+    pub resource_version: Str,
     #[serde(deserialize_with = "lenient_time")]
     pub creation_timestamp: Option<Timestamp>,
     #[serde(deserialize_with = "lenient_time")]
     pub deletion_timestamp: Option<Timestamp>,
     pub deletion_grace_period_seconds: Option<i64>,
     pub labels: Labels,
-    pub finalizers: Vec<String>,
+    #[serde(deserialize_with = "exact")]
+    pub finalizers: Vec<Str>,
+    #[serde(deserialize_with = "exact")]
     pub owner_references: Vec<OwnerRef>,
     /// Only the kubelet's static-pod annotations (`kubernetes.io/config.*`); every other
     /// annotation (last-applied-configuration carries whole manifests) is skipped unread.
     #[serde(deserialize_with = "kubelet_annotations")]
-    pub annotations: BTreeMap<String, String>,
+    pub annotations: Labels,
 }
 
 /// The annotations kept: `kubernetes.io/config.mirror`, `.hash`, `.source`, `.seen`.
-pub fn kubelet_annotations<'de, D: Deserializer<'de>>(
-    d: D,
-) -> Result<BTreeMap<String, String>, D::Error> {
+pub fn kubelet_annotations<'de, D: Deserializer<'de>>(d: D) -> Result<Labels, D::Error> {
     struct V;
     impl<'de> Visitor<'de> for V {
-        type Value = BTreeMap<String, String>;
+        type Value = Labels;
         fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
             f.write_str("a map")
         }
         fn visit_unit<E>(self) -> Result<Self::Value, E> {
-            Ok(BTreeMap::new())
+            Ok(Labels::new())
         }
         fn visit_none<E>(self) -> Result<Self::Value, E> {
-            Ok(BTreeMap::new())
+            Ok(Labels::new())
         }
         fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-            let mut out = BTreeMap::new();
-            while let Some(k) = map.next_key::<String>()? {
+            let mut out = Labels::new();
+            while let Some(k) = map.next_key::<Str>()? {
                 if k.starts_with("kubernetes.io/config.") {
-                    if let LooseScalar::Str(v) = map.next_value::<LooseScalar>()? {
+                    if let Some(v) = map.next_value_seed(LooseStr)? {
                         out.insert(k, v);
                     }
                 } else {
@@ -138,10 +202,10 @@ impl Meta {
 #[serde(default, rename_all = "camelCase")]
 pub struct Condition {
     #[serde(rename = "type")]
-    pub type_: String,
-    pub status: String,
-    pub reason: String,
-    pub message: String,
+    pub type_: Str,
+    pub status: Str,
+    pub reason: Str,
+    pub message: Str,
     #[serde(deserialize_with = "lenient_time")]
     pub last_transition_time: Option<Timestamp>,
     #[serde(deserialize_with = "lenient_time")]
@@ -165,22 +229,28 @@ pub struct Pod {
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct PodSpec {
-    pub node_name: Option<String>,
+    pub node_name: Option<Str>,
     pub node_selector: Labels,
-    pub scheduler_name: Option<String>,
-    pub service_account_name: Option<String>,
-    pub priority_class_name: Option<String>,
+    pub scheduler_name: Option<Str>,
+    pub service_account_name: Option<Str>,
+    pub priority_class_name: Option<Str>,
     pub termination_grace_period_seconds: Option<i64>,
+    #[serde(deserialize_with = "exact")]
     pub containers: Vec<Container>,
+    #[serde(deserialize_with = "exact")]
     pub init_containers: Vec<Container>,
+    #[serde(deserialize_with = "exact")]
     pub volumes: Vec<Volume>,
+    #[serde(deserialize_with = "exact")]
     pub tolerations: Vec<Toleration>,
+    #[serde(deserialize_with = "exact")]
     pub image_pull_secrets: Vec<LocalRef>,
     pub host_network: Option<bool>,
     pub affinity: Affinity,
+    #[serde(deserialize_with = "exact")]
     pub topology_spread_constraints: Vec<TopologySpreadConstraint>,
     /// RuntimeClass overhead, added to the pod's requests by the scheduler.
-    pub overhead: BTreeMap<String, QuantityText>,
+    pub overhead: ResourceMap,
 }
 
 /// The required (hard) parts of a pod's affinity: the preferred ones never keep a pod Pending.
@@ -202,13 +272,16 @@ pub struct NodeAffinity {
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct NodeSelector {
+    #[serde(deserialize_with = "exact")]
     pub node_selector_terms: Vec<NodeSelectorTerm>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct NodeSelectorTerm {
+    #[serde(deserialize_with = "exact")]
     pub match_expressions: Vec<SelectorRequirement>,
+    #[serde(deserialize_with = "exact")]
     pub match_fields: Vec<SelectorRequirement>,
 }
 
@@ -216,15 +289,17 @@ pub struct NodeSelectorTerm {
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct SelectorRequirement {
-    pub key: String,
-    pub operator: String,
-    pub values: Vec<String>,
+    pub key: Str,
+    pub operator: Str,
+    #[serde(deserialize_with = "exact")]
+    pub values: Vec<Str>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(default)]
 pub struct PodAffinity {
     #[serde(rename = "requiredDuringSchedulingIgnoredDuringExecution")]
+    #[serde(deserialize_with = "exact")]
     pub required: Vec<PodAffinityTerm>,
 }
 
@@ -232,15 +307,17 @@ pub struct PodAffinity {
 #[serde(default, rename_all = "camelCase")]
 pub struct PodAffinityTerm {
     pub label_selector: Option<LabelSelector>,
-    pub namespaces: Vec<String>,
+    #[serde(deserialize_with = "exact")]
+    pub namespaces: Vec<Str>,
     pub namespace_selector: Option<LabelSelector>,
-    pub topology_key: String,
+    pub topology_key: Str,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct LabelSelector {
     pub match_labels: Labels,
+    #[serde(deserialize_with = "exact")]
     pub match_expressions: Vec<SelectorRequirement>,
 }
 
@@ -248,39 +325,44 @@ pub struct LabelSelector {
 #[serde(default, rename_all = "camelCase")]
 pub struct TopologySpreadConstraint {
     pub max_skew: i64,
-    pub topology_key: String,
-    pub when_unsatisfiable: String,
+    pub topology_key: Str,
+    pub when_unsatisfiable: Str,
     pub label_selector: Option<LabelSelector>,
     pub min_domains: Option<i64>,
     /// `Honor` (default) or `Ignore`: whether nodes the pod's node affinity excludes count.
-    pub node_affinity_policy: Option<String>,
+    pub node_affinity_policy: Option<Str>,
     /// `Ignore` (default) or `Honor`: whether nodes with untolerated taints count.
-    pub node_taints_policy: Option<String>,
+    pub node_taints_policy: Option<Str>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct LocalRef {
-    pub name: String,
+    pub name: Str,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct Container {
-    pub name: String,
-    pub image: String,
-    pub image_pull_policy: Option<String>,
-    pub command: Vec<String>,
+    pub name: Str,
+    pub image: Str,
+    pub image_pull_policy: Option<Str>,
+    #[serde(deserialize_with = "exact")]
+    pub command: Vec<Str>,
     /// Read for well-known component flags only (e.g. kube-controller-manager's
     /// `--terminated-pod-gc-threshold`); never printed.
-    pub args: Vec<String>,
+    #[serde(deserialize_with = "exact")]
+    pub args: Vec<Str>,
+    #[serde(deserialize_with = "exact")]
     pub ports: Vec<ContainerPort>,
     pub resources: Resources,
     /// Only names and references: `value` is never read.
+    #[serde(deserialize_with = "exact")]
     pub env: Vec<EnvVar>,
+    #[serde(deserialize_with = "exact")]
     pub env_from: Vec<EnvFromSource>,
     /// `Always` on an init container makes it a sidecar (Kubernetes 1.28+).
-    pub restart_policy: Option<String>,
+    pub restart_policy: Option<Str>,
     #[serde(deserialize_with = "present")]
     pub liveness_probe: bool,
     #[serde(deserialize_with = "present")]
@@ -299,44 +381,53 @@ fn present<'de, D: Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
 pub struct ContainerPort {
     pub container_port: Option<i64>,
     pub host_port: Option<i64>,
-    pub protocol: Option<String>,
+    pub protocol: Option<Str>,
     #[serde(rename = "hostIP")]
-    pub host_ip: Option<String>,
+    pub host_ip: Option<Str>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct Resources {
-    pub requests: BTreeMap<String, QuantityText>,
-    pub limits: BTreeMap<String, QuantityText>,
+    pub requests: ResourceMap,
+    pub limits: ResourceMap,
 }
 
 /// A quantity kept as text; YAML may give it as a number (`memory: 4`).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct QuantityText(pub String);
+pub struct QuantityText(pub Str);
 
 impl<'de> Deserialize<'de> for QuantityText {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        #[derive(Deserialize)]
-        #[serde(untagged)]
-        enum Q {
-            S(String),
-            I(i64),
-            F(f64),
+        struct V;
+        impl Visitor<'_> for V {
+            type Value = QuantityText;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a quantity (a string or a number)")
+            }
+            fn visit_str<E>(self, v: &str) -> Result<QuantityText, E> {
+                Ok(QuantityText(v.into()))
+            }
+            fn visit_i64<E>(self, v: i64) -> Result<QuantityText, E> {
+                Ok(QuantityText(compact_str::format_compact!("{v}")))
+            }
+            fn visit_u64<E>(self, v: u64) -> Result<QuantityText, E> {
+                Ok(QuantityText(compact_str::format_compact!("{v}")))
+            }
+            fn visit_f64<E>(self, v: f64) -> Result<QuantityText, E> {
+                Ok(QuantityText(compact_str::format_compact!("{v}")))
+            }
         }
-        Ok(QuantityText(match Q::deserialize(d)? {
-            Q::S(s) => s,
-            Q::I(i) => i.to_string(),
-            Q::F(f) => f.to_string(),
-        }))
+        d.deserialize_any(V)
     }
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct EnvVar {
-    pub name: String,
-    pub value_from: Option<EnvVarSource>,
+    pub name: Str,
+    /// Boxed: most variables have a plain value (never read) and no source.
+    pub value_from: Option<Box<EnvVarSource>>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -349,8 +440,8 @@ pub struct EnvVarSource {
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct KeyRef {
-    pub name: String,
-    pub key: String,
+    pub name: Str,
+    pub key: Str,
     pub optional: Option<bool>,
 }
 
@@ -364,14 +455,14 @@ pub struct EnvFromSource {
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct OptionalRef {
-    pub name: String,
+    pub name: Str,
     pub optional: Option<bool>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct Volume {
-    pub name: String,
+    pub name: Str,
     pub config_map: Option<OptionalRef>,
     pub secret: Option<SecretVolume>,
     pub persistent_volume_claim: Option<ClaimRef>,
@@ -380,34 +471,37 @@ pub struct Volume {
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct SecretVolume {
-    pub secret_name: String,
+    pub secret_name: Str,
     pub optional: Option<bool>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct ClaimRef {
-    pub claim_name: String,
+    pub claim_name: Str,
 }
 
 #[derive(Debug, Clone, Default, Deserialize, Serialize, PartialEq, Eq)]
 #[serde(default, rename_all = "camelCase")]
 pub struct Toleration {
-    pub key: Option<String>,
-    pub operator: Option<String>,
-    pub value: Option<String>,
-    pub effect: Option<String>,
+    pub key: Option<Str>,
+    pub operator: Option<Str>,
+    pub value: Option<Str>,
+    pub effect: Option<Str>,
     pub toleration_seconds: Option<i64>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct PodStatus {
-    pub phase: String,
-    pub reason: Option<String>,
-    pub message: Option<String>,
+    pub phase: Str,
+    pub reason: Option<Str>,
+    pub message: Option<Str>,
+    #[serde(deserialize_with = "exact")]
     pub conditions: Vec<Condition>,
+    #[serde(deserialize_with = "exact")]
     pub container_statuses: Vec<ContainerStatus>,
+    #[serde(deserialize_with = "exact")]
     pub init_container_statuses: Vec<ContainerStatus>,
     #[serde(deserialize_with = "lenient_time")]
     pub start_time: Option<Timestamp>,
@@ -416,29 +510,31 @@ pub struct PodStatus {
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct ContainerStatus {
-    pub name: String,
-    pub image: String,
+    pub name: Str,
+    pub image: Str,
     pub ready: bool,
     pub restart_count: i64,
     pub state: ContainerState,
     pub last_state: ContainerState,
     #[serde(rename = "containerID")]
-    pub container_id: Option<String>,
+    pub container_id: Option<Str>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct ContainerState {
-    pub waiting: Option<StateWaiting>,
+    /// Boxed, like `terminated`: a running container has neither, and every container has two
+    /// states (its current and its last).
+    pub waiting: Option<Box<StateWaiting>>,
     pub running: Option<StateRunning>,
-    pub terminated: Option<StateTerminated>,
+    pub terminated: Option<Box<StateTerminated>>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct StateWaiting {
-    pub reason: String,
-    pub message: String,
+    pub reason: Str,
+    pub message: Str,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -453,8 +549,8 @@ pub struct StateRunning {
 pub struct StateTerminated {
     pub exit_code: i64,
     pub signal: Option<i64>,
-    pub reason: String,
-    pub message: String,
+    pub reason: Str,
+    pub message: Str,
     #[serde(deserialize_with = "lenient_time")]
     pub started_at: Option<Timestamp>,
     #[serde(deserialize_with = "lenient_time")]
@@ -475,22 +571,24 @@ pub struct Node {
 #[serde(default, rename_all = "camelCase")]
 pub struct NodeSpec {
     pub unschedulable: bool,
+    #[serde(deserialize_with = "exact")]
     pub taints: Vec<Taint>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize, Serialize, PartialEq, Eq)]
 #[serde(default, rename_all = "camelCase")]
 pub struct Taint {
-    pub key: String,
-    pub value: Option<String>,
-    pub effect: String,
+    pub key: Str,
+    pub value: Option<Str>,
+    pub effect: Str,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct NodeStatus {
-    pub capacity: BTreeMap<String, QuantityText>,
-    pub allocatable: BTreeMap<String, QuantityText>,
+    pub capacity: ResourceMap,
+    pub allocatable: ResourceMap,
+    #[serde(deserialize_with = "exact")]
     pub conditions: Vec<Condition>,
 }
 
@@ -506,20 +604,20 @@ impl Node {
 /// One event, from core/v1 or events.k8s.io/v1, normalised.
 #[derive(Debug, Clone, Default)]
 pub struct Event {
-    pub namespace: String,
-    pub name: String,
+    pub namespace: Str,
+    pub name: Str,
     pub involved: ObjectKey,
-    pub reason: String,
-    pub message: String,
-    pub type_: String,
+    pub reason: Str,
+    pub message: Str,
+    pub type_: Str,
     pub count: i64,
     pub first_time: Option<Timestamp>,
     pub last_time: Option<Timestamp>,
     /// `source.component`, or `reportingController` for events.k8s.io/v1.
-    pub source: String,
-    pub host: String,
+    pub source: Str,
+    pub host: Str,
     /// `involvedObject.fieldPath`: the kubelet names the container, `spec.containers{web}`.
-    pub field_path: String,
+    pub field_path: Str,
 }
 
 impl Event {
@@ -543,12 +641,12 @@ impl Event {
 #[derive(Debug, Clone, Default, Deserialize, Serialize, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[serde(default, rename_all = "camelCase")]
 pub struct ObjectKey {
-    pub kind: String,
-    #[serde(skip_serializing_if = "String::is_empty")]
-    pub namespace: String,
-    pub name: String,
-    #[serde(skip_serializing_if = "String::is_empty")]
-    pub uid: String,
+    pub kind: Str,
+    #[serde(skip_serializing_if = "Str::is_empty")]
+    pub namespace: Str,
+    pub name: Str,
+    #[serde(skip_serializing_if = "Str::is_empty")]
+    pub uid: Str,
 }
 
 impl ObjectKey {
@@ -566,7 +664,7 @@ impl ObjectKey {
     /// `ns/name`, or `name` for cluster-scoped objects.
     pub fn path(&self) -> String {
         if self.namespace.is_empty() {
-            self.name.clone()
+            self.name.to_string()
         } else {
             format!("{}/{}", self.namespace, self.name)
         }
@@ -592,13 +690,15 @@ pub struct Namespace {
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct NamespaceSpec {
-    pub finalizers: Vec<String>,
+    #[serde(deserialize_with = "exact")]
+    pub finalizers: Vec<Str>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct NamespaceStatus {
-    pub phase: String,
+    pub phase: Str,
+    #[serde(deserialize_with = "exact")]
     pub conditions: Vec<Condition>,
 }
 
@@ -613,15 +713,16 @@ pub struct PersistentVolumeClaim {
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct PvcSpec {
-    pub storage_class_name: Option<String>,
-    pub volume_name: Option<String>,
-    pub access_modes: Vec<String>,
+    pub storage_class_name: Option<Str>,
+    pub volume_name: Option<Str>,
+    #[serde(deserialize_with = "exact")]
+    pub access_modes: Vec<Str>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct PhaseStatus {
-    pub phase: String,
+    pub phase: Str,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -635,9 +736,10 @@ pub struct PersistentVolume {
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct PvSpec {
-    pub storage_class_name: Option<String>,
+    pub storage_class_name: Option<Str>,
     pub claim_ref: Option<ObjectKey>,
-    pub access_modes: Vec<String>,
+    #[serde(deserialize_with = "exact")]
+    pub access_modes: Vec<Str>,
     pub node_affinity: Option<VolumeNodeAffinity>,
 }
 
@@ -652,27 +754,27 @@ pub struct VolumeNodeAffinity {
 #[serde(default, rename_all = "camelCase")]
 pub struct StorageClass {
     pub metadata: Meta,
-    pub provisioner: String,
-    pub volume_binding_mode: Option<String>,
+    pub provisioner: Str,
+    pub volume_binding_mode: Option<Str>,
 }
 
 /// A ConfigMap or a Secret: names and key names only.
 #[derive(Debug, Clone, Default)]
 pub struct KeyedObject {
     pub metadata: Meta,
-    pub type_: Option<String>,
-    pub keys: Vec<String>,
+    pub type_: Option<Str>,
+    pub keys: Vec<Str>,
     /// For image pull secrets (`.dockerconfigjson`, `.dockercfg`): the registry hosts they hold
     /// credentials for. The credentials themselves are decoded only to find these keys, inside
     /// the deserializer, and never kept.
-    pub registries: Vec<String>,
+    pub registries: Vec<Str>,
 }
 
 /// A Secret's or ConfigMap's data: its keys, and a pull secret's registry hosts.
 #[derive(Debug, Default)]
 pub struct DataKeys {
-    pub keys: Vec<String>,
-    pub registries: Vec<String>,
+    pub keys: Vec<Str>,
+    pub registries: Vec<Str>,
 }
 
 /// `data` / `binaryData`: values are base64.
@@ -702,10 +804,9 @@ impl<'de> Visitor<'de> for DataVisitor {
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
         let mut out = DataKeys::default();
-        while let Some(k) = map.next_key::<String>()? {
+        while let Some(k) = map.next_key::<Str>()? {
             if k == ".dockerconfigjson" || k == ".dockercfg" {
-                let v: Option<LooseScalar> = map.next_value()?;
-                if let Some(LooseScalar::Str(text)) = v {
+                if let Some(text) = map.next_value_seed(LooseStr)? {
                     out.registries
                         .extend(registry_hosts(&text, self.base64, k == ".dockercfg"));
                 }
@@ -720,7 +821,7 @@ impl<'de> Visitor<'de> for DataVisitor {
 
 /// The registry hosts of a docker config document: the keys of `auths` (`.dockerconfigjson`)
 /// or the top-level keys (`.dockercfg`). Malformed documents hold no hosts.
-fn registry_hosts(value: &str, is_base64: bool, legacy: bool) -> Vec<String> {
+fn registry_hosts(value: &str, is_base64: bool, legacy: bool) -> Vec<Str> {
     use base64::Engine;
     let decoded;
     let bytes: &[u8] = if is_base64 {
@@ -738,9 +839,9 @@ fn registry_hosts(value: &str, is_base64: bool, legacy: bool) -> Vec<String> {
     #[serde(default)]
     struct DockerConfig {
         #[serde(deserialize_with = "keys_only")]
-        auths: Vec<String>,
+        auths: Vec<Str>,
     }
-    struct TopKeys(Vec<String>);
+    struct TopKeys(Vec<Str>);
     impl<'de> Deserialize<'de> for TopKeys {
         fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
             keys_only(d).map(TopKeys)
@@ -763,7 +864,7 @@ fn registry_hosts(value: &str, is_base64: bool, legacy: bool) -> Vec<String> {
 pub struct RawKeyed {
     pub metadata: Meta,
     #[serde(rename = "type")]
-    pub type_: Option<String>,
+    pub type_: Option<Str>,
     #[serde(deserialize_with = "data_keys_b64")]
     pub data: DataKeys,
     #[serde(deserialize_with = "data_keys_b64")]
@@ -796,6 +897,7 @@ impl From<RawKeyed> for KeyedObject {
 #[serde(default, rename_all = "camelCase")]
 pub struct ServiceAccount {
     pub metadata: Meta,
+    #[serde(deserialize_with = "exact")]
     pub image_pull_secrets: Vec<LocalRef>,
 }
 
@@ -803,7 +905,7 @@ pub struct ServiceAccount {
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct Workload {
-    pub kind: String,
+    pub kind: Str,
     pub metadata: Meta,
     pub spec: WorkloadSpec,
     pub status: WorkloadStatus,
@@ -829,11 +931,11 @@ pub struct WorkloadSpec {
 #[serde(default, rename_all = "camelCase")]
 pub struct WorkflowPodGc {
     /// `OnPodCompletion`, `OnPodSuccess`, `OnWorkflowCompletion`, `OnWorkflowSuccess`.
-    pub strategy: String,
+    pub strategy: Str,
     /// Only pods whose labels match are deleted (none given: all).
     pub label_selector: Option<LabelSelector>,
     /// How long after the strategy's moment the pods are deleted (a Go duration, `30s`).
-    pub delete_delay_duration: String,
+    pub delete_delay_duration: Str,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -846,13 +948,14 @@ pub struct PodTemplate {
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct WorkloadStatus {
+    #[serde(deserialize_with = "exact")]
     pub conditions: Vec<Condition>,
     pub replicas: Option<i64>,
     pub ready_replicas: Option<i64>,
     pub desired_number_scheduled: Option<i64>,
     pub current_number_scheduled: Option<i64>,
     /// An Argo Workflow's phase (`Pending`, `Running`, `Succeeded`, `Failed`, `Error`).
-    pub phase: String,
+    pub phase: Str,
     /// An Argo Workflow's completion time.
     #[serde(deserialize_with = "lenient_time")]
     pub finished_at: Option<Timestamp>,
@@ -869,21 +972,22 @@ pub struct ApiService {
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct ApiServiceSpec {
-    pub group: String,
-    pub version: String,
+    pub group: Str,
+    pub version: Str,
     pub service: Option<ServiceRef>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize, Serialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct ServiceRef {
-    pub namespace: String,
-    pub name: String,
+    pub namespace: Str,
+    pub name: Str,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct ConditionsStatus {
+    #[serde(deserialize_with = "exact")]
     pub conditions: Vec<Condition>,
 }
 
@@ -897,7 +1001,7 @@ pub struct Lease {
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct LeaseSpec {
-    pub holder_identity: Option<String>,
+    pub holder_identity: Option<Str>,
     pub lease_duration_seconds: Option<i64>,
     #[serde(deserialize_with = "lenient_time")]
     pub renew_time: Option<Timestamp>,
@@ -908,7 +1012,7 @@ pub struct LeaseSpec {
 pub struct PriorityClass {
     pub metadata: Meta,
     pub value: i64,
-    pub preemption_policy: Option<String>,
+    pub preemption_policy: Option<Str>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -922,14 +1026,14 @@ pub struct ResourceQuota {
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct QuotaSpec {
-    pub hard: BTreeMap<String, QuantityText>,
+    pub hard: ResourceMap,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct QuotaStatus {
-    pub hard: BTreeMap<String, QuantityText>,
-    pub used: BTreeMap<String, QuantityText>,
+    pub hard: ResourceMap,
+    pub used: ResourceMap,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -942,6 +1046,7 @@ pub struct LimitRange {
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct LimitRangeSpec {
+    #[serde(deserialize_with = "exact")]
     pub limits: Vec<LimitRangeItem>,
 }
 
@@ -949,35 +1054,36 @@ pub struct LimitRangeSpec {
 #[serde(default, rename_all = "camelCase")]
 pub struct LimitRangeItem {
     #[serde(rename = "type")]
-    pub type_: String,
-    pub max: BTreeMap<String, QuantityText>,
-    pub min: BTreeMap<String, QuantityText>,
-    pub default: BTreeMap<String, QuantityText>,
-    pub default_request: BTreeMap<String, QuantityText>,
+    pub type_: Str,
+    pub max: ResourceMap,
+    pub min: ResourceMap,
+    pub default: ResourceMap,
+    pub default_request: ResourceMap,
 }
 
 /// A Mutating- or ValidatingWebhookConfiguration.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct WebhookConfiguration {
-    pub kind: String,
+    pub kind: Str,
     pub metadata: Meta,
+    #[serde(deserialize_with = "exact")]
     pub webhooks: Vec<Webhook>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct Webhook {
-    pub name: String,
+    pub name: Str,
     pub client_config: WebhookClientConfig,
-    pub failure_policy: Option<String>,
+    pub failure_policy: Option<Str>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct WebhookClientConfig {
     pub service: Option<ServiceRef>,
-    pub url: Option<String>,
+    pub url: Option<Str>,
 }
 
 /// Any object kubewhy has no slim view for (custom resources included): namespace checks need
@@ -985,8 +1091,8 @@ pub struct WebhookClientConfig {
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct GenericObject {
-    pub api_version: String,
-    pub kind: String,
+    pub api_version: Str,
+    pub kind: Str,
     pub metadata: Meta,
 }
 

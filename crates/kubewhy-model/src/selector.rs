@@ -73,12 +73,16 @@ impl Selector {
 
     pub fn matches(&self, labels: &Labels) -> bool {
         self.0.iter().all(|r| match r {
-            Req::Eq(k, v) => labels.get(k) == Some(v),
-            Req::Ne(k, v) => labels.get(k) != Some(v),
-            Req::In(k, vs) => labels.get(k).is_some_and(|x| vs.contains(x)),
-            Req::NotIn(k, vs) => labels.get(k).is_none_or(|x| !vs.contains(x)),
-            Req::Exists(k) => labels.contains_key(k),
-            Req::NotExists(k) => !labels.contains_key(k),
+            Req::Eq(k, v) => labels.get(k.as_str()).is_some_and(|x| x == v),
+            Req::Ne(k, v) => labels.get(k.as_str()).is_none_or(|x| x != v),
+            Req::In(k, vs) => labels
+                .get(k.as_str())
+                .is_some_and(|x| vs.iter().any(|v| x == v)),
+            Req::NotIn(k, vs) => labels
+                .get(k.as_str())
+                .is_none_or(|x| !vs.iter().any(|v| x == v)),
+            Req::Exists(k) => labels.contains_key(k.as_str()),
+            Req::NotExists(k) => !labels.contains_key(k.as_str()),
         })
     }
 }
@@ -89,11 +93,11 @@ impl LabelSelector {
     pub fn matches(&self, labels: &Labels) -> bool {
         self.match_labels
             .iter()
-            .all(|(k, v)| labels.get(k) == Some(v))
+            .all(|(k, v)| labels.get(k.as_str()) == Some(v))
             && self
                 .match_expressions
                 .iter()
-                .all(|r| requirement_matches(r, labels.get(&r.key).map(String::as_str)))
+                .all(|r| requirement_matches(r, labels.get(r.key.as_str()).map(|v| v.as_str())))
     }
 }
 
@@ -142,7 +146,7 @@ impl NodeSelectorTerm {
         }
         self.match_expressions
             .iter()
-            .all(|r| requirement_matches(r, labels.get(&r.key).map(String::as_str)))
+            .all(|r| requirement_matches(r, labels.get(r.key.as_str()).map(|v| v.as_str())))
             && self
                 .match_fields
                 .iter()
@@ -153,7 +157,7 @@ impl NodeSelectorTerm {
     pub fn unmet(&self, labels: &Labels, node_name: &str) -> Vec<&SelectorRequirement> {
         self.match_expressions
             .iter()
-            .filter(|r| !requirement_matches(r, labels.get(&r.key).map(String::as_str)))
+            .filter(|r| !requirement_matches(r, labels.get(r.key.as_str()).map(|v| v.as_str())))
             .chain(
                 self.match_fields.iter().filter(|r| {
                     !(r.key == "metadata.name" && requirement_matches(r, Some(node_name)))
@@ -213,7 +217,7 @@ mod tests {
         SelectorRequirement {
             key: key.into(),
             operator: op.into(),
-            values: values.iter().map(|v| v.to_string()).collect(),
+            values: values.iter().map(|&v| v.into()).collect(),
         }
     }
 
@@ -224,7 +228,7 @@ mod tests {
             ("cores".to_string(), "8".to_string()),
         ]
         .into();
-        let m = |r: SelectorRequirement| requirement_matches(&r, l.get(&r.key).map(String::as_str));
+        let m = |r: SelectorRequirement| requirement_matches(&r, l.get(&r.key).map(|v| v.as_str()));
         assert!(m(req("zone", "In", &["a", "b"])));
         assert!(!m(req("zone", "NotIn", &["a"])));
         assert!(m(req("gpu", "NotIn", &["x"])));

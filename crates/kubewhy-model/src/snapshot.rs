@@ -63,33 +63,42 @@ impl Pasted {
     pub const UNKNOWN: &'static str = "(unknown)";
 }
 
+/// (kind, namespace, name): how objects are found by name.
+type Named = (Str, Str, Str);
+
 #[derive(Debug, Default)]
 struct Indexes {
-    events_by_uid: HashMap<String, Vec<usize>>,
-    events_by_name: HashMap<(String, String, String), Vec<usize>>,
-    pods_by_node: HashMap<String, Vec<usize>>,
-    node_by_name: HashMap<String, usize>,
-    namespace_by_name: HashMap<String, usize>,
-    pvc_by_name: HashMap<(String, String), usize>,
-    cm_by_name: HashMap<(String, String), usize>,
-    secret_by_name: HashMap<(String, String), usize>,
-    workload_by_name: HashMap<(String, String, String), usize>,
-    cm_namespaces: std::collections::HashSet<String>,
-    secret_namespaces: std::collections::HashSet<String>,
+    events_by_uid: HashMap<Str, Vec<usize>>,
+    events_by_name: HashMap<Named, Vec<usize>>,
+    pods_by_node: HashMap<Str, Vec<usize>>,
+    node_by_name: HashMap<Str, usize>,
+    namespace_by_name: HashMap<Str, usize>,
+    pvc_by_name: HashMap<(Str, Str), usize>,
+    cm_by_name: HashMap<(Str, Str), usize>,
+    secret_by_name: HashMap<(Str, Str), usize>,
+    workload_by_name: HashMap<Named, usize>,
+    cm_namespaces: std::collections::HashSet<Str>,
+    secret_namespaces: std::collections::HashSet<Str>,
 }
 
-fn ns_name(m: &Meta) -> (String, String) {
-    (m.ns().to_string(), m.name.clone())
+fn ns_name(m: &Meta) -> (Str, Str) {
+    (m.ns().into(), m.name.clone())
 }
 
 /// Keeps the last of several copies of the same object (same kind, namespace and name).
-fn dedup_by<T>(v: &mut Vec<T>, key: impl Fn(&T) -> (String, String, String)) {
-    let mut seen: HashMap<(String, String, String), usize> = HashMap::new();
-    let mut keep = vec![true; v.len()];
-    for (i, item) in v.iter().enumerate() {
-        if let Some(prev) = seen.insert(key(item), i) {
-            keep[prev] = false;
+fn dedup_by<T>(v: &mut Vec<T>, key: impl for<'a> Fn(&'a T) -> (&'a str, &'a str, &'a str)) {
+    let keep = {
+        let mut seen: HashMap<(&str, &str, &str), usize> = HashMap::with_capacity(v.len());
+        let mut keep = vec![true; v.len()];
+        for (i, item) in v.iter().enumerate() {
+            if let Some(prev) = seen.insert(key(item), i) {
+                keep[prev] = false;
+            }
         }
+        keep
+    };
+    if keep.iter().all(|k| *k) {
+        return;
     }
     let mut i = 0;
     v.retain(|_| {
@@ -143,7 +152,9 @@ impl Snapshot {
 
     /// Deduplicates, indexes, and settles `now` (`now_override`, else the newest timestamp seen).
     pub fn finish(&mut self, now_override: Option<Timestamp>) {
-        let k = |m: &Meta| (String::new(), m.ns().to_string(), m.name.clone());
+        fn k(m: &Meta) -> (&str, &str, &str) {
+            ("", m.ns(), &m.name)
+        }
         dedup_by(&mut self.pods, |p| k(&p.metadata));
         dedup_by(&mut self.nodes, |p| k(&p.metadata));
         dedup_by(&mut self.namespaces, |p| k(&p.metadata));
@@ -152,22 +163,12 @@ impl Snapshot {
         dedup_by(&mut self.config_maps, |p| k(&p.metadata));
         dedup_by(&mut self.secrets, |p| k(&p.metadata));
         dedup_by(&mut self.workloads, |w| {
-            (
-                w.kind.clone(),
-                w.metadata.ns().into(),
-                w.metadata.name.clone(),
-            )
+            (&w.kind, w.metadata.ns(), &w.metadata.name)
         });
         dedup_by(&mut self.others, |o| {
-            (
-                o.kind.clone(),
-                o.metadata.ns().into(),
-                o.metadata.name.clone(),
-            )
+            (&o.kind, o.metadata.ns(), &o.metadata.name)
         });
-        dedup_by(&mut self.events, |e| {
-            (String::new(), e.namespace.clone(), e.name.clone())
-        });
+        dedup_by(&mut self.events, |e| ("", &e.namespace, &e.name));
 
         let mut idx = Indexes::default();
         for (i, e) in self.events.iter().enumerate() {
@@ -187,8 +188,8 @@ impl Snapshot {
                 .push(i);
         }
         for (i, p) in self.pods.iter().enumerate() {
-            if let Some(n) = p.spec.node_name.as_deref().filter(|n| !n.is_empty()) {
-                idx.pods_by_node.entry(n.to_string()).or_default().push(i);
+            if let Some(n) = p.spec.node_name.as_ref().filter(|n| !n.is_empty()) {
+                idx.pods_by_node.entry(n.clone()).or_default().push(i);
             }
         }
         for (i, n) in self.nodes.iter().enumerate() {
@@ -202,17 +203,17 @@ impl Snapshot {
         }
         for (i, c) in self.config_maps.iter().enumerate() {
             idx.cm_by_name.insert(ns_name(&c.metadata), i);
-            idx.cm_namespaces.insert(c.metadata.ns().to_string());
+            idx.cm_namespaces.insert(c.metadata.ns().into());
         }
         for (i, s) in self.secrets.iter().enumerate() {
             idx.secret_by_name.insert(ns_name(&s.metadata), i);
-            idx.secret_namespaces.insert(s.metadata.ns().to_string());
+            idx.secret_namespaces.insert(s.metadata.ns().into());
         }
         for (i, w) in self.workloads.iter().enumerate() {
             idx.workload_by_name.insert(
                 (
                     w.kind.clone(),
-                    w.metadata.ns().to_string(),
+                    w.metadata.ns().into(),
                     w.metadata.name.clone(),
                 ),
                 i,
@@ -286,12 +287,12 @@ impl Snapshot {
         if let Some(v) = self
             .idx
             .events_by_uid
-            .get(&meta.uid)
+            .get(meta.uid.as_str())
             .filter(|_| !meta.uid.is_empty())
         {
             ids.extend(v);
         }
-        let key = (kind.to_string(), meta.ns().to_string(), meta.name.clone());
+        let key = (kind.into(), meta.ns().into(), meta.name.clone());
         if let Some(v) = self.idx.events_by_name.get(&key) {
             for &i in v {
                 let e = &self.events[i];

@@ -153,10 +153,10 @@ pub(crate) fn clean_finding(f: &Finding) -> Finding {
 }
 
 pub(crate) fn clean_key(o: &mut kubewhy_model::ObjectKey) {
-    o.kind = sanitize(&o.kind);
-    o.namespace = sanitize(&o.namespace);
-    o.name = sanitize(&o.name);
-    o.uid = sanitize(&o.uid);
+    o.kind = sanitize(&o.kind).into();
+    o.namespace = sanitize(&o.namespace).into();
+    o.name = sanitize(&o.name).into();
+    o.uid = sanitize(&o.uid).into();
 }
 
 pub(crate) fn clean_unexplained(u: &Unexplained) -> Unexplained {

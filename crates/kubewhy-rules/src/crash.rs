@@ -88,11 +88,11 @@ fn check_container(
     // The previous run explains the crash; the current one does when it already ended.
     let (term, field) = match (&cs.last_state.terminated, &cs.state.terminated) {
         (Some(t), _) => (
-            Some(t),
+            Some(&**t),
             format!("status.{list}[{}].lastState.terminated", cs.name),
         ),
         (None, Some(t)) => (
-            Some(t),
+            Some(&**t),
             format!("status.{list}[{}].state.terminated", cs.name),
         ),
         _ => (None, String::new()),
@@ -161,7 +161,7 @@ fn check_container(
     ));
     if let Some(w) = waiting {
         let quote = if w.message.is_empty() {
-            w.reason.clone()
+            w.reason.to_string()
         } else {
             format!("{}: {}", w.reason, w.message)
         };

@@ -191,9 +191,9 @@ fn daemonsets_without_ports(ctx: &Ctx, out: &mut Vec<Finding>) {
         pod.metadata.labels = template.metadata.labels.clone();
         for (key, effect) in DAEMON_TOLERATIONS {
             pod.spec.tolerations.push(Toleration {
-                key: Some(key.to_string()),
+                key: Some((*key).into()),
                 operator: Some("Exists".into()),
-                effect: Some(effect.to_string()),
+                effect: Some((*effect).into()),
                 ..Default::default()
             });
         }
@@ -263,7 +263,7 @@ fn daemonsets_without_ports(ctx: &Ctx, out: &mut Vec<Finding>) {
         for (node, failure) in blocked.iter().take(5) {
             let node_key = ObjectKey {
                 kind: "Node".into(),
-                name: node.to_string(),
+                name: (*node).into(),
                 ..Default::default()
             };
             f = f.evidence(
@@ -303,7 +303,7 @@ fn daemon_pod_nodes(p: &Pod) -> Vec<&str> {
         .flat_map(|r| &r.node_selector_terms)
         .flat_map(|t| &t.match_fields)
         .filter(|f| f.key == "metadata.name" && f.operator == "In")
-        .flat_map(|f| f.values.iter().map(String::as_str))
+        .flat_map(|f| f.values.iter().map(|v| v.as_str()))
         .collect()
 }
 
@@ -348,8 +348,8 @@ fn check_workload(ctx: &Ctx, w: &Workload) -> Option<Finding> {
         None => have == 0,
     };
     let message = match (cond, event) {
-        (Some(c), _) if !c.message.is_empty() => c.message.clone(),
-        (_, Some(e)) if short || cond.is_some() => e.message.clone(),
+        (Some(c), _) if !c.message.is_empty() => c.message.to_string(),
+        (_, Some(e)) if short || cond.is_some() => e.message.to_string(),
         // `kubectl describe` prints the condition without its message: refused, but why is
         // in the controller's events.
         (Some(_), None) => String::new(),

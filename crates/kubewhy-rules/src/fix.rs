@@ -116,9 +116,9 @@ fn target(api: &str, kind: &str, meta: &Meta) -> Target {
         api_version: api.to_string(),
         kind: kind.to_string(),
         namespace: meta.ns().to_string(),
-        name: meta.name.clone(),
-        uid: meta.uid.clone(),
-        resource_version: meta.resource_version.clone(),
+        name: meta.name.to_string(),
+        uid: meta.uid.to_string(),
+        resource_version: meta.resource_version.to_string(),
     }
 }
 
@@ -186,7 +186,7 @@ pub(crate) fn controller_candidates<'a>(snap: &'a Snapshot, words: &[String]) ->
         .filter(|p| p.metadata.deletion_timestamp.is_none() && p.status.phase == "Running")
         .filter(|p| {
             let mut hay: Vec<&str> = vec![p.metadata.name.as_str()];
-            hay.extend(p.metadata.labels.values().map(String::as_str));
+            hay.extend(p.metadata.labels.values().map(|v| v.as_str()));
             hay.extend(p.spec.containers.iter().map(|c| c.image.as_str()));
             hay.extend(p.spec.service_account_name.as_deref());
             hay.iter().any(|h| {
@@ -345,8 +345,8 @@ impl Planner<'_> {
         let keep: Vec<String> = meta
             .finalizers
             .iter()
-            .filter(|f| !remove.contains(f))
-            .cloned()
+            .filter(|f| !remove.iter().any(|r| r == f))
+            .map(|f| f.to_string())
             .collect();
         let custom: Vec<&String> = remove
             .iter()
@@ -423,7 +423,7 @@ fn meta_of<'s>(snap: &'s Snapshot, k: &ObjectKey) -> Option<(String, &'s Meta)> 
             .iter()
             .find(|o| o.kind == k.kind && same(&o.metadata))
         {
-            return Some((o.api_version.clone(), &o.metadata));
+            return Some((o.api_version.to_string(), &o.metadata));
         }
         snap.objects_in_namespace(&k.namespace)
             .into_iter()
@@ -507,7 +507,7 @@ impl Planner<'_> {
                                 .any(|m| m == "ReadWriteOnce" || m == "ReadWriteOncePod")
                     })
             })
-            .map(|c| c.claim_name.clone())
+            .map(|c| c.claim_name.to_string())
             .collect();
         let guarded = if sts {
             Some("it belongs to a StatefulSet".to_string())

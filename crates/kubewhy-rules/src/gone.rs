@@ -120,7 +120,7 @@ fn candidates(snap: &Snapshot, history: &History, q: &Query) -> BTreeSet<String>
             snap.pods
                 .iter()
                 .filter(|p| p.metadata.ns() == ns && sel.matches(&p.metadata.labels))
-                .map(|p| p.metadata.name.clone()),
+                .map(|p| p.metadata.name.to_string()),
         );
         out.extend(
             history
@@ -151,7 +151,7 @@ fn candidates(snap: &Snapshot, history: &History, q: &Query) -> BTreeSet<String>
                         .controller()
                         .is_some_and(|o| o.kind == ok && o.name == on)
                 })
-                .map(|w| w.metadata.name.clone())
+                .map(|w| w.metadata.name.to_string())
                 .collect();
             children.extend(
                 history
@@ -195,7 +195,7 @@ fn candidates(snap: &Snapshot, history: &History, q: &Query) -> BTreeSet<String>
                             .controller()
                             .is_some_and(|o| o.kind == *ok && o.name == *on)
                     })
-                    .map(|p| p.metadata.name.clone()),
+                    .map(|p| p.metadata.name.to_string()),
             );
             out.extend(
                 history
@@ -272,7 +272,7 @@ fn gather<'a>(snap: &'a Snapshot, history: &'a History, ns: &str, name: &str) ->
     let meta = kubewhy_model::objects::Meta {
         name: name.into(),
         namespace: Some(ns.into()),
-        uid: uid.clone(),
+        uid: uid.as_str().into(),
         ..Default::default()
     };
     let events = snap.events_for("Pod", &meta);
@@ -293,9 +293,9 @@ fn gather<'a>(snap: &'a Snapshot, history: &'a History, ns: &str, name: &str) ->
             .map(|e| {
                 (
                     OwnerLink {
-                        kind: e.involved.kind.clone(),
-                        name: e.involved.name.clone(),
-                        uid: e.involved.uid.clone(),
+                        kind: e.involved.kind.to_string(),
+                        name: e.involved.name.to_string(),
+                        uid: e.involved.uid.to_string(),
                     },
                     format!(
                         "{} on {}/{}: {}",
@@ -323,8 +323,8 @@ fn gather<'a>(snap: &'a Snapshot, history: &'a History, ns: &str, name: &str) ->
                 (
                     OwnerLink {
                         kind: "Workflow".into(),
-                        name: w.metadata.name.clone(),
-                        uid: w.metadata.uid.clone(),
+                        name: w.metadata.name.to_string(),
+                        uid: w.metadata.uid.to_string(),
                     },
                     "the pod's name (Argo names a workflow's pods WORKFLOW-…)".to_string(),
                 )

@@ -193,7 +193,7 @@ fn check_container(
         texts.push((
             EvidenceKind::Field,
             format!("{field} reason={}", w.reason),
-            w.message.clone(),
+            w.message.to_string(),
         ));
     }
     let quoted = format!("\"{image}\"");
@@ -204,7 +204,7 @@ fn check_container(
             "Failed" | "ErrImageNeverPull" | "InspectFailed" | "InvalidImageName"
         ) && about_image;
         if relevant && !texts.iter().any(|(_, _, m)| *m == e.message) {
-            texts.push((EvidenceKind::Event, e.origin(), e.message.clone()));
+            texts.push((EvidenceKind::Event, e.origin(), e.message.to_string()));
         }
     }
     let mut classified = None;
@@ -263,7 +263,7 @@ fn auth_evidence(mut f: Finding, ctx: &Ctx, info: &PodInfo, registry: &str) -> F
         .spec
         .image_pull_secrets
         .iter()
-        .map(|s| s.name.clone())
+        .map(|s| s.name.to_string())
         .collect();
     let sa = info
         .pod
@@ -276,7 +276,7 @@ fn auth_evidence(mut f: Finding, ctx: &Ctx, info: &PodInfo, registry: &str) -> F
         .iter()
         .find(|s| s.metadata.ns() == info.ns() && s.metadata.name == sa)
     {
-        names.extend(acct.image_pull_secrets.iter().map(|s| s.name.clone()));
+        names.extend(acct.image_pull_secrets.iter().map(|s| s.name.to_string()));
     }
     if names.is_empty() {
         f = f.evidence(

@@ -96,14 +96,39 @@ pub fn emitted_causes() -> Vec<Cause> {
     v
 }
 
+/// Runs the checks on every core (each check on one thread; the largest, `pending`, first) and
+/// returns their findings in registry order, whichever thread ran them.
+fn run_checks(ctx: &Ctx) -> Vec<Finding> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let next = AtomicUsize::new(0);
+    let results: std::sync::Mutex<Vec<(usize, Vec<Finding>)>> = Default::default();
+    std::thread::scope(|s| {
+        for _ in 0..threads.min(REGISTRY.len()) {
+            s.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(check) = REGISTRY.get(i) else { break };
+                    let mut out = Vec::new();
+                    check.run(ctx, &mut out);
+                    results
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .push((i, out));
+                }
+            });
+        }
+    });
+    let mut results = results.into_inner().unwrap_or_else(|e| e.into_inner());
+    results.sort_by_key(|(i, _)| *i);
+    results.into_iter().flat_map(|(_, f)| f).collect()
+}
+
 /// Runs every check and groups the findings.
 pub fn diagnose(snap: &Snapshot) -> Diagnosis {
     let now = snap.now.unwrap_or_else(Timestamp::now);
     let ctx = Ctx::new(snap, now);
-    let mut raw = Vec::new();
-    for check in REGISTRY {
-        check.run(&ctx, &mut raw);
-    }
+    let mut raw = run_checks(&ctx);
     node::attach_pod_evidence(&ctx, &mut raw);
     let mut findings = merge_findings(raw);
     pasted::qualify(snap, &mut findings);

@@ -60,7 +60,7 @@ fn references(info: &PodInfo) -> Vec<Reference> {
         if let Some(cm) = &v.config_map {
             refs.push(Reference {
                 cause: Cause::ConfigmapMissing,
-                name: cm.name.clone(),
+                name: cm.name.to_string(),
                 key: None,
                 optional: cm.optional == Some(true),
                 field: format!("spec.volumes[{}].configMap", v.name),
@@ -69,7 +69,7 @@ fn references(info: &PodInfo) -> Vec<Reference> {
         if let Some(s) = &v.secret {
             refs.push(Reference {
                 cause: Cause::SecretMissing,
-                name: s.secret_name.clone(),
+                name: s.secret_name.to_string(),
                 key: None,
                 optional: s.optional == Some(true),
                 field: format!("spec.volumes[{}].secret", v.name),
@@ -82,8 +82,8 @@ fn references(info: &PodInfo) -> Vec<Reference> {
             if let Some(k) = &src.config_map_key_ref {
                 refs.push(Reference {
                     cause: Cause::ConfigmapMissing,
-                    name: k.name.clone(),
-                    key: Some(k.key.clone()),
+                    name: k.name.to_string(),
+                    key: Some(k.key.to_string()),
                     optional: k.optional == Some(true),
                     field: format!(
                         "spec.containers[{}].env[{}].valueFrom.configMapKeyRef",
@@ -94,8 +94,8 @@ fn references(info: &PodInfo) -> Vec<Reference> {
             if let Some(k) = &src.secret_key_ref {
                 refs.push(Reference {
                     cause: Cause::SecretMissing,
-                    name: k.name.clone(),
-                    key: Some(k.key.clone()),
+                    name: k.name.to_string(),
+                    key: Some(k.key.to_string()),
                     optional: k.optional == Some(true),
                     field: format!(
                         "spec.containers[{}].env[{}].valueFrom.secretKeyRef",
@@ -108,7 +108,7 @@ fn references(info: &PodInfo) -> Vec<Reference> {
             if let Some(r) = &ef.config_map_ref {
                 refs.push(Reference {
                     cause: Cause::ConfigmapMissing,
-                    name: r.name.clone(),
+                    name: r.name.to_string(),
                     key: None,
                     optional: r.optional == Some(true),
                     field: format!("spec.containers[{}].envFrom.configMapRef", c.name),
@@ -117,7 +117,7 @@ fn references(info: &PodInfo) -> Vec<Reference> {
             if let Some(r) = &ef.secret_ref {
                 refs.push(Reference {
                     cause: Cause::SecretMissing,
-                    name: r.name.clone(),
+                    name: r.name.to_string(),
                     key: None,
                     optional: r.optional == Some(true),
                     field: format!("spec.containers[{}].envFrom.secretRef", c.name),
@@ -250,7 +250,7 @@ fn check_pod(ctx: &Ctx, info: &PodInfo, out: &mut Vec<Finding>) {
         };
         let quote = match (obj, &r.key) {
             (None, _) => format!("{kind} {}/{} does not exist", info.ns(), r.name),
-            (Some(o), Some(k)) if !o.keys.contains(k) => format!(
+            (Some(o), Some(k)) if !o.keys.iter().any(|x| x == k) => format!(
                 "{kind} {}/{} has no key \"{k}\" (keys: {})",
                 info.ns(),
                 r.name,

@@ -168,7 +168,7 @@ fn check_namespace(ctx: &Ctx, ns: &Namespace, out: &mut Vec<Finding>) {
         }
         let mut fins: Vec<&str> = with_finalizers
             .iter()
-            .flat_map(|(_, m)| m.finalizers.iter().map(String::as_str))
+            .flat_map(|(_, m)| m.finalizers.iter().map(|f| f.as_str()))
             .collect();
         fins.sort_unstable();
         fins.dedup();

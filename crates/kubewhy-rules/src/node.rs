@@ -893,7 +893,7 @@ pub fn configz_candidates(snap: &kubewhy_model::Snapshot, max: usize) -> Vec<Str
         let pods = snap.pods_on_node(name).count();
         let lag = lagging.contains_key(name.as_str());
         if lag || pods >= BUSY_NODE_PODS {
-            out.push((lag, pods, name.clone()));
+            out.push((lag, pods, name.to_string()));
         }
     }
     out.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)));
@@ -1115,7 +1115,7 @@ status:
         let findings = diagnose_with(&stuck_pod(), log);
         let f = only(&findings);
         assert_eq!(f.cause.slug(), "kubelet-status-throttled");
-        let objects: Vec<String> = f.objects.iter().map(|o| o.name.clone()).collect();
+        let objects: Vec<String> = f.objects.iter().map(|o| o.name.to_string()).collect();
         assert_eq!(objects, ["zookeeper0-0", "tke-node"]);
         assert!(quotes(f).contains(&(
             "runtime lists compared".into(),

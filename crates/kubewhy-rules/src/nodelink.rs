@@ -177,7 +177,7 @@ impl<'a> NodeView<'a> {
         }
         let keys = Keys::new(snap);
         let single_node = match snap.nodes.as_slice() {
-            [n] => Some(n.metadata.name.clone()),
+            [n] => Some(n.metadata.name.to_string()),
             _ => None,
         };
         // Host names resolved once each (a journal names the same host on every line).
@@ -204,7 +204,7 @@ impl<'a> NodeView<'a> {
                     })
                     .or_else(|| {
                         pods.iter()
-                            .find_map(|&i| snap.pods[i].spec.node_name.clone())
+                            .find_map(|&i| snap.pods[i].spec.node_name.as_deref().map(String::from))
                     })
                     .or_else(|| single_node.clone());
                 if let Some(n) = node {

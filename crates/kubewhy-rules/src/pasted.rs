@@ -93,7 +93,7 @@ pub(crate) fn qualify(snap: &Snapshot, findings: &mut Vec<Finding>) {
 
 fn display(o: &ObjectKey) -> String {
     if o.namespace.is_empty() {
-        o.name.clone()
+        o.name.to_string()
     } else {
         format!("{}/{}", o.namespace, o.name)
     }

@@ -218,7 +218,7 @@ impl Check for Pending {
         // waits for a node.
         let mut cluster: Option<Cluster> = None;
         // Replicas of one workload are the same pod to the filters: simulate each distinct pod
-        // once (keyed by everything `simulate` reads of it).
+        // once (keyed by everything `simulate` reads of it, `Cluster::memo_key`).
         let mut memo: HashMap<String, Rc<Verdict>> = HashMap::new();
         let snap = ctx.snap;
         let no_ready = snap.nodes_known()
@@ -235,13 +235,7 @@ impl Check for Pending {
             let can_simulate = ctx.snap.nodes_known() && !ctx.snap.nodes.is_empty();
             let sim = can_simulate.then(|| {
                 let c = cluster.get_or_insert_with(|| Cluster::new(ctx.snap));
-                let key = format!(
-                    "{}|{:?}|{:?}",
-                    pod.metadata.ns(),
-                    pod.metadata.labels,
-                    pod.spec
-                );
-                memo.entry(key)
+                memo.entry(c.memo_key(pod))
                     .or_insert_with(|| Rc::new(simulate(c, pod).verdict()))
                     .clone()
             });
@@ -422,7 +416,7 @@ fn simulation_evidence(mut f: Finding, info: &PodInfo, sim: &Verdict) -> Finding
     if let Some(miss) = sim.nearest_miss() {
         let key = ObjectKey {
             kind: "Node".into(),
-            name: miss.node.clone(),
+            name: miss.node.as_str().into(),
             ..Default::default()
         };
         f = f.evidence(

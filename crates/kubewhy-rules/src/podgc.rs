@@ -61,7 +61,7 @@ fn threshold(ctx: &Ctx) -> (usize, Option<(ObjectKey, String)>) {
                 if let Some(v) = w.strip_prefix("--terminated-pod-gc-threshold=")
                     && let Ok(n) = v.trim().parse::<usize>()
                 {
-                    return (n, Some((ObjectKey::of("Pod", &p.metadata), w.clone())));
+                    return (n, Some((ObjectKey::of("Pod", &p.metadata), w.to_string())));
                 }
             }
         }

@@ -75,9 +75,9 @@ impl<'a> PodInfo<'a> {
         if o.kind == "ReplicaSet" {
             if let Some(rs) = snap.workload("ReplicaSet", self.ns(), &o.name) {
                 if let Some(d) = rs.metadata.controller() {
-                    return Some((d.kind.clone(), d.name.clone()));
+                    return Some((d.kind.to_string(), d.name.to_string()));
                 }
-                return Some((o.kind.clone(), o.name.clone()));
+                return Some((o.kind.to_string(), o.name.to_string()));
             }
             // Without the ReplicaSet: a Deployment's ReplicaSet is named DEPLOYMENT-HASH, with
             // HASH the pod-template-hash label.
@@ -87,7 +87,7 @@ impl<'a> PodInfo<'a> {
                 return Some(("Deployment".into(), d.to_string()));
             }
         }
-        Some((o.kind.clone(), o.name.clone()))
+        Some((o.kind.to_string(), o.name.to_string()))
     }
 
     /// `deployment/web` style reference for kubectl, or the pod itself.
@@ -145,7 +145,7 @@ impl<'a> PodInfo<'a> {
                 return if init {
                     format!("Init:{}", w.reason)
                 } else {
-                    w.reason.clone()
+                    w.reason.to_string()
                 };
             }
             if let Some(t) = &c.state.terminated
@@ -154,7 +154,7 @@ impl<'a> PodInfo<'a> {
                 let r = if t.reason.is_empty() {
                     format!("ExitCode:{}", t.exit_code)
                 } else {
-                    t.reason.clone()
+                    t.reason.to_string()
                 };
                 return if init { format!("Init:{r}") } else { r };
             }
@@ -166,7 +166,7 @@ impl<'a> PodInfo<'a> {
         if phase.is_empty() {
             "Unknown".into()
         } else {
-            phase.clone()
+            phase.to_string()
         }
     }
 

@@ -5,6 +5,7 @@
 
 use crate::podinfo::{PodInfo, human_duration};
 use crate::{Check, Ctx};
+use kubewhy_model::objects::ContainerStatus;
 use kubewhy_model::{Cause, Confidence, EvidenceKind, Finding, RiskLevel, Severity};
 
 pub(crate) struct Readiness;
@@ -22,6 +23,11 @@ impl Check for Readiness {
     fn run(&self, ctx: &Ctx, out: &mut Vec<Finding>) {
         for pod in &ctx.snap.pods {
             if pod.status.phase != "Running" || pod.metadata.deletion_timestamp.is_some() {
+                continue;
+            }
+            // Most pods are ready: their events are looked up only when a container is not.
+            let unready = |cs: &&ContainerStatus| cs.state.running.is_some() && !cs.ready;
+            if !pod.status.container_statuses.iter().any(|cs| unready(&cs)) {
                 continue;
             }
             let info = PodInfo::new(pod);

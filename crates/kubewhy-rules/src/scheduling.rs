@@ -9,13 +9,14 @@
 //! everything a node would need.
 
 use kubewhy_model::objects::{
-    Container, LabelSelector, Labels, Node, Pod, PodAffinityTerm, QuantityText, Taint,
+    Container, LabelSelector, Labels, Node, NodeSelector, Pod, PodAffinityTerm, QuantityText, Str,
+    Taint,
 };
 use kubewhy_model::{Cause, ObjectKey, RiskLevel, Snapshot, quantity};
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 /// Requests in the scheduler's units: millicores for cpu, whole units (bytes, devices) otherwise.
-pub(crate) type Requests = BTreeMap<String, i64>;
+pub(crate) type Requests = BTreeMap<Str, i64>;
 
 /// Why one node cannot take the pod, for one filter.
 #[derive(Debug, Clone, PartialEq)]
@@ -399,12 +400,13 @@ fn host_ports(p: &Pod) -> Vec<(i64, String, String)> {
                     None
                 }
             })?;
-            let proto = port.protocol.clone().unwrap_or_else(|| "TCP".into());
+            let proto = port.protocol.as_deref().unwrap_or("TCP").to_string();
             let ip = port
                 .host_ip
-                .clone()
+                .as_deref()
                 .filter(|i| !i.is_empty())
-                .unwrap_or_else(|| "0.0.0.0".into());
+                .unwrap_or("0.0.0.0")
+                .to_string();
             Some((hp, proto, ip))
         })
         .collect()
@@ -496,6 +498,42 @@ impl<'a> Cluster<'a> {
         }
     }
 
+    /// Everything `simulate` reads of a pod, as a key: pods with equal keys get equal verdicts,
+    /// so replicas, and alike pods of different namespaces, are simulated once. The namespace
+    /// and labels count only where something reads them: claims are looked up in the
+    /// namespace, and inter-pod rules (the pod's own, or placed pods' anti-affinity) match
+    /// namespaces and labels.
+    pub fn memo_key(&self, pod: &Pod) -> String {
+        let spec = &pod.spec;
+        let claims: Vec<&str> = spec
+            .volumes
+            .iter()
+            .filter_map(|v| v.persistent_volume_claim.as_ref())
+            .map(|c| c.claim_name.as_str())
+            .collect();
+        let inter = spec.affinity.pod_affinity.is_some()
+            || spec.affinity.pod_anti_affinity.is_some()
+            || !spec.topology_spread_constraints.is_empty()
+            || !self.anti_holders.is_empty();
+        let ns = if inter || !claims.is_empty() {
+            pod.metadata.ns()
+        } else {
+            ""
+        };
+        let labels = inter.then_some(&pod.metadata.labels);
+        format!(
+            "{ns}|{labels:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{claims:?}",
+            pod_requests(pod),
+            host_ports(pod),
+            spec.tolerations,
+            spec.node_selector,
+            spec.affinity.node_affinity,
+            spec.affinity.pod_affinity,
+            spec.affinity.pod_anti_affinity,
+            spec.topology_spread_constraints,
+        )
+    }
+
     /// The inter-pod reduction for the pod, from the cache when an identical rule set was seen.
     fn inter_pod(&self, pod: &Pod) -> std::rc::Rc<InterPod> {
         let spec = &pod.spec;
@@ -543,7 +581,11 @@ pub(crate) struct PodLevel {
 #[derive(Debug)]
 pub(crate) struct Simulation<'a> {
     pub pod_level: Option<PodLevel>,
+    /// Every node's verdict; none when the pod is refused before nodes are looked at
+    /// (`pod_level`), as the scheduler's PreFilter refuses it.
     pub nodes: Vec<NodeFit<'a>>,
+    /// The nodes of the snapshot.
+    pub node_count: usize,
     /// `histogram()`, computed once.
     hist: Vec<(u32, String, Failure)>,
 }
@@ -587,7 +629,7 @@ impl<'a> Simulation<'a> {
 
     /// `0/5 nodes: 3 Insufficient memory, 2 node(s) had untolerated taint {dedicated: gpu}`.
     pub fn summary(&self) -> String {
-        let total = self.nodes.len();
+        let total = self.node_count;
         if let Some(p) = &self.pod_level {
             return format!("0/{total} nodes: {}", p.reason);
         }
@@ -674,18 +716,18 @@ impl Simulation<'_> {
     pub fn verdict(&self) -> Verdict {
         Verdict {
             pod_level: self.pod_level.clone(),
-            node_count: self.nodes.len(),
+            node_count: self.node_count,
             summary: self.summary(),
             primary: self.primary(),
             nearest: self.nearest_miss().map(|m| NearMiss {
-                node: m.node.metadata.name.clone(),
+                node: m.node.metadata.name.to_string(),
                 failures: m.failures.clone(),
             }),
             fitting: self
                 .fitting()
                 .iter()
                 .take(3)
-                .map(|n| n.metadata.name.clone())
+                .map(|n| n.metadata.name.to_string())
                 .collect(),
         }
     }
@@ -696,22 +738,32 @@ pub(crate) fn simulate<'a>(cluster: &Cluster<'a>, pod: &Pod) -> Simulation<'a> {
     let snap = cluster.snap;
     let requests = pod_requests(pod);
     let pod_level = claims_prefilter(snap, pod);
+    if pod_level.is_some() {
+        return Simulation {
+            pod_level,
+            nodes: Vec::new(),
+            node_count: snap.nodes.len(),
+            hist: Vec::new(),
+        };
+    }
     let wanted_ports = host_ports(pod);
     let mut nodes = Vec::with_capacity(snap.nodes.len());
     let inter = cluster.inter_pod(pod);
+    let volumes = volume_checks(snap, pod);
+    let tolerates = |t: &Taint| pod.spec.tolerations.iter().any(|tol| tol.tolerates(t));
+    // NodeUnschedulable: cordoned, unless the pod tolerates the unschedulable taint.
+    let unschedulable_taint = Taint {
+        key: "node.kubernetes.io/unschedulable".into(),
+        value: None,
+        effect: "NoSchedule".into(),
+    };
+    let cordon_tolerated = tolerates(&unschedulable_taint);
     for (node, facts) in snap.nodes.iter().zip(&cluster.facts) {
         let allocatable = &facts.allocatable;
         let mut failures = Vec::new();
         let name = node.metadata.name.as_str();
         let labels = &node.metadata.labels;
-        let tolerates = |t: &Taint| pod.spec.tolerations.iter().any(|tol| tol.tolerates(t));
-        // NodeUnschedulable: cordoned, unless the pod tolerates the unschedulable taint.
-        let unschedulable_taint = Taint {
-            key: "node.kubernetes.io/unschedulable".into(),
-            value: None,
-            effect: "NoSchedule".into(),
-        };
-        if node.spec.unschedulable && !tolerates(&unschedulable_taint) {
+        if node.spec.unschedulable && !cordon_tolerated {
             failures.push(Failure::Unschedulable);
         }
         // TaintToleration: the first untolerated NoSchedule/NoExecute taint. A cordoned node's
@@ -757,7 +809,7 @@ pub(crate) fn simulate<'a>(cluster: &Cluster<'a>, pod: &Pod) -> Simulation<'a> {
             let in_use = used.get(resource).copied().unwrap_or(0);
             if requested + in_use > allocatable {
                 failures.push(Failure::Insufficient {
-                    resource: resource.clone(),
+                    resource: resource.to_string(),
                     requested: *requested,
                     used: in_use,
                     allocatable,
@@ -765,9 +817,7 @@ pub(crate) fn simulate<'a>(cluster: &Cluster<'a>, pod: &Pod) -> Simulation<'a> {
             }
         }
         // Volumes: bound volumes' node affinity; WaitForFirstConsumer claims with no provisioner.
-        if pod_level.is_none() {
-            failures.extend(volume_failures(snap, pod, labels, name));
-        }
+        failures.extend(volumes.iter().filter_map(|v| v.failure(labels, name)));
         // PodTopologySpread and InterPodAffinity.
         inter.failures(node, &mut failures);
         failures.sort_by_key(Failure::order);
@@ -776,6 +826,7 @@ pub(crate) fn simulate<'a>(cluster: &Cluster<'a>, pod: &Pod) -> Simulation<'a> {
     let hist = Simulation::compute_histogram(&nodes);
     Simulation {
         pod_level,
+        node_count: nodes.len(),
         nodes,
         hist,
     }
@@ -787,7 +838,7 @@ fn node_affinity_unmet(pod: &Pod, labels: &Labels, name: &str) -> Vec<String> {
         .spec
         .node_selector
         .iter()
-        .filter(|(k, v)| labels.get(*k) != Some(*v))
+        .filter(|(k, v)| labels.get(k) != Some(*v))
         .map(|(k, v)| format!("label {k}={v}"))
         .collect();
     if let Some(req) = pod
@@ -829,14 +880,14 @@ fn claims_prefilter(snap: &Snapshot, pod: &Pod) -> Option<PodLevel> {
         let Some(pvc) = snap.pvc(ns, name) else {
             return Some(PodLevel {
                 cause: Cause::PvcMissing,
-                claim: name.clone(),
+                claim: name.to_string(),
                 reason: format!("persistentvolumeclaim \"{name}\" not found"),
             });
         };
         if pvc.metadata.deletion_timestamp.is_some() {
             return Some(PodLevel {
                 cause: Cause::PvcUnbound,
-                claim: name.clone(),
+                claim: name.to_string(),
                 reason: format!("persistentvolumeclaim \"{name}\" is being deleted"),
             });
         }
@@ -849,7 +900,7 @@ fn claims_prefilter(snap: &Snapshot, pod: &Pod) -> Option<PodLevel> {
         if !bound && !delayed_binding(snap, pvc.spec.storage_class_name.as_deref()) {
             return Some(PodLevel {
                 cause: Cause::PvcUnbound,
-                claim: name.clone(),
+                claim: name.to_string(),
                 reason: "pod has unbound immediate PersistentVolumeClaims".into(),
             });
         }
@@ -869,7 +920,45 @@ fn delayed_binding(snap: &Snapshot, class: Option<&str>) -> bool {
         .is_some_and(|s| s.volume_binding_mode.as_deref() == Some("WaitForFirstConsumer"))
 }
 
-fn volume_failures(snap: &Snapshot, pod: &Pod, labels: &Labels, node: &str) -> Vec<Failure> {
+/// What a pod's bound or delayed-binding claims ask of a node, resolved once per pod: the node
+/// affinity of a bound volume; for a claim of a class without a provisioner (local volumes), the
+/// available volumes that could be bound.
+enum VolumeCheck<'a> {
+    Bound {
+        claim: &'a str,
+        volume: &'a str,
+        affinity: &'a NodeSelector,
+    },
+    Unprovisioned {
+        claim: &'a str,
+        candidates: Vec<Option<&'a NodeSelector>>,
+    },
+}
+
+impl VolumeCheck<'_> {
+    fn failure(&self, labels: &Labels, node: &str) -> Option<Failure> {
+        match self {
+            VolumeCheck::Bound {
+                claim,
+                volume,
+                affinity,
+            } => (!affinity.matches(labels, node)).then(|| Failure::VolumeNodeAffinity {
+                claim: claim.to_string(),
+                volume: volume.to_string(),
+            }),
+            VolumeCheck::Unprovisioned { claim, candidates } => {
+                let usable = candidates
+                    .iter()
+                    .any(|sel| sel.is_none_or(|s| s.matches(labels, node)));
+                (!usable).then(|| Failure::NoVolumeToBind {
+                    claim: claim.to_string(),
+                })
+            }
+        }
+    }
+}
+
+fn volume_checks<'a>(snap: &'a Snapshot, pod: &'a Pod) -> Vec<VolumeCheck<'a>> {
     let mut out = Vec::new();
     let ns = pod.metadata.ns();
     for v in &pod.spec.volumes {
@@ -882,15 +971,14 @@ fn volume_failures(snap: &Snapshot, pod: &Pod, labels: &Labels, node: &str) -> V
         let volume = pvc.spec.volume_name.as_deref().filter(|v| !v.is_empty());
         if let Some(volume) = volume {
             let pv = snap.pvs.iter().find(|p| p.metadata.name == volume);
-            let affinity = pv
+            if let Some(affinity) = pv
                 .and_then(|p| p.spec.node_affinity.as_ref())
-                .and_then(|a| a.required.as_ref());
-            if let Some(sel) = affinity
-                && !sel.matches(labels, node)
+                .and_then(|a| a.required.as_ref())
             {
-                out.push(Failure::VolumeNodeAffinity {
-                    claim: c.claim_name.clone(),
-                    volume: volume.to_string(),
+                out.push(VolumeCheck::Bound {
+                    claim: &c.claim_name,
+                    volume,
+                    affinity,
                 });
             }
             continue;
@@ -908,22 +996,25 @@ fn volume_failures(snap: &Snapshot, pod: &Pod, labels: &Labels, node: &str) -> V
         if sc.provisioner != "kubernetes.io/no-provisioner" {
             continue;
         }
-        let usable = snap.pvs.iter().any(|pv| {
-            pv.status.phase == "Available"
-                && pv.spec.claim_ref.is_none()
-                && pv.spec.storage_class_name.as_deref().unwrap_or("") == class
-                && pv
-                    .spec
+        let candidates = snap
+            .pvs
+            .iter()
+            .filter(|pv| {
+                pv.status.phase == "Available"
+                    && pv.spec.claim_ref.is_none()
+                    && pv.spec.storage_class_name.as_deref().unwrap_or("") == class
+            })
+            .map(|pv| {
+                pv.spec
                     .node_affinity
                     .as_ref()
                     .and_then(|a| a.required.as_ref())
-                    .is_none_or(|s| s.matches(labels, node))
+            })
+            .collect();
+        out.push(VolumeCheck::Unprovisioned {
+            claim: &c.claim_name,
+            candidates,
         });
-        if !usable {
-            out.push(Failure::NoVolumeToBind {
-                claim: c.claim_name.clone(),
-            });
-        }
     }
     out
 }
@@ -964,7 +1055,7 @@ fn term_covers(term: &PodAffinityTerm, owner_ns: &str, other_ns: &str) -> bool {
 
 /// A topology domain: the node's value of a topology key.
 fn domain<'n>(node: &'n Node, key: &str) -> Option<&'n str> {
-    node.metadata.labels.get(key).map(String::as_str)
+    node.metadata.labels.get(key).map(|v| v.as_str())
 }
 
 /// The inter-pod rules for one pod, reduced once to topology domains so that each node is a
@@ -973,13 +1064,13 @@ fn domain<'n>(node: &'n Node, key: &str) -> Option<&'n str> {
 struct InterPod {
     /// Required affinity terms: (key, domains holding a matching pod); `None` when the term is
     /// satisfied anywhere (the first pod of a group matching its own term).
-    affinity: Vec<(String, Option<HashSet<String>>)>,
+    affinity: Vec<(Str, Option<HashSet<String>>)>,
     /// Per topology key, the domains the pod's own anti-affinity forbids, each with a pod there.
     anti: Vec<(String, HashMap<String, ObjectKey>)>,
     /// The same for what placed pods' anti-affinity forbids.
     existing_anti: Vec<(String, HashMap<String, ObjectKey>)>,
     /// Required spread constraints: (key, maxSkew, counts per eligible domain, self matches).
-    spread: Vec<(String, i64, BTreeMap<String, i64>, i64)>,
+    spread: Vec<(Str, i64, BTreeMap<String, i64>, i64)>,
 }
 
 impl InterPod {
@@ -1083,7 +1174,7 @@ impl InterPod {
         for (key, max_skew, counts, self_match) in &self.spread {
             let Some(d) = domain(node, key) else {
                 out.push(Failure::TopologySpread {
-                    key: key.clone(),
+                    key: key.to_string(),
                     skew: None,
                     max_skew: *max_skew,
                 });
@@ -1093,7 +1184,7 @@ impl InterPod {
             let skew = counts.get(d).copied().unwrap_or(0) + self_match - min;
             if skew > *max_skew {
                 out.push(Failure::TopologySpread {
-                    key: key.clone(),
+                    key: key.to_string(),
                     skew: Some(skew),
                     max_skew: *max_skew,
                 });
@@ -1103,7 +1194,9 @@ impl InterPod {
             let Some(domains) = domains else { continue };
             let ok = domain(node, key).is_some_and(|d| domains.contains(d));
             if !ok {
-                out.push(Failure::PodAffinity { key: key.clone() });
+                out.push(Failure::PodAffinity {
+                    key: key.to_string(),
+                });
                 break;
             }
         }

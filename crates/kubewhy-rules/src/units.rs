@@ -55,7 +55,6 @@ impl Check for ResourceUnits {
             if matches!(pod.status.phase.as_str(), "Succeeded" | "Failed") {
                 continue;
             }
-            let info = PodInfo::new(pod);
             let spec = &pod.spec;
             let containers = spec
                 .init_containers
@@ -77,6 +76,7 @@ impl Check for ResourceUnits {
                 let Some(&(_, first_q, first_bytes)) = bad.first() else {
                     continue;
                 };
+                let info = PodInfo::new(pod);
                 let wl = info.workload_ref(ctx.snap);
                 let mut f = Finding::new(
                     Cause::ResourceUnitsWrong,

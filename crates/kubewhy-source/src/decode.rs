@@ -86,7 +86,7 @@ pub(crate) fn decode<'de, D: Deserializer<'de>>(
             if kind != "Workflow" || api_version.starts_with("argoproj.io/") =>
         {
             let mut w = Workload::deserialize(d)?;
-            w.kind = kind.to_string();
+            w.kind = kind.into();
             Obj::Workload(b(w))
         }
         "APIService" => Obj::ApiService(b(ApiService::deserialize(d)?)),
@@ -97,7 +97,7 @@ pub(crate) fn decode<'de, D: Deserializer<'de>>(
         "CSIDriver" => Obj::CsiDriver(b(generic(kind, api_version, d)?)),
         "MutatingWebhookConfiguration" | "ValidatingWebhookConfiguration" => {
             let mut w = WebhookConfiguration::deserialize(d)?;
-            w.kind = kind.to_string();
+            w.kind = kind.into();
             Obj::Webhook(b(w))
         }
         _ => Obj::Other(b(generic(kind, api_version, d)?)),
@@ -110,9 +110,9 @@ fn generic<'de, D: Deserializer<'de>>(
     d: D,
 ) -> Result<GenericObject, D::Error> {
     let mut g = GenericObject::deserialize(d)?;
-    g.kind = kind.to_string();
+    g.kind = kind.into();
     if g.api_version.is_empty() {
-        g.api_version = api_version.to_string();
+        g.api_version = api_version.into();
     }
     Ok(g)
 }
@@ -173,8 +173,8 @@ impl Obj {
 #[derive(Deserialize, Default)]
 #[serde(default, rename_all = "camelCase")]
 struct EventSource {
-    component: String,
-    host: String,
+    component: Str,
+    host: Str,
 }
 
 #[derive(Deserialize, Default)]
@@ -189,11 +189,11 @@ struct EventSeries {
 #[derive(Deserialize, Default)]
 #[serde(default, rename_all = "camelCase")]
 struct Involved {
-    kind: String,
-    namespace: String,
-    name: String,
-    uid: String,
-    field_path: String,
+    kind: Str,
+    namespace: Str,
+    name: Str,
+    uid: Str,
+    field_path: Str,
 }
 
 /// core/v1 Event.
@@ -202,10 +202,10 @@ struct Involved {
 struct CoreEvent {
     metadata: Meta,
     involved_object: Involved,
-    reason: String,
-    message: String,
+    reason: Str,
+    message: Str,
     #[serde(rename = "type")]
-    type_: String,
+    type_: Str,
     count: Option<i64>,
     #[serde(deserialize_with = "lenient_time")]
     first_timestamp: Option<jiff::Timestamp>,
@@ -214,7 +214,7 @@ struct CoreEvent {
     #[serde(deserialize_with = "lenient_time")]
     event_time: Option<jiff::Timestamp>,
     source: EventSource,
-    reporting_component: String,
+    reporting_component: Str,
     series: Option<EventSeries>,
 }
 
@@ -222,17 +222,17 @@ struct CoreEvent {
 struct EventParts {
     metadata: Meta,
     involved: Involved,
-    reason: String,
-    message: String,
-    type_: String,
+    reason: Str,
+    message: Str,
+    type_: Str,
     series: Option<EventSeries>,
     count: Option<i64>,
     first: Option<jiff::Timestamp>,
     last: Option<jiff::Timestamp>,
     event_time: Option<jiff::Timestamp>,
     /// The component that reported it, in order of preference.
-    sources: [String; 2],
-    host: String,
+    sources: [Str; 2],
+    host: Str,
 }
 
 impl From<EventParts> for Event {
@@ -245,7 +245,7 @@ impl From<EventParts> for Event {
             field_path,
         } = e.involved;
         let namespace = if namespace.is_empty() {
-            e.metadata.ns().to_string()
+            e.metadata.ns().into()
         } else {
             namespace
         };
@@ -257,7 +257,7 @@ impl From<EventParts> for Event {
         };
         let [primary, fallback] = e.sources;
         Event {
-            namespace: e.metadata.ns().to_string(),
+            namespace: e.metadata.ns().into(),
             involved,
             reason: e.reason,
             message: e.message,
@@ -320,10 +320,10 @@ impl From<CoreEvent> for Event {
 struct NewEvent {
     metadata: Meta,
     regarding: Involved,
-    reason: String,
-    note: String,
+    reason: Str,
+    note: Str,
     #[serde(rename = "type")]
-    type_: String,
+    type_: Str,
     deprecated_count: Option<i64>,
     #[serde(deserialize_with = "lenient_time")]
     deprecated_first_timestamp: Option<jiff::Timestamp>,
@@ -331,7 +331,7 @@ struct NewEvent {
     deprecated_last_timestamp: Option<jiff::Timestamp>,
     #[serde(deserialize_with = "lenient_time")]
     event_time: Option<jiff::Timestamp>,
-    reporting_controller: String,
+    reporting_controller: Str,
     deprecated_source: EventSource,
     series: Option<EventSeries>,
 }

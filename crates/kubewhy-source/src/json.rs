@@ -9,6 +9,7 @@
 use crate::decode::{Obj, decode};
 use crate::{FileOut, line_col, logs};
 use kubewhy_model::Snapshot;
+use kubewhy_model::objects::Str;
 use serde::Deserialize;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
@@ -299,8 +300,10 @@ impl<'de> DeserializeSeed<'de> for Item<'_> {
     }
 }
 
-/// An item of a mixed `List`: its `apiVersion` and `kind` come first (kubectl and the API
-/// server write them first), then the rest of the object is decoded by its kind's view.
+/// An item of a mixed `List`, decoded by its kind's view. kubectl sorts an object's keys, so
+/// `kind` may come after others (an Event's `action` and `involvedObject`, a ConfigMap's `data`):
+/// those are kept as raw text until the kind is known, then given to the view first, followed
+/// by the rest of the object, read straight from the input.
 struct KindFirst<'a> {
     api: &'a str,
 }
@@ -311,48 +314,69 @@ impl<'de> Visitor<'de> for KindFirst<'_> {
         f.write_str("a Kubernetes object")
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Obj, A::Error> {
-        let (mut kind, mut api): (Option<String>, Option<String>) = (None, None);
+        let (mut kind, mut api): (Option<Str>, Option<Str>) = (None, None);
+        let mut before: Vec<(Str, &'de RawValue)> = Vec::new();
+        let mut ended = false;
         while kind.is_none() || api.is_none() {
-            match map.next_key::<TypeKey>()? {
-                Some(TypeKey::Kind) if kind.is_none() => kind = Some(map.next_value()?),
-                Some(TypeKey::ApiVersion) if api.is_none() => api = Some(map.next_value()?),
-                _ => {
-                    return Err(de::Error::custom(
-                        "kind and apiVersion are not the first keys",
-                    ));
+            match map.next_key::<Str>()? {
+                Some(k) if k == "kind" && kind.is_none() => kind = Some(map.next_value()?),
+                Some(k) if k == "apiVersion" && api.is_none() => api = Some(map.next_value()?),
+                Some(k) => before.push((k, map.next_value()?)),
+                None => {
+                    ended = true;
+                    break;
                 }
             }
         }
-        let (kind, api) = (kind.unwrap_or_default(), api.unwrap_or_default());
-        let api = if api.is_empty() { self.api } else { &api };
-        decode(&kind, api, de::value::MapAccessDeserializer::new(map))
+        let kind = kind.unwrap_or_default();
+        if kind.is_empty() {
+            return Err(de::Error::custom("list item without kind"));
+        }
+        let api = api.filter(|a| !a.is_empty());
+        let api = api.as_deref().unwrap_or(self.api);
+        let rest = Replay {
+            before: before.into_iter(),
+            pending: None,
+            rest: (!ended).then_some(map),
+        };
+        decode(&kind, api, de::value::MapAccessDeserializer::new(rest))
     }
 }
 
-/// A key of an object, as far as finding its type goes (read without allocating).
-enum TypeKey {
-    Kind,
-    ApiVersion,
-    Other,
+/// An object's entries: those read before its kind was known (as raw text), then the rest.
+struct Replay<'de, A> {
+    before: std::vec::IntoIter<(Str, &'de RawValue)>,
+    /// The value of the replayed key just handed out.
+    pending: Option<&'de RawValue>,
+    /// The rest of the object, unless it ended before its kind was found.
+    rest: Option<A>,
 }
 
-impl<'de> Deserialize<'de> for TypeKey {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<TypeKey, D::Error> {
-        struct V;
-        impl Visitor<'_> for V {
-            type Value = TypeKey;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a key")
-            }
-            fn visit_str<E: de::Error>(self, k: &str) -> Result<TypeKey, E> {
-                Ok(match k {
-                    "kind" => TypeKey::Kind,
-                    "apiVersion" => TypeKey::ApiVersion,
-                    _ => TypeKey::Other,
-                })
-            }
+impl<'de, A: MapAccess<'de>> MapAccess<'de> for Replay<'de, A> {
+    type Error = A::Error;
+    fn next_key_seed<K: DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, A::Error> {
+        if let Some((key, value)) = self.before.next() {
+            self.pending = Some(value);
+            return seed
+                .deserialize(de::value::StrDeserializer::<A::Error>::new(&key))
+                .map(Some);
         }
-        d.deserialize_identifier(V)
+        match &mut self.rest {
+            Some(rest) => rest.next_key_seed(seed),
+            None => Ok(None),
+        }
+    }
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, A::Error> {
+        match (self.pending.take(), &mut self.rest) {
+            (Some(raw), _) => seed
+                .deserialize(&mut serde_json::Deserializer::from_str(raw.get()))
+                .map_err(de::Error::custom),
+            (None, Some(rest)) => rest.next_value_seed(seed),
+            (None, None) => Err(de::Error::custom("a value without its key")),
+        }
     }
 }
 
@@ -569,6 +593,45 @@ mod tests {
         assert_eq!(peek_kind(r#"{"metadata":{}}"#), (None, None));
         assert_eq!(peek_kind(r#"{"kind":"#), (None, None));
         assert_eq!(peek_kind(""), (None, None));
+    }
+
+    /// kubectl sorts keys: an Event's `kind` follows `action` and `involvedObject`, a
+    /// ConfigMap's follows `data`. The one-pass read still decodes them, and alike.
+    #[test]
+    fn one_pass_reads_items_whose_kind_comes_late() {
+        let doc = r#"{"apiVersion": "v1", "items": [
+            {"action": "Scheduling", "apiVersion": "v1", "count": 3,
+             "involvedObject": {"kind": "Pod", "name": "web", "namespace": "shop", "uid": "u1"},
+             "kind": "Event", "message": "0/3 nodes are available", "metadata": {"name": "e1", "namespace": "shop"},
+             "reason": "FailedScheduling", "type": "Warning"},
+            {"apiVersion": "v1", "data": {"a": "1", "b": "2"}, "kind": "ConfigMap",
+             "metadata": {"name": "cm", "namespace": "shop"}},
+            {"metadata": {"name": "late"}, "kind": "Node"}
+        ], "kind": "List"}"#;
+        let (part, facts) = fast_list(doc).expect("read in one pass");
+        assert_eq!(facts.items, Some(3));
+        let e = &part.events[0];
+        assert_eq!(
+            (e.reason.as_str(), e.count, e.involved.name.as_str()),
+            ("FailedScheduling", 3, "web")
+        );
+        assert_eq!(part.config_maps[0].keys, ["a", "b"]);
+        assert_eq!(part.nodes[0].metadata.name, "late");
+        // The same as the careful path reads.
+        let mut out = FileOut::default();
+        let top: Top = serde_json::from_str(doc).unwrap();
+        let items: Vec<&RawValue> = serde_json::from_str(top.items.unwrap().get()).unwrap();
+        decode_items("t", doc, &items, "", "v1", &mut out);
+        assert_eq!(
+            format!("{:?}", out.objects.events),
+            format!("{:?}", part.events)
+        );
+        assert_eq!(
+            format!("{:?}", out.objects.config_maps),
+            format!("{:?}", part.config_maps)
+        );
+        // An item with no kind at all gives the list to the careful path.
+        assert!(fast_list(r#"{"items": [{"metadata": {"name": "x"}}], "kind": "List"}"#).is_none());
     }
 
     proptest::proptest! {

@@ -683,14 +683,14 @@ fn describe_block(block: &[(u64, &str)], anchor: Timestamp, c: &mut Collected) {
     let (k, _) = kind.api();
     let namespaced = !matches!(kind, Kind::Node | Kind::Namespace);
     let key = ObjectKey {
-        kind: k.to_string(),
+        kind: k.into(),
         namespace: if namespaced {
-            ns.clone()
+            ns.clone().into()
         } else {
-            String::new()
+            String::new().into()
         },
-        name: name.clone(),
-        uid: String::new(),
+        name: name.clone().into(),
+        uid: String::new().into(),
     };
     let has_events = t.get("Events").is_some();
     let settle_events = if namespaced {
@@ -868,9 +868,9 @@ fn stanza_or_object(name: &str, line: u64, v: Value, c: &mut Collected, out: &mu
     let p = Pasted {
         object: ObjectKey {
             kind: kind.into(),
-            namespace: obj_ns,
-            name: obj_name,
-            uid: String::new(),
+            namespace: obj_ns.into(),
+            name: obj_name.into(),
+            uid: String::new().into(),
         },
         from: "a YAML/JSON stanza".into(),
         missing: missing.into(),

@@ -620,7 +620,7 @@ fn scan(args: ScanArgs, target: Target) -> Result<u8> {
             })
             .filter(|c| c.restart_count > 0 && c.last_state.terminated.is_some())
             .filter(|c| snap.logs_for(ns, name, &c.name).is_none())
-            .map(|c| c.name.clone())
+            .map(|c| c.name.to_string())
             .collect();
         if !crashed.is_empty() {
             let fetched = rt.block_on(previous_logs(&live_opts, ns, name, &crashed));

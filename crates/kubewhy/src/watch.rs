@@ -233,7 +233,7 @@ fn evaluate_loop(shared: &Shared, client: &kubewhy_live::Client, rt: &tokio::run
             .namespaces
             .iter()
             .filter(|n| n.metadata.deletion_timestamp.is_some())
-            .map(|n| n.metadata.name.clone())
+            .map(|n| n.metadata.name.to_string())
             .collect();
         if dying.is_empty() {
             contents = Contents::default();

@@ -7,6 +7,7 @@
 
 use super::{EventRow, Row, UNKNOWN, parse_age, table};
 use jiff::Timestamp;
+use kubewhy_model::objects::Str;
 use kubewhy_model::{ObjectKey, Pasted};
 use regex::Regex;
 use serde_json::{Map, Value, json};
@@ -407,9 +408,9 @@ pub(super) fn node_not_ready(node: &str, e: &EventRow) -> (Value, Pasted) {
     let p = Pasted {
         object: ObjectKey {
             kind: "Node".into(),
-            namespace: String::new(),
+            namespace: String::new().into(),
             name: node.into(),
-            uid: String::new(),
+            uid: String::new().into(),
         },
         from: "its pods' NodeNotReady events".into(),
         missing: "its conditions, heartbeats and Lease".into(),
@@ -456,9 +457,13 @@ pub(super) fn from_events(
     let p = Pasted {
         object: ObjectKey {
             kind: kind.into(),
-            namespace: if namespaced { ns.into() } else { String::new() },
+            namespace: if namespaced {
+                ns.into()
+            } else {
+                Str::default()
+            },
             name: name.into(),
-            uid: String::new(),
+            uid: Str::default(),
         },
         from: from.into(),
         missing,
@@ -595,12 +600,12 @@ pub(super) fn from_row(row: &Row, events: &[&EventRow], anchor: Timestamp) -> (V
         object: ObjectKey {
             kind: row.kind.into(),
             namespace: if namespaced {
-                row.namespace.clone()
+                row.namespace.clone().into()
             } else {
-                String::new()
+                String::new().into()
             },
-            name: row.name.clone(),
-            uid: String::new(),
+            name: row.name.clone().into(),
+            uid: String::new().into(),
         },
         from: format!("a kubectl get {} table", row.kind.to_ascii_lowercase()),
         missing: if events.is_empty() {
