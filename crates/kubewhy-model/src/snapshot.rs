@@ -6,6 +6,34 @@ use crate::objects::*;
 use jiff::Timestamp;
 use std::collections::{BTreeMap, HashMap};
 
+/// Calls `$m!` with the name of every list of objects in a `Snapshot` (logs and node evidence
+/// are not objects): the one place that lists them.
+macro_rules! object_lists {
+    ($m:ident) => {
+        $m!(
+            pods,
+            nodes,
+            events,
+            namespaces,
+            pvcs,
+            pvs,
+            storage_classes,
+            config_maps,
+            secrets,
+            service_accounts,
+            workloads,
+            api_services,
+            leases,
+            priority_classes,
+            resource_quotas,
+            limit_ranges,
+            csi_drivers,
+            webhook_configurations,
+            others
+        )
+    };
+}
+
 #[derive(Debug, Default)]
 pub struct Snapshot {
     pub pods: Vec<Pod>,
@@ -66,29 +94,87 @@ impl Pasted {
 /// (kind, namespace, name): how objects are found by name.
 type Named = (Str, Str, Str);
 
+/// The indexes' maps: keys come from the data, but a snapshot is built once and read, so a
+/// fast hasher (with a random seed per map) is enough.
+type Map<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
+type Set<K> = std::collections::HashSet<K, foldhash::fast::RandomState>;
+
 #[derive(Debug, Default)]
 struct Indexes {
-    events_by_uid: HashMap<Str, Vec<usize>>,
-    events_by_name: HashMap<Named, Vec<usize>>,
-    pods_by_node: HashMap<Str, Vec<usize>>,
-    node_by_name: HashMap<Str, usize>,
-    namespace_by_name: HashMap<Str, usize>,
-    pvc_by_name: HashMap<(Str, Str), usize>,
-    cm_by_name: HashMap<(Str, Str), usize>,
-    secret_by_name: HashMap<(Str, Str), usize>,
-    workload_by_name: HashMap<Named, usize>,
-    cm_namespaces: std::collections::HashSet<Str>,
-    secret_namespaces: std::collections::HashSet<Str>,
+    events: EventIndex,
+    pods_by_node: Map<Str, Vec<usize>>,
+    node_by_name: Map<Str, usize>,
+    namespace_by_name: Map<Str, usize>,
+    pvc_by_name: Map<(Str, Str), usize>,
+    cm_by_name: Map<(Str, Str), usize>,
+    secret_by_name: Map<(Str, Str), usize>,
+    workload_by_name: Map<Named, usize>,
+    cm_namespaces: Set<Str>,
+    secret_namespaces: Set<Str>,
 }
 
 fn ns_name(m: &Meta) -> (Str, Str) {
     (m.ns().into(), m.name.clone())
 }
 
+/// Events by the object they are about, as (hash, position) pairs sorted by hash: a lookup
+/// hashes its key, finds the run of equal hashes by binary search and keeps the events that
+/// really are about the object. Two vectors of 16-byte pairs for 300,000 events, where maps
+/// would hold an allocation per object.
+#[derive(Debug, Default)]
+struct EventIndex {
+    /// By `involvedObject.uid`, when the event has one.
+    by_uid: Vec<(u64, usize)>,
+    /// By `involvedObject` kind, namespace and name.
+    by_name: Vec<(u64, usize)>,
+}
+
+impl EventIndex {
+    fn hash<K: std::hash::Hash>(key: K) -> u64 {
+        use std::hash::BuildHasher;
+        foldhash::fast::FixedState::with_seed(0x006b_7562_6577_6879).hash_one(key)
+    }
+
+    fn new(events: &[Event]) -> Self {
+        let mut by_uid = Vec::with_capacity(events.len());
+        let mut by_name = Vec::with_capacity(events.len());
+        for (i, e) in events.iter().enumerate() {
+            let o = &e.involved;
+            if !o.uid.is_empty() {
+                by_uid.push((Self::hash(o.uid.as_str()), i));
+            }
+            by_name.push((Self::hash((&*o.kind, &*o.namespace, &*o.name)), i));
+        }
+        // Stable: events of one object stay in the order read.
+        by_uid.sort_by_key(|(h, _)| *h);
+        by_name.sort_by_key(|(h, _)| *h);
+        EventIndex { by_uid, by_name }
+    }
+
+    /// Positions whose hash is `h`, in the order read.
+    fn run(pairs: &[(u64, usize)], h: u64) -> impl Iterator<Item = usize> + '_ {
+        let start = pairs.partition_point(|(x, _)| *x < h);
+        pairs[start..]
+            .iter()
+            .take_while(move |(x, _)| *x == h)
+            .map(|(_, i)| *i)
+    }
+}
+
+/// Moves the pieces of a list, in order, into `into`, which grows once to its exact size.
+fn concat<T>(into: &mut Vec<T>, pieces: Vec<Vec<T>>) {
+    into.reserve_exact(pieces.iter().map(Vec::len).sum());
+    // Each piece is freed as soon as it is moved.
+    for mut piece in pieces {
+        into.append(&mut piece);
+    }
+}
+
 /// Keeps the last of several copies of the same object (same kind, namespace and name).
 fn dedup_by<T>(v: &mut Vec<T>, key: impl for<'a> Fn(&'a T) -> (&'a str, &'a str, &'a str)) {
     let keep = {
-        let mut seen: HashMap<(&str, &str, &str), usize> = HashMap::with_capacity(v.len());
+        let mut seen: Map<(&str, &str, &str), usize> = Map::default();
+        seen.reserve(v.len());
         let mut keep = vec![true; v.len()];
         for (i, item) in v.iter().enumerate() {
             if let Some(prev) = seen.insert(key(item), i) {
@@ -109,116 +195,112 @@ fn dedup_by<T>(v: &mut Vec<T>, key: impl for<'a> Fn(&'a T) -> (&'a str, &'a str,
 
 impl Snapshot {
     /// Moves the objects and kind counts of unfinished snapshots (one per file or block read)
-    /// into this one, in order. Each list grows once, to its exact size: at 150,000 pods a
-    /// doubling list would copy and briefly hold twice what it keeps.
+    /// into this one, in order. Each list grows once, to its exact size (at 150,000 pods a
+    /// doubling list would copy and briefly hold twice what it keeps); pods and events, the
+    /// large ones, are moved on threads of their own.
     pub fn append(&mut self, parts: Vec<Snapshot>) {
-        macro_rules! lists {
-            ($($field:ident),* $(,)?) => {
-                $(
-                    let more: usize = parts.iter().map(|p| p.$field.len()).sum();
-                    self.$field.reserve_exact(more);
-                )*
-                // Each part is dropped as soon as it is moved: its lists are freed one by one.
-                for mut part in parts {
-                    $( self.$field.append(&mut part.$field); )*
+        macro_rules! append {
+            ($($field:ident),*) => {
+                // Each list's pieces, taken from the parts without moving an object yet.
+                $( let mut $field = Vec::with_capacity(parts.len()); )*
+                for part in parts {
+                    $( $field.push(part.$field); )*
                     for (kind, n) in part.kinds_loaded {
                         *self.kinds_loaded.entry(kind).or_insert(0) += n;
                     }
                 }
+                std::thread::scope(|s| {
+                    $( append!(@move s, $field, $field); )*
+                });
+            };
+            (@move $s:ident, pods, $field:ident) => {
+                $s.spawn(|| concat(&mut self.$field, $field));
+            };
+            (@move $s:ident, events, $field:ident) => {
+                $s.spawn(|| concat(&mut self.$field, $field));
+            };
+            (@move $s:ident, $other:ident, $field:ident) => {
+                concat(&mut self.$field, $field);
             };
         }
-        lists!(
-            pods,
-            nodes,
-            events,
-            namespaces,
-            pvcs,
-            pvs,
-            storage_classes,
-            config_maps,
-            secrets,
-            service_accounts,
-            workloads,
-            api_services,
-            leases,
-            priority_classes,
-            resource_quotas,
-            limit_ranges,
-            csi_drivers,
-            webhook_configurations,
-            others,
-        );
+        object_lists!(append);
+    }
+
+    /// Gives back the room lists grew into and do not use (a part read from one file or block
+    /// keeps its objects until all are read).
+    pub fn shrink_lists(&mut self) {
+        macro_rules! shrink {
+            ($($field:ident),*) => {
+                $( self.$field.shrink_to_fit(); )*
+            };
+        }
+        object_lists!(shrink);
     }
 
     /// Deduplicates, indexes, and settles `now` (`now_override`, else the newest timestamp seen).
+    /// Pods and events, the large lists, are done on threads of their own.
     pub fn finish(&mut self, now_override: Option<Timestamp>) {
         fn k(m: &Meta) -> (&str, &str, &str) {
             ("", m.ns(), &m.name)
         }
-        dedup_by(&mut self.pods, |p| k(&p.metadata));
-        dedup_by(&mut self.nodes, |p| k(&p.metadata));
-        dedup_by(&mut self.namespaces, |p| k(&p.metadata));
-        dedup_by(&mut self.pvcs, |p| k(&p.metadata));
-        dedup_by(&mut self.pvs, |p| k(&p.metadata));
-        dedup_by(&mut self.config_maps, |p| k(&p.metadata));
-        dedup_by(&mut self.secrets, |p| k(&p.metadata));
-        dedup_by(&mut self.workloads, |w| {
-            (&w.kind, w.metadata.ns(), &w.metadata.name)
-        });
-        dedup_by(&mut self.others, |o| {
-            (&o.kind, o.metadata.ns(), &o.metadata.name)
-        });
-        dedup_by(&mut self.events, |e| ("", &e.namespace, &e.name));
-
         let mut idx = Indexes::default();
-        for (i, e) in self.events.iter().enumerate() {
-            if !e.involved.uid.is_empty() {
-                idx.events_by_uid
-                    .entry(e.involved.uid.clone())
-                    .or_default()
-                    .push(i);
+        std::thread::scope(|s| {
+            let (pods, events) = (&mut self.pods, &mut self.events);
+            let by_node = s.spawn(|| {
+                dedup_by(pods, |p| k(&p.metadata));
+                let mut by_node: Map<Str, Vec<usize>> = Map::default();
+                for (i, p) in pods.iter().enumerate() {
+                    if let Some(n) = p.spec.node_name.as_ref().filter(|n| !n.is_empty()) {
+                        by_node.entry(n.clone()).or_default().push(i);
+                    }
+                }
+                by_node
+            });
+            let by_event = s.spawn(|| {
+                dedup_by(events, |e| ("", &e.namespace, &e.name));
+                EventIndex::new(events)
+            });
+            dedup_by(&mut self.nodes, |p| k(&p.metadata));
+            dedup_by(&mut self.namespaces, |p| k(&p.metadata));
+            dedup_by(&mut self.pvcs, |p| k(&p.metadata));
+            dedup_by(&mut self.pvs, |p| k(&p.metadata));
+            dedup_by(&mut self.config_maps, |p| k(&p.metadata));
+            dedup_by(&mut self.secrets, |p| k(&p.metadata));
+            dedup_by(&mut self.workloads, |w| {
+                (&w.kind, w.metadata.ns(), &w.metadata.name)
+            });
+            dedup_by(&mut self.others, |o| {
+                (&o.kind, o.metadata.ns(), &o.metadata.name)
+            });
+            for (i, n) in self.nodes.iter().enumerate() {
+                idx.node_by_name.insert(n.metadata.name.clone(), i);
             }
-            idx.events_by_name
-                .entry((
-                    e.involved.kind.clone(),
-                    e.involved.namespace.clone(),
-                    e.involved.name.clone(),
-                ))
-                .or_default()
-                .push(i);
-        }
-        for (i, p) in self.pods.iter().enumerate() {
-            if let Some(n) = p.spec.node_name.as_ref().filter(|n| !n.is_empty()) {
-                idx.pods_by_node.entry(n.clone()).or_default().push(i);
+            for (i, n) in self.namespaces.iter().enumerate() {
+                idx.namespace_by_name.insert(n.metadata.name.clone(), i);
             }
-        }
-        for (i, n) in self.nodes.iter().enumerate() {
-            idx.node_by_name.insert(n.metadata.name.clone(), i);
-        }
-        for (i, n) in self.namespaces.iter().enumerate() {
-            idx.namespace_by_name.insert(n.metadata.name.clone(), i);
-        }
-        for (i, p) in self.pvcs.iter().enumerate() {
-            idx.pvc_by_name.insert(ns_name(&p.metadata), i);
-        }
-        for (i, c) in self.config_maps.iter().enumerate() {
-            idx.cm_by_name.insert(ns_name(&c.metadata), i);
-            idx.cm_namespaces.insert(c.metadata.ns().into());
-        }
-        for (i, s) in self.secrets.iter().enumerate() {
-            idx.secret_by_name.insert(ns_name(&s.metadata), i);
-            idx.secret_namespaces.insert(s.metadata.ns().into());
-        }
-        for (i, w) in self.workloads.iter().enumerate() {
-            idx.workload_by_name.insert(
-                (
+            for (i, p) in self.pvcs.iter().enumerate() {
+                idx.pvc_by_name.insert(ns_name(&p.metadata), i);
+            }
+            for (i, c) in self.config_maps.iter().enumerate() {
+                idx.cm_by_name.insert(ns_name(&c.metadata), i);
+                idx.cm_namespaces.insert(c.metadata.ns().into());
+            }
+            for (i, s) in self.secrets.iter().enumerate() {
+                idx.secret_by_name.insert(ns_name(&s.metadata), i);
+                idx.secret_namespaces.insert(s.metadata.ns().into());
+            }
+            for (i, w) in self.workloads.iter().enumerate() {
+                let key = (
                     w.kind.clone(),
                     w.metadata.ns().into(),
                     w.metadata.name.clone(),
-                ),
-                i,
-            );
-        }
+                );
+                idx.workload_by_name.insert(key, i);
+            }
+            // A thread that panicked leaves its index empty rather than failing the scan.
+            idx.pods_by_node = by_node.join().unwrap_or_default();
+            idx.events = by_event.join().unwrap_or_default();
+        });
         self.idx = idx;
         self.now = now_override.or_else(|| self.newest_timestamp());
     }
@@ -283,25 +365,25 @@ impl Snapshot {
 
     /// Events about an object, by uid when known and by kind/namespace/name, oldest first.
     pub fn events_for(&self, kind: &str, meta: &Meta) -> Vec<&Event> {
+        let idx = &self.idx.events;
         let mut ids: Vec<usize> = Vec::new();
-        if let Some(v) = self
-            .idx
-            .events_by_uid
-            .get(meta.uid.as_str())
-            .filter(|_| !meta.uid.is_empty())
-        {
-            ids.extend(v);
+        if !meta.uid.is_empty() {
+            let h = EventIndex::hash(meta.uid.as_str());
+            ids.extend(
+                EventIndex::run(&idx.by_uid, h)
+                    .filter(|&i| self.events[i].involved.uid == meta.uid),
+            );
         }
-        let key = (kind.into(), meta.ns().into(), meta.name.clone());
-        if let Some(v) = self.idx.events_by_name.get(&key) {
-            for &i in v {
-                let e = &self.events[i];
-                // An event for an older object of the same name is not about this one.
-                let same =
-                    e.involved.uid.is_empty() || meta.uid.is_empty() || e.involved.uid == meta.uid;
-                if same && !ids.contains(&i) {
-                    ids.push(i);
-                }
+        let h = EventIndex::hash((kind, meta.ns(), meta.name.as_str()));
+        for i in EventIndex::run(&idx.by_name, h) {
+            let o = &self.events[i].involved;
+            if o.kind != kind || o.namespace != meta.ns() || o.name != meta.name {
+                continue;
+            }
+            // An event for an older object of the same name is not about this one.
+            let same = o.uid.is_empty() || meta.uid.is_empty() || o.uid == meta.uid;
+            if same && !ids.contains(&i) {
+                ids.push(i);
             }
         }
         let mut evs: Vec<&Event> = ids.into_iter().map(|i| &self.events[i]).collect();
@@ -426,24 +508,11 @@ impl Snapshot {
 
     /// Number of objects of all kinds (logs excluded).
     pub fn object_count(&self) -> usize {
-        self.pods.len()
-            + self.nodes.len()
-            + self.events.len()
-            + self.namespaces.len()
-            + self.pvcs.len()
-            + self.pvs.len()
-            + self.storage_classes.len()
-            + self.config_maps.len()
-            + self.secrets.len()
-            + self.service_accounts.len()
-            + self.workloads.len()
-            + self.api_services.len()
-            + self.leases.len()
-            + self.priority_classes.len()
-            + self.resource_quotas.len()
-            + self.limit_ranges.len()
-            + self.csi_drivers.len()
-            + self.webhook_configurations.len()
-            + self.others.len()
+        macro_rules! count {
+            ($($field:ident),*) => {
+                0 $( + self.$field.len() )*
+            };
+        }
+        object_lists!(count)
     }
 }

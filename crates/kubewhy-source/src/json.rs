@@ -36,6 +36,19 @@ pub(crate) fn parse_stream(file: &str, text: &str, out: &mut FileOut) {
             pos += logs::parse_block(file, text, pos, out);
             continue;
         }
+        // A list, read in one pass straight into its objects; anything else, or a list with
+        // something wrong, through the careful path below.
+        if bytes[pos] == b'{'
+            && let Some((list, len)) = fast_list(rest)
+        {
+            let facts = list.facts;
+            if facts.items == Some(0) && !facts.item_kind.is_empty() {
+                out.empty_kinds.push(facts.item_kind);
+            }
+            out.add_part(list.part);
+            pos += len;
+            continue;
+        }
         if bytes[pos] == b'{' || bytes[pos] == b'[' {
             let mut stream = serde_json::Deserializer::from_str(rest).into_iter::<&RawValue>();
             match stream.next() {
@@ -124,13 +137,6 @@ fn parse_document(file: &str, text: &str, doc: &str, out: &mut FileOut) {
             Ok(items) => decode_items(file, text, &items, "", "", out),
             Err(e) => warn_in(file, text, doc, &e, out),
         }
-        return;
-    }
-    if let Some((part, facts)) = fast_list(doc) {
-        if facts.items == Some(0) && !facts.item_kind.is_empty() {
-            out.empty_kinds.push(facts.item_kind);
-        }
-        out.add_part(part);
         return;
     }
     let top: Top = match serde_json::from_str(doc) {
@@ -466,19 +472,32 @@ impl<'de> Deserialize<'de> for ListKey {
     }
 }
 
-/// A list document read in one pass, when nothing in it is wrong: the objects by kind, the kind
-/// of an empty typed list. `None` when it is not a list or anything fails; the careful path
-/// then reads it.
-pub(crate) fn fast_list(doc: &str) -> Option<(Snapshot, ListFacts)> {
-    let mut part = Snapshot::default();
-    let mut de = serde_json::Deserializer::from_str(doc);
-    let facts = ListDocument { into: &mut part }.deserialize(&mut de).ok()?;
-    de.end().ok()?;
-    let is_list = facts
+/// A list document read in one pass (`ListDocument`): a type a stream of documents can yield.
+pub(crate) struct FastList {
+    pub(crate) part: Snapshot,
+    pub(crate) facts: ListFacts,
+}
+
+impl<'de> Deserialize<'de> for FastList {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let mut part = Snapshot::default();
+        let facts = ListDocument { into: &mut part }.deserialize(d)?;
+        Ok(FastList { part, facts })
+    }
+}
+
+/// The list document at the start of `text`, read in one pass when nothing in it is wrong:
+/// its objects by kind, what it says of itself, and the bytes it takes. `None` when it is not a
+/// list or anything fails; the careful path then reads it.
+pub(crate) fn fast_list(text: &str) -> Option<(FastList, usize)> {
+    let mut docs = serde_json::Deserializer::from_str(text).into_iter::<FastList>();
+    let list = docs.next()?.ok()?;
+    let is_list = list
+        .facts
         .kind
         .as_deref()
         .is_none_or(|k| k.is_empty() || k.ends_with("List"));
-    (facts.items.is_some() && is_list).then_some((part, facts))
+    (list.facts.items.is_some() && is_list).then(|| (list, docs.byte_offset()))
 }
 
 /// One block of a streamed list (`stream.rs`): `[item, item, …]`, decoded in one pass.
@@ -608,8 +627,8 @@ mod tests {
              "metadata": {"name": "cm", "namespace": "shop"}},
             {"metadata": {"name": "late"}, "kind": "Node"}
         ], "kind": "List"}"#;
-        let (part, facts) = fast_list(doc).expect("read in one pass");
-        assert_eq!(facts.items, Some(3));
+        let (FastList { part, facts }, len) = fast_list(doc).expect("read in one pass");
+        assert_eq!((facts.items, len), (Some(3), doc.len()));
         let e = &part.events[0];
         assert_eq!(
             (e.reason.as_str(), e.count, e.involved.name.as_str()),

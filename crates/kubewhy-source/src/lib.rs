@@ -101,10 +101,12 @@ impl FileOut {
     }
 
     /// Objects decoded together, after those read so far (the last copy of an object wins).
-    pub(crate) fn add_part(&mut self, part: Snapshot) {
+    pub(crate) fn add_part(&mut self, mut part: Snapshot) {
         if self.objects.object_count() > 0 || !self.objects.kinds_loaded.is_empty() {
             self.parts.push(std::mem::take(&mut self.objects));
         }
+        // Parts wait for every file to be read: they keep only the room they use.
+        part.shrink_lists();
         self.parts.push(part);
     }
 
