@@ -18,4 +18,4 @@ pub use finding::{
     Unexplained, merge_findings,
 };
 pub use objects::ObjectKey;
-pub use snapshot::{Pasted, Snapshot};
+pub use snapshot::{Pasted, Snapshot, Stamp};

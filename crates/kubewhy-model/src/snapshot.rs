@@ -73,6 +73,17 @@ pub struct Snapshot {
     idx: Indexes,
 }
 
+/// A timestamp of the data, and where it is.
+#[derive(Debug, Clone, Copy)]
+pub struct Stamp<'a> {
+    pub kind: &'a str,
+    pub namespace: &'a str,
+    pub name: &'a str,
+    /// The field, as a path (`metadata.creationTimestamp`).
+    pub field: &'static str,
+    pub at: Timestamp,
+}
+
 /// An object read from pasted text, and what that text could not show.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Pasted {
@@ -238,8 +249,14 @@ impl Snapshot {
     }
 
     /// Deduplicates, indexes, and settles `now` (`now_override`, else the newest timestamp seen).
-    /// Pods and events, the large lists, are done on threads of their own.
     pub fn finish(&mut self, now_override: Option<Timestamp>) {
+        self.finish_until(now_override, None)
+    }
+
+    /// `finish`, where without `now_override` the snapshot's time is the newest timestamp no
+    /// later than `limit` (the moment the data was read). Pods and events, the large lists, are
+    /// done on threads of their own.
+    pub fn finish_until(&mut self, now_override: Option<Timestamp>, limit: Option<Timestamp>) {
         fn k(m: &Meta) -> (&str, &str, &str) {
             ("", m.ns(), &m.name)
         }
@@ -302,65 +319,124 @@ impl Snapshot {
             idx.events = by_event.join().unwrap_or_default();
         });
         self.idx = idx;
-        self.now = now_override.or_else(|| self.newest_timestamp());
+        self.now = now_override.or_else(|| self.newest_timestamp_until(limit));
     }
 
     /// The newest timestamp anywhere in the data: a dump analysed next week is judged as of the
     /// moment it was taken.
     pub fn newest_timestamp(&self) -> Option<Timestamp> {
+        self.newest_timestamp_until(None)
+    }
+
+    /// The newest timestamp no later than `limit`: a timestamp after the moment the data was
+    /// read is wrong (or planted), and must not make every pod look stuck for decades.
+    pub fn newest_timestamp_until(&self, limit: Option<Timestamp>) -> Option<Timestamp> {
         let mut newest: Option<Timestamp> = None;
-        let mut see = |t: Option<Timestamp>| {
-            if let Some(t) = t {
-                newest = Some(newest.map_or(t, |n| n.max(t)));
+        self.timestamps(|t| {
+            if limit.is_none_or(|l| t.at <= l) {
+                newest = Some(newest.map_or(t.at, |n| n.max(t.at)));
             }
-        };
-        let meta_times = |m: &Meta| [m.creation_timestamp, m.deletion_timestamp];
+        });
+        newest
+    }
+
+    /// Every timestamp the snapshot's time is read from, with the object and field it is in.
+    pub fn timestamps<'a>(&'a self, mut f: impl FnMut(Stamp<'a>)) {
+        let mut see =
+            |kind: &'a str, (namespace, name): (&'a str, &'a str), field, t: Option<Timestamp>| {
+                if let Some(at) = t {
+                    f(Stamp {
+                        kind,
+                        namespace,
+                        name,
+                        field,
+                        at,
+                    });
+                }
+            };
+        fn id(m: &Meta) -> (&str, &str) {
+            (m.ns(), &m.name)
+        }
+        const CREATED: &str = "metadata.creationTimestamp";
+        const DELETED: &str = "metadata.deletionTimestamp";
         for p in &self.pods {
-            meta_times(&p.metadata).into_iter().for_each(&mut see);
-            see(p.status.start_time);
+            let at = id(&p.metadata);
+            see("Pod", at, CREATED, p.metadata.creation_timestamp);
+            see("Pod", at, DELETED, p.metadata.deletion_timestamp);
+            see("Pod", at, "status.startTime", p.status.start_time);
             for c in &p.status.conditions {
-                see(c.last_transition_time);
+                let field = "status.conditions.lastTransitionTime";
+                see("Pod", at, field, c.last_transition_time);
             }
-            for cs in p
-                .status
-                .container_statuses
-                .iter()
-                .chain(&p.status.init_container_statuses)
-            {
+            let statuses = p.status.container_statuses.iter();
+            for cs in statuses.chain(&p.status.init_container_statuses) {
                 for st in [&cs.state, &cs.last_state] {
                     if let Some(r) = &st.running {
-                        see(r.started_at);
+                        see(
+                            "Pod",
+                            at,
+                            "status.containerStatuses.startedAt",
+                            r.started_at,
+                        );
                     }
                     if let Some(t) = &st.terminated {
-                        see(t.finished_at);
+                        see(
+                            "Pod",
+                            at,
+                            "status.containerStatuses.finishedAt",
+                            t.finished_at,
+                        );
                     }
                 }
             }
         }
         for n in &self.nodes {
-            meta_times(&n.metadata).into_iter().for_each(&mut see);
+            let at = id(&n.metadata);
+            see("Node", at, CREATED, n.metadata.creation_timestamp);
+            see("Node", at, DELETED, n.metadata.deletion_timestamp);
             for c in &n.status.conditions {
-                see(c.last_heartbeat_time);
-                see(c.last_transition_time);
+                let field = "status.conditions.lastHeartbeatTime";
+                see("Node", at, field, c.last_heartbeat_time);
+                let field = "status.conditions.lastTransitionTime";
+                see("Node", at, field, c.last_transition_time);
             }
         }
         for e in &self.events {
-            see(e.last_time);
-            see(e.first_time);
+            let at = (e.namespace.as_str(), e.name.as_str());
+            see("Event", at, "lastTimestamp", e.last_time);
+            see("Event", at, "firstTimestamp", e.first_time);
         }
         for n in &self.namespaces {
-            meta_times(&n.metadata).into_iter().for_each(&mut see);
+            let at = id(&n.metadata);
+            see("Namespace", at, CREATED, n.metadata.creation_timestamp);
+            see("Namespace", at, DELETED, n.metadata.deletion_timestamp);
             for c in &n.status.conditions {
-                see(c.last_transition_time);
+                let field = "status.conditions.lastTransitionTime";
+                see("Namespace", at, field, c.last_transition_time);
             }
         }
         for l in &self.leases {
-            see(l.spec.renew_time);
+            see(
+                "Lease",
+                id(&l.metadata),
+                "spec.renewTime",
+                l.spec.renew_time,
+            );
         }
         for o in &self.others {
-            meta_times(&o.metadata).into_iter().for_each(&mut see);
+            see(
+                "object",
+                id(&o.metadata),
+                CREATED,
+                o.metadata.creation_timestamp,
+            );
+            see(
+                "object",
+                id(&o.metadata),
+                DELETED,
+                o.metadata.deletion_timestamp,
+            );
         }
-        newest
     }
 
     /// Events about an object, by uid when known and by kind/namespace/name, oldest first.

@@ -321,9 +321,19 @@ fn units(resource: &str, q: &QuantityText) -> i64 {
     v.ceil().clamp(0.0, i64::MAX as f64) as i64
 }
 
+/// Allocatable in the scheduler's units; a quantity that does not parse (the API server never
+/// stores one) is taken as unlimited, so that no node is said to lack what the data cannot tell.
+fn allocatable_units(resource: &str, q: &QuantityText) -> i64 {
+    match quantity::parse(&q.0) {
+        Some(_) => units(resource, q),
+        None => i64::MAX,
+    }
+}
+
 fn add(into: &mut Requests, from: &Requests) {
     for (k, v) in from {
-        *into.entry(k.clone()).or_default() += v;
+        let e = into.entry(k.clone()).or_default();
+        *e = e.saturating_add(*v);
     }
 }
 
@@ -455,7 +465,7 @@ impl<'a> Cluster<'a> {
                     .status
                     .allocatable
                     .iter()
-                    .map(|(k, q)| (k.clone(), units(k, q)))
+                    .map(|(k, q)| (k.clone(), allocatable_units(k, q)))
                     .collect(),
                 ..Default::default()
             })
@@ -807,7 +817,7 @@ pub(crate) fn simulate<'a>(cluster: &Cluster<'a>, pod: &Pod) -> Simulation<'a> {
         for (resource, requested) in &requests {
             let allocatable = allocatable.get(resource).copied().unwrap_or(0);
             let in_use = used.get(resource).copied().unwrap_or(0);
-            if requested + in_use > allocatable {
+            if requested.saturating_add(in_use) > allocatable {
                 failures.push(Failure::Insufficient {
                     resource: resource.to_string(),
                     requested: *requested,

@@ -58,7 +58,24 @@ pub(crate) const KNOWN_KINDS: &[&str] = &[
     "ValidatingWebhookConfiguration",
 ];
 
+/// Decodes one object of `kind`. An object without a name is refused: every finding, command and
+/// index names objects, and the API server never returns one (Events, which nothing names, may
+/// lack it).
 pub(crate) fn decode<'de, D: Deserializer<'de>>(
+    kind: &str,
+    api_version: &str,
+    d: D,
+) -> Result<Obj, D::Error> {
+    let o = decode_any(kind, api_version, d)?;
+    match o.meta() {
+        Some(m) if m.name.is_empty() => {
+            Err(serde::de::Error::custom("object without metadata.name"))
+        }
+        _ => Ok(o),
+    }
+}
+
+fn decode_any<'de, D: Deserializer<'de>>(
     kind: &str,
     api_version: &str,
     d: D,
@@ -140,6 +157,29 @@ impl Obj {
             Obj::Webhook(w) => &w.kind,
             Obj::Other(g) => &g.kind,
         }
+    }
+
+    /// Its metadata (Events have none of their own kept).
+    fn meta(&self) -> Option<&Meta> {
+        Some(match self {
+            Obj::Pod(x) => &x.metadata,
+            Obj::Node(x) => &x.metadata,
+            Obj::Event(_) => return None,
+            Obj::Namespace(x) => &x.metadata,
+            Obj::Pvc(x) => &x.metadata,
+            Obj::Pv(x) => &x.metadata,
+            Obj::StorageClass(x) => &x.metadata,
+            Obj::ConfigMap(x) | Obj::Secret(x) => &x.metadata,
+            Obj::ServiceAccount(x) => &x.metadata,
+            Obj::Workload(x) => &x.metadata,
+            Obj::ApiService(x) => &x.metadata,
+            Obj::Lease(x) => &x.metadata,
+            Obj::PriorityClass(x) => &x.metadata,
+            Obj::ResourceQuota(x) => &x.metadata,
+            Obj::LimitRange(x) => &x.metadata,
+            Obj::CsiDriver(x) | Obj::Other(x) => &x.metadata,
+            Obj::Webhook(x) => &x.metadata,
+        })
     }
 
     pub(crate) fn add_to(self, s: &mut Snapshot) {

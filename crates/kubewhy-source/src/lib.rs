@@ -78,6 +78,8 @@ pub struct Loaded {
 /// What one file produced.
 #[derive(Default)]
 pub(crate) struct FileOut {
+    /// The file (or stream) read, as messages name it.
+    name: String,
     /// Objects decoded a list at a time (lists read in one pass, blocks of streamed lists), in
     /// the order read; unfinished snapshots.
     parts: Vec<Snapshot>,
@@ -91,11 +93,20 @@ pub(crate) struct FileOut {
     pasted: Vec<kubewhy_model::Pasted>,
     /// Whether the file was read as pasted text (its ages count back from the anchor).
     pasted_text: bool,
+    /// Whether the file held nothing but white space.
+    empty: bool,
     /// Node log lines found in pasted text.
     bundles: Vec<kubewhy_model::node::NodeBundle>,
 }
 
 impl FileOut {
+    pub(crate) fn named(name: String) -> FileOut {
+        FileOut {
+            name,
+            ..Default::default()
+        }
+    }
+
     pub(crate) fn add(&mut self, o: decode::Obj) {
         o.add_to(&mut self.objects);
     }
@@ -194,7 +205,7 @@ pub fn load_onto(base: Snapshot, inputs: Vec<Input>, now: Option<jiff::Timestamp
                     Err(e) => warnings.push(warn_file("<stdin>", format!("cannot read: {e}"))),
                 }
             }
-            Input::Path(p) => collect_files(&p, 0, &mut jobs, &mut warnings),
+            Input::Path(p) => collect_files(&p, &mut jobs, &mut warnings),
         }
     }
 
@@ -202,7 +213,16 @@ pub fn load_onto(base: Snapshot, inputs: Vec<Input>, now: Option<jiff::Timestamp
     // moment, which then is the snapshot's.
     let anchor = now.unwrap_or_else(jiff::Timestamp::now);
     let outs = pool::run(&jobs, anchor);
+    // Without --now, the snapshot's time is the newest timestamp in the data, but never one
+    // after the moment of reading.
+    let limit = now.is_none().then(|| anchor + FUTURE_TOLERANCE);
     let mut any_paste = false;
+    // Nothing but empty files: say so, rather than report a healthy cluster of no objects.
+    if !outs.is_empty() && outs.iter().all(|o| o.empty) {
+        for o in outs.iter().take(json::MAX_ERRORS_PER_FILE) {
+            warnings.push(warn_file(&o.name, "empty file".into()));
+        }
+    }
     let mut loaded = Loaded {
         files_read: jobs.len(),
         snapshot: base,
@@ -211,6 +231,9 @@ pub fn load_onto(base: Snapshot, inputs: Vec<Input>, now: Option<jiff::Timestamp
     let snap = &mut loaded.snapshot;
     let mut parts = Vec::with_capacity(outs.len());
     for mut out in outs {
+        if let Some(limit) = limit {
+            future_timestamps(&out, limit, &mut warnings);
+        }
         for k in out.empty_kinds {
             snap.kinds_loaded.entry(k).or_insert(0);
         }
@@ -236,7 +259,7 @@ pub fn load_onto(base: Snapshot, inputs: Vec<Input>, now: Option<jiff::Timestamp
             loaded.other_kinds.insert(kind.clone(), *n);
         }
     }
-    snap.finish(now.or(any_paste.then_some(anchor)));
+    snap.finish_until(now.or(any_paste.then_some(anchor)), limit);
     loaded.pasted_text = any_paste;
     loaded.warnings = warnings;
     loaded
@@ -249,21 +272,99 @@ pub(crate) enum Job {
     Text(String, String),
 }
 
-fn collect_files(p: &Path, depth: usize, jobs: &mut Vec<Job>, warnings: &mut Vec<LoadWarning>) {
+impl Job {
+    /// The input as messages name it.
+    pub(crate) fn name(&self) -> String {
+        match self {
+            Job::File(p) => p.display().to_string(),
+            Job::Bytes(name, _) | Job::Text(name, _) => name.clone(),
+        }
+    }
+}
+
+/// How far past the moment of reading a timestamp may be (clocks drift, zones get mixed up)
+/// before it counts as wrong.
+const FUTURE_TOLERANCE: jiff::SignedDuration = jiff::SignedDuration::from_hours(24);
+
+/// Timestamps after `limit` in what a file gave: they are not used as the snapshot's time, and
+/// each file says so (the first three, then how many more).
+fn future_timestamps(out: &FileOut, limit: jiff::Timestamp, warnings: &mut Vec<LoadWarning>) {
+    let mut n = 0usize;
+    for part in out.parts.iter().chain([&out.objects]) {
+        part.timestamps(|t| {
+            if t.at <= limit {
+                return;
+            }
+            n += 1;
+            if n <= 3 {
+                let at = if t.namespace.is_empty() {
+                    t.name.to_string()
+                } else {
+                    format!("{}/{}", t.namespace, t.name)
+                };
+                warnings.push(warn_file(
+                    &out.name,
+                    format!(
+                        "{} {at}: {} {} is after the moment the data was read; the snapshot's time is taken from the other timestamps",
+                        t.kind, t.field, t.at
+                    ),
+                ));
+            }
+        });
+    }
+    if n > 3 {
+        warnings.push(warn_file(
+            &out.name,
+            format!(
+                "{} more timestamps after the moment the data was read",
+                n - 3
+            ),
+        ));
+    }
+}
+
+/// Adds the files under the input `p` (a file, or a directory walked in name order) to `jobs`.
+fn collect_files(p: &Path, jobs: &mut Vec<Job>, warnings: &mut Vec<LoadWarning>) {
+    // What the walk may reach: the input directory itself, resolved (a dump is the user's
+    // choice; a link inside it to /etc or ~/.kube is not).
+    let root = std::fs::canonicalize(p).ok().filter(|r| r.is_dir());
+    walk(p, root.as_deref(), 0, jobs, warnings);
+}
+
+fn walk(
+    p: &Path,
+    root: Option<&Path>,
+    depth: usize,
+    jobs: &mut Vec<Job>,
+    warnings: &mut Vec<LoadWarning>,
+) {
     let name = p.display().to_string();
     let meta = match std::fs::symlink_metadata(p) {
         Ok(m) => m,
         Err(e) => return warnings.push(warn_file(&name, format!("cannot read: {e}"))),
     };
-    let is_dir = if meta.file_type().is_symlink() {
+    let is_dir = if meta.file_type().is_symlink() && depth > 0 {
+        // Inside a directory, a link is followed only to a file within that directory: a link
+        // to a directory could loop, and a link out of it could reach any file on the machine.
+        let target = match std::fs::canonicalize(p) {
+            Ok(t) => t,
+            Err(e) => return warnings.push(warn_file(&name, format!("broken link: {e}"))),
+        };
+        if root.is_some_and(|r| !target.starts_with(r)) {
+            return warnings.push(warn_file(
+                &name,
+                "symbolic link to a place outside the input directory; not followed".into(),
+            ));
+        }
+        if target.is_dir() {
+            return warnings.push(warn_file(
+                &name,
+                "symbolic link to a directory; not followed".into(),
+            ));
+        }
+        false
+    } else if meta.file_type().is_symlink() {
         match std::fs::metadata(p) {
-            // A link to a directory is not followed below the top level (loops, escapes).
-            Ok(m) if m.is_dir() && depth > 0 => {
-                return warnings.push(warn_file(
-                    &name,
-                    "symbolic link to a directory; not followed".into(),
-                ));
-            }
             Ok(m) => m.is_dir(),
             Err(e) => return warnings.push(warn_file(&name, format!("broken link: {e}"))),
         }
@@ -286,7 +387,7 @@ fn collect_files(p: &Path, depth: usize, jobs: &mut Vec<Job>, warnings: &mut Vec
     };
     entries.sort();
     for e in entries {
-        collect_files(&e, depth + 1, jobs, warnings);
+        walk(&e, root, depth + 1, jobs, warnings);
     }
 }
 
@@ -330,7 +431,7 @@ pub(crate) fn open_files(
         return vec![("<stdin>".into(), Box::new(std::io::stdin()))];
     }
     let mut jobs = Vec::new();
-    collect_files(path, 0, &mut jobs, warnings);
+    collect_files(path, &mut jobs, warnings);
     let mut out: Vec<(String, Box<dyn std::io::Read>)> = Vec::new();
     for job in jobs {
         if let Job::File(p) = job {
@@ -345,7 +446,7 @@ pub(crate) fn open_files(
 }
 
 pub(crate) fn load_job(job: &Job, anchor: jiff::Timestamp) -> FileOut {
-    let mut out = FileOut::default();
+    let mut out = FileOut::named(job.name());
     match job {
         Job::Text(name, text) => parse_text(name, text, None, anchor, &mut out),
         Job::Bytes(name, bytes) => parse_bytes(name, bytes, None, anchor, &mut out),
@@ -408,7 +509,7 @@ fn parse_text(
     let trimmed = text.trim_start_matches('\u{feff}');
     let first = trimmed.trim_start().chars().next();
     match first {
-        None => {}
+        None => out.empty = true,
         Some('{') | Some('[') if paste::is_json_paste(trimmed) => {
             paste::parse(name, trimmed, anchor, out)
         }

@@ -71,14 +71,14 @@ struct Streamed {
 
 impl Streamed {
     /// The list's objects, when every block was read and decoded cleanly.
-    fn into_out(self) -> Option<FileOut> {
+    fn into_out(self, name: String) -> Option<FileOut> {
         let (blocks, true) = self.end? else {
             return None;
         };
         if self.parts.len() != blocks || self.parts.iter().any(Option::is_none) {
             return None;
         }
-        let mut out = FileOut::default();
+        let mut out = FileOut::named(name);
         for part in self.parts.into_iter().flatten() {
             out.add_part(part);
         }
@@ -138,7 +138,7 @@ impl<'a> Pool<'a> {
             }
         }
         for (job, s) in streamed.into_iter().enumerate() {
-            if let Some(out) = s.into_out() {
+            if let Some(out) = s.into_out(self.jobs[job].name()) {
                 outs[job] = Some(out);
             }
         }

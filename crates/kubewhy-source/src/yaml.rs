@@ -25,14 +25,26 @@ pub(crate) fn parse(file: &str, text: &str, out: &mut FileOut) {
     }
 }
 
-/// The error text without the location suffix that serde-saphyr may add (we print our own).
+/// The error text without the location serde-saphyr adds (we print our own, with the file):
+/// a `line L column C: ` prefix or an ` at line ` suffix; its resource limits in words.
 fn yaml_message(e: &serde_saphyr::Error) -> String {
     let s = e.to_string();
-    let s = s.lines().next().unwrap_or("").to_string();
-    match s.find(" at line ") {
-        Some(i) => s[..i].to_string(),
-        None => s,
+    let mut s = s.lines().next().unwrap_or("").trim();
+    s = s.strip_prefix("error: ").unwrap_or(s);
+    if let Some(rest) = s.strip_prefix("line ")
+        && let Some((_, msg)) = rest.split_once(": ")
+    {
+        s = msg;
     }
+    if let Some(i) = s.find(" at line ") {
+        s = &s[..i];
+    }
+    if s.starts_with("budget breached") {
+        return format!(
+            "YAML too large once its anchors and aliases are expanded ({s}); an alias bomb? document skipped"
+        );
+    }
+    s.to_string()
 }
 
 pub(crate) fn parse_value(file: &str, line: u64, value: Value, out: &mut FileOut) {
