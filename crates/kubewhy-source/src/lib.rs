@@ -73,6 +73,8 @@ pub struct Loaded {
     pub other_kinds: BTreeMap<String, usize>,
     /// Whether some input was read as pasted text (`kubectl describe`, `get` tables, messages).
     pub pasted_text: bool,
+    /// Whether every input was empty (nothing but white space).
+    pub empty: bool,
 }
 
 /// What one file produced.
@@ -217,10 +219,17 @@ pub fn load_onto(base: Snapshot, inputs: Vec<Input>, now: Option<jiff::Timestamp
     // after the moment of reading.
     let limit = now.is_none().then(|| anchor + FUTURE_TOLERANCE);
     let mut any_paste = false;
-    // Nothing but empty files: say so, rather than report a healthy cluster of no objects.
-    if !outs.is_empty() && outs.iter().all(|o| o.empty) {
+    // Nothing but empty files: say so, rather than report a healthy cluster of no objects. An
+    // empty standard input is an empty paste (`kubectl get … | kubewhy scan --from -` when
+    // kubectl found nothing), which is not a problem of the input.
+    let all_empty = !outs.is_empty() && outs.iter().all(|o| o.empty);
+    if all_empty {
         for o in outs.iter().take(json::MAX_ERRORS_PER_FILE) {
-            warnings.push(warn_file(&o.name, "empty file".into()));
+            if o.name == "<stdin>" {
+                any_paste = true;
+            } else {
+                warnings.push(warn_file(&o.name, "empty file".into()));
+            }
         }
     }
     let mut loaded = Loaded {
@@ -261,6 +270,7 @@ pub fn load_onto(base: Snapshot, inputs: Vec<Input>, now: Option<jiff::Timestamp
     }
     snap.finish_until(now.or(any_paste.then_some(anchor)), limit);
     loaded.pasted_text = any_paste;
+    loaded.empty = all_empty;
     loaded.warnings = warnings;
     loaded
 }

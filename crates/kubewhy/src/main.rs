@@ -455,6 +455,11 @@ fn load_source(args: &SourceArgs, focus: Vec<String>) -> Result<Source> {
             err,
             "kubewhy: note: nothing in the paste was recognised; kubewhy reads kubectl describe and get output, YAML or JSON objects and stanzas, event messages and node log lines"
         )?;
+    } else if loaded.empty {
+        writeln!(
+            err,
+            "kubewhy: note: the input is empty; paste kubectl describe or get output, or pass a dump with --from FILE"
+        )?;
     }
     Ok(Source {
         loaded,
