@@ -171,7 +171,12 @@ fn parse_document(file: &str, text: &str, doc: &str, out: &mut FileOut) {
     let mut de = serde_json::Deserializer::from_str(doc);
     match decode(&kind, &api, &mut de) {
         Ok(o) => out.add(o),
-        Err(e) => warn_in(file, text, doc, &e, out),
+        Err(e) => {
+            let (l0, c0) = line_col(text, offset_in(text, doc));
+            let (line, col) = shift(l0, c0, e.line() as u64, e.column() as u64);
+            let message = format!("{kind}: {}; object skipped", json_message(&e));
+            out.warn(crate::warn_at(file, line, col, message));
+        }
     }
 }
 

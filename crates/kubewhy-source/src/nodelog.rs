@@ -1049,7 +1049,7 @@ pub fn static_pod_summary(text: &str) -> Option<StaticPodSummary> {
     let m: Manifest = if text.trim_start().starts_with('{') {
         serde_json::from_str(text).ok()?
     } else {
-        serde_saphyr::from_str(text).ok()?
+        crate::yaml::from_str(text).ok()?
     };
     if m.kind != "Pod" || m.metadata.name.is_empty() {
         return None;

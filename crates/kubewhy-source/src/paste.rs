@@ -765,7 +765,7 @@ fn yaml_block(name: &str, block: &[(u64, &str)], c: &mut Collected, out: &mut Fi
         return;
     };
     let text: String = block.iter().map(|(_, l)| format!("{l}\n")).collect();
-    match serde_saphyr::from_str::<Value>(&text) {
+    match crate::yaml::from_str::<Value>(&text) {
         Ok(v) => stanza_or_object(name, line, v, c, out),
         Err(e) => {
             let msg = e.to_string();

@@ -10,7 +10,7 @@ pub(crate) fn parse(file: &str, text: &str, out: &mut FileOut) {
         if doc.trim().is_empty() {
             continue;
         }
-        let value: Value = match serde_saphyr::from_str(doc) {
+        let value: Value = match from_str(doc) {
             Ok(v) => v,
             Err(e) => {
                 let (line, col) = e
@@ -23,6 +23,30 @@ pub(crate) fn parse(file: &str, text: &str, out: &mut FileOut) {
         };
         parse_value(file, start_line, value, out);
     }
+}
+
+/// A YAML document read as `T`, within limits scaled to its size (`options`): every YAML
+/// kubewhy reads (files, pasted stanzas, static pod manifests) goes through here.
+pub(crate) fn from_str<'de, T: serde::Deserialize<'de>>(
+    text: &'de str,
+) -> Result<T, serde_saphyr::Error> {
+    serde_saphyr::from_str_with_options(text, options(text.len()))
+}
+
+/// serde-saphyr's limits, scaled to the document: its defaults (250,000 nodes, 64 MiB of text)
+/// would refuse `kubectl get pods -A -o yaml` of a large cluster, yet let a 500-byte alias bomb
+/// expand to 250,000 nodes. A YAML node takes at least two bytes of its text, so without aliases
+/// no document reaches these limits, and with them none expands beyond a small multiple of its
+/// size.
+fn options(len: usize) -> serde_saphyr::Options {
+    let mut budget = serde_saphyr::Budget::default();
+    budget.max_nodes = len / 2 + 10_000;
+    budget.max_events = len + 10_000;
+    budget.max_total_scalar_bytes = len + (1 << 20);
+    budget.max_recorded_anchor_bytes = len.min(budget.max_recorded_anchor_bytes);
+    let mut options = serde_saphyr::Options::default();
+    options.budget = Some(budget);
+    options
 }
 
 /// The error text without the location serde-saphyr adds (we print our own, with the file):
