@@ -175,13 +175,23 @@ pub(crate) fn clean_warning(w: &InputWarning) -> InputWarning {
 }
 
 fn json(r: &Report) -> String {
+    // Kinds come from the data too (a custom resource's kind is whatever the dump says).
+    let snapshot = SnapshotInfo {
+        kinds: r
+            .snapshot
+            .kinds
+            .iter()
+            .map(|(k, n)| (sanitize(k), *n))
+            .collect(),
+        ..r.snapshot.clone()
+    };
     let doc = JsonDoc {
         schema_version: SCHEMA_VERSION,
         tool: Tool {
             name: "kubewhy",
             version: env!("CARGO_PKG_VERSION"),
         },
-        snapshot: &r.snapshot,
+        snapshot: &snapshot,
         input_problems: r.warnings.iter().map(clean_warning).collect(),
         summary: summary(r),
         findings: r.findings.iter().map(clean_finding).collect(),

@@ -234,8 +234,9 @@ impl Collector {
 
     fn part(&mut self, file: &str, section: &str, body: &str) {
         let mut text = format!("{SECTION_MARKER}{section}\n");
+        // A bundle may be printed (`--out -`, then `kubectl logs`): its lines carry no escapes.
         for line in body.lines() {
-            text.push_str(&redact(line));
+            text.push_str(&kubewhy_report::sanitize(&redact(line)));
             text.push('\n');
         }
         self.parts.push((file.to_string(), text));

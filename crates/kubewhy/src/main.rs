@@ -272,7 +272,9 @@ fn main() -> ExitCode {
         Ok(code) => ExitCode::from(code),
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
-            let _ = writeln!(anstream::stderr(), "kubewhy: error: {e:#}");
+            // Errors can carry what the cluster or an input said (API messages, file names).
+            let e = kubewhy_report::sanitize(&format!("{e:#}"));
+            let _ = writeln!(anstream::stderr(), "kubewhy: error: {e}");
             ExitCode::from(2)
         }
     }

@@ -549,8 +549,10 @@ fn finding_counts(
         .collect();
     let mut out: BTreeMap<FindingLabels, (usize, usize)> = BTreeMap::new();
     for ((cause, severity, ns), (n, objects)) in &raw {
+        // Namespace names are DNS labels in a real cluster; a label value is still sanitized
+        // like every string from the cluster, for whoever reads /metrics in a terminal.
         let namespace = if kept.contains(ns) {
-            ns.clone()
+            kubewhy_report::sanitize(ns)
         } else {
             "_other".to_string()
         };
