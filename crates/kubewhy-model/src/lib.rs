@@ -9,6 +9,7 @@ pub mod node;
 pub mod objects;
 pub mod plan;
 pub mod quantity;
+pub mod redact;
 pub mod selector;
 pub mod snapshot;
 

@@ -87,6 +87,39 @@ impl<'de> serde::de::DeserializeSeed<'de> for LooseStr {
     }
 }
 
+/// Free text that may quote anything (an application's termination message, a kubelet's error
+/// with a registry URL): credentials are replaced when it is read (`redact`), so they are never
+/// held, printed or recorded.
+pub fn redacted<'de, D: Deserializer<'de>>(d: D) -> Result<Str, D::Error> {
+    struct V;
+    impl Visitor<'_> for V {
+        type Value = Str;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("a string")
+        }
+        fn visit_str<E>(self, v: &str) -> Result<Str, E> {
+            Ok(Str::from(crate::redact::redact(v)))
+        }
+        fn visit_unit<E>(self) -> Result<Str, E> {
+            Ok(Str::default())
+        }
+    }
+    d.deserialize_any(V)
+}
+
+/// `redacted`, for a message that may be absent.
+pub fn redacted_opt<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Str>, D::Error> {
+    Option::<RedactedStr>::deserialize(d).map(|o| o.map(|r| r.0))
+}
+
+struct RedactedStr(Str);
+
+impl<'de> Deserialize<'de> for RedactedStr {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        redacted(d).map(RedactedStr)
+    }
+}
+
 /// A list, its allocation no larger than its items: a list read from JSON grows as it is read
 /// (to room for four items at first), and most lists of an object hold one or two.
 pub fn exact<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Vec<T>, D::Error> {
@@ -205,6 +238,7 @@ pub struct Condition {
     pub type_: Str,
     pub status: Str,
     pub reason: Str,
+    #[serde(deserialize_with = "redacted")]
     pub message: Str,
     #[serde(deserialize_with = "lenient_time")]
     pub last_transition_time: Option<Timestamp>,
@@ -496,6 +530,7 @@ pub struct Toleration {
 pub struct PodStatus {
     pub phase: Str,
     pub reason: Option<Str>,
+    #[serde(deserialize_with = "redacted_opt")]
     pub message: Option<Str>,
     #[serde(deserialize_with = "exact")]
     pub conditions: Vec<Condition>,
@@ -534,6 +569,7 @@ pub struct ContainerState {
 #[serde(default, rename_all = "camelCase")]
 pub struct StateWaiting {
     pub reason: Str,
+    #[serde(deserialize_with = "redacted")]
     pub message: Str,
 }
 
@@ -550,6 +586,7 @@ pub struct StateTerminated {
     pub exit_code: i64,
     pub signal: Option<i64>,
     pub reason: Str,
+    #[serde(deserialize_with = "redacted")]
     pub message: Str,
     #[serde(deserialize_with = "lenient_time")]
     pub started_at: Option<Timestamp>,

@@ -243,6 +243,7 @@ struct CoreEvent {
     metadata: Meta,
     involved_object: Involved,
     reason: Str,
+    #[serde(deserialize_with = "redacted")]
     message: Str,
     #[serde(rename = "type")]
     type_: Str,
@@ -361,6 +362,7 @@ struct NewEvent {
     metadata: Meta,
     regarding: Involved,
     reason: Str,
+    #[serde(deserialize_with = "redacted")]
     note: Str,
     #[serde(rename = "type")]
     type_: Str,

@@ -13,7 +13,6 @@ mod logs;
 mod nodelog;
 mod paste;
 mod pool;
-mod redact;
 mod stream;
 mod yaml;
 
@@ -27,8 +26,8 @@ pub use audit::{parse_audit, read_audit_log};
 pub use controller_log::{parse_controller_log, read_controller_log};
 pub use decode::core_event;
 pub use kubewhy_model::InputWarning as LoadWarning;
+pub use kubewhy_model::redact::redact;
 pub use nodelog::{SECTION_MARKER, parse_node_log, read_node_logs, static_pod_summary};
-pub use redact::redact;
 
 /// The part of a container log kubewhy keeps: the last lines, each bounded in length — for logs
 /// read elsewhere (live) to be held like the ones in dumps.

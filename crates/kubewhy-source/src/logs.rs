@@ -73,11 +73,15 @@ fn parse_header(h: &str) -> Option<(String, String, String)> {
 pub(crate) fn tail_lines(body: &str) -> Vec<String> {
     let lines: Vec<&str> = body.lines().collect();
     let start = lines.len().saturating_sub(TAIL_LINES);
+    // Applications print tokens, passwords and keys too: redacted before anything can quote
+    // them. A private key printed before the tail may end inside it: the lines before are
+    // followed, not kept.
+    let mut redactor = kubewhy_model::redact::LineRedactor::default();
+    lines[..start].iter().for_each(|l| redactor.skip(l));
     lines[start..]
         .iter()
         .map(|l| {
-            // Applications print tokens and passwords too: redacted before anything can quote them.
-            let l = crate::redact(l);
+            let l = redactor.line(l);
             if l.len() > MAX_LINE {
                 let mut cut = MAX_LINE;
                 while !l.is_char_boundary(cut) {

@@ -6,6 +6,7 @@
 
 use anyhow::{Context, Result};
 use clap::Args;
+use kubewhy_model::redact::LineRedactor;
 use kubewhy_source::{SECTION_MARKER, redact};
 use std::collections::BTreeMap;
 use std::io::{Read, Seek, SeekFrom, Write};
@@ -235,8 +236,9 @@ impl Collector {
     fn part(&mut self, file: &str, section: &str, body: &str) {
         let mut text = format!("{SECTION_MARKER}{section}\n");
         // A bundle may be printed (`--out -`, then `kubectl logs`): its lines carry no escapes.
+        let mut redactor = LineRedactor::default();
         for line in body.lines() {
-            text.push_str(&kubewhy_report::sanitize(&redact(line)));
+            text.push_str(&kubewhy_report::sanitize(&redactor.line(line)));
             text.push('\n');
         }
         self.parts.push((file.to_string(), text));

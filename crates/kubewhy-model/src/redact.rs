@@ -1,5 +1,6 @@
-//! Credentials out of log text: node logs and what node-collect gathers pass through
-//! [`redact`] before they are kept, so no output can quote them.
+//! Credentials out of free text: node logs, container logs and what node-collect gathers, and
+//! the messages of events, conditions and container states (`objects::redacted`), pass through
+//! [`redact`] before they are kept, so no output (nor the flight recorder) can quote them.
 //!
 //! Replaced by `[REDACTED]`: bearer tokens, JWTs, AWS access key IDs, passwords in URLs
 //! (`scheme://user:password@`), `password=` / `token=` / `secret=`-style assignments, and the
@@ -40,9 +41,16 @@ static PATTERNS: LazyLock<Vec<(Regex, &'static str)>> = LazyLock::new(|| {
     ]
 });
 
-/// Every pattern needs one of these (one pass over the text).
+/// Every pattern needs one of these words (one pass over the text); the patterns themselves run
+/// only on text that has one. Messages are read by the hundred thousand (every event, every
+/// condition), and "Successfully assigned" must not cost six regular expressions.
 static PRECHECK: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)earer|eyJ|AKIA|ASIA|://|ass|oken|ecret|key").expect("precheck regex")
+    Regex::new(r"(?i)bearer|eyJ|AKIA|ASIA|://|pass|token|secret|key").expect("precheck regex")
+});
+
+/// Which patterns match, in one pass.
+static SET: LazyLock<regex::RegexSet> = LazyLock::new(|| {
+    regex::RegexSet::new(PATTERNS.iter().map(|(re, _)| re.as_str())).expect("redaction set")
 });
 
 /// `text` with anything that looks like a credential replaced.
@@ -50,18 +58,78 @@ pub fn redact(text: &str) -> Cow<'_, str> {
     if !PRECHECK.is_match(text) {
         return Cow::Borrowed(text);
     }
+    let matched = SET.matches(text);
+    if !matched.matched_any() {
+        return Cow::Borrowed(text);
+    }
     let mut out = Cow::Borrowed(text);
-    for (re, with) in PATTERNS.iter() {
-        if re.is_match(&out) {
-            out = Cow::Owned(re.replace_all(&out, *with).into_owned());
-        }
+    for i in matched.iter() {
+        let (re, with) = &PATTERNS[i];
+        out = Cow::Owned(re.replace_all(&out, *with).into_owned());
     }
     out
 }
 
+/// Redacts a text line by line, remembering a private key block across lines: [`redact`] sees
+/// one line at a time, and the lines between `-----BEGIN … PRIVATE KEY-----` and its `-----END`
+/// hold nothing it would recognise.
+#[derive(Debug, Default)]
+pub struct LineRedactor {
+    in_key: bool,
+}
+
+impl LineRedactor {
+    /// The line as it may be kept.
+    pub fn line<'a>(&mut self, line: &'a str) -> Cow<'a, str> {
+        if self.in_key {
+            if line.contains("PRIVATE KEY-----") && line.contains("-----END") {
+                self.in_key = false;
+            }
+            return Cow::Borrowed(MARK);
+        }
+        if let Some(at) = line.find("-----BEGIN")
+            && line[at..].contains("PRIVATE KEY-----")
+            && !line[at..].contains("-----END")
+        {
+            self.in_key = true;
+        }
+        redact(line)
+    }
+
+    /// Follows a line without keeping it (lines before those kept can open a key block).
+    pub fn skip(&mut self, line: &str) {
+        let _ = self.line(line);
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::redact;
+    use super::{LineRedactor, redact};
+
+    #[test]
+    fn a_private_key_block_is_redacted_across_lines() {
+        let text = "before\n-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA\nabcdef==\n-----END RSA PRIVATE KEY-----\nafter";
+        let mut r = LineRedactor::default();
+        let kept: Vec<String> = text.lines().map(|l| r.line(l).into_owned()).collect();
+        assert_eq!(
+            kept,
+            [
+                "before",
+                "-----BEGIN PRIVATE KEY----- [REDACTED]",
+                "[REDACTED]",
+                "[REDACTED]",
+                "[REDACTED]",
+                "after"
+            ]
+        );
+        // A key on one line ends its own block.
+        let mut r = LineRedactor::default();
+        assert_eq!(
+            r.line("-----BEGIN PRIVATE KEY----- abc -----END PRIVATE KEY-----"),
+            "-----BEGIN PRIVATE KEY----- [REDACTED]"
+        );
+        assert_eq!(r.line("next"), "next");
+    }
 
     #[test]
     fn credentials_are_replaced() {
