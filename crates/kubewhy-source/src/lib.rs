@@ -8,6 +8,8 @@
 mod audit;
 mod controller_log;
 mod decode;
+#[doc(hidden)]
+pub mod fuzz;
 mod json;
 mod logs;
 mod nodelog;
@@ -60,6 +62,8 @@ pub enum Input {
     Path(PathBuf),
     /// In-memory text, e.g. the embedded demo; the name is used in messages.
     Text { name: String, text: String },
+    /// In-memory bytes, read as a file is (they need not be UTF-8).
+    Bytes { name: String, bytes: Vec<u8> },
 }
 
 #[derive(Debug, Default)]
@@ -199,6 +203,7 @@ pub fn load_onto(base: Snapshot, inputs: Vec<Input>, now: Option<jiff::Timestamp
     for input in inputs {
         match input {
             Input::Text { name, text } => jobs.push(Job::Text(name, text)),
+            Input::Bytes { name, bytes } => jobs.push(Job::Bytes(name, bytes)),
             Input::Path(p) if p.as_os_str() == "-" => {
                 let mut buf = Vec::new();
                 match std::io::stdin().read_to_end(&mut buf) {

@@ -812,16 +812,21 @@ fn stanza_or_object(name: &str, line: u64, v: Value, c: &mut Collected, out: &mu
     }
     let kind = infer::stanza_kind(&map);
     let meta = map.entry("metadata").or_insert_with(|| json!({}));
-    if meta.get("name").and_then(Value::as_str).is_none() {
-        meta["name"] = json!(if kind == "Pod" {
-            c.pod_name()
-        } else {
-            UNKNOWN.into()
-        });
-    }
     let namespaced = !cluster_scoped(kind);
-    if namespaced && meta.get("namespace").and_then(Value::as_str).is_none() {
-        meta["namespace"] = json!(c.namespace.clone().unwrap_or_else(|| UNKNOWN.into()));
+    // A `metadata` that is not a mapping (pasted text is anything) is left for decoding to refuse.
+    if let Some(m) = meta.as_object_mut() {
+        if m.get("name").and_then(Value::as_str).is_none() {
+            let name = if kind == "Pod" {
+                c.pod_name()
+            } else {
+                UNKNOWN.into()
+            };
+            m.insert("name".into(), json!(name));
+        }
+        if namespaced && m.get("namespace").and_then(Value::as_str).is_none() {
+            let ns = c.namespace.clone().unwrap_or_else(|| UNKNOWN.into());
+            m.insert("namespace".into(), json!(ns));
+        }
     }
     let obj_name = meta["name"].as_str().unwrap_or(UNKNOWN).to_string();
     let obj_ns = if namespaced {

@@ -326,5 +326,23 @@ pub(crate) fn read_head<R: Read>(file: &mut R) -> std::io::Result<(Vec<u8>, Opti
     Ok((bytes, parsed))
 }
 
+/// The fuzz target's body (`crate::fuzz::stream`): every block cut from `bytes`, with blocks of
+/// a few bytes, decoded or refused.
+pub(crate) fn fuzz_blocks(bytes: &[u8]) {
+    let mut r = std::io::Cursor::new(bytes);
+    let Ok((head_bytes, Some(head))) = read_head(&mut r) else {
+        return;
+    };
+    let buffers = Buffers::default();
+    let mut blocks = Blocks::new(r, &head_bytes, &head, &buffers);
+    blocks.block_bytes = 64;
+    let mut n = 0;
+    while let Ok(Some(block)) = blocks.next_block() {
+        let _ = crate::json::fast_items(&block, &head.item_kind, &head.api);
+        n += 1;
+        assert!(n <= bytes.len() + 1, "more blocks than bytes");
+    }
+}
+
 #[cfg(test)]
 mod tests;

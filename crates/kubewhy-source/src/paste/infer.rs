@@ -168,9 +168,10 @@ pub(super) fn containers_from_status(map: &mut Map<String, Value>) {
     };
     let containers = list("containerStatuses");
     let init = list("initContainerStatuses");
-    if let Some(spec) = map.get_mut("spec") {
-        spec["containers"] = json!(containers);
-        spec["initContainers"] = json!(init);
+    // A `spec` that is not a mapping (pasted text is anything) is left for decoding to refuse.
+    if let Some(spec) = map.get_mut("spec").and_then(Value::as_object_mut) {
+        spec.insert("containers".into(), json!(containers));
+        spec.insert("initContainers".into(), json!(init));
     }
 }
 
