@@ -105,10 +105,11 @@ fn next_resync_point(text: &str, from: usize) -> Option<usize> {
 /// serde_json's message without its own " at line L column C" (we add the file position).
 pub(crate) fn json_message(e: &serde_json::Error) -> String {
     let s = e.to_string();
-    match s.rfind(" at line ") {
-        Some(i) => s[..i].to_string(),
-        None => s,
-    }
+    let s = match s.rfind(" at line ") {
+        Some(i) => &s[..i],
+        None => &s,
+    };
+    crate::plain_types(s, true)
 }
 
 /// Position of an error found at (line, col) inside a slice that starts at (l0, c0) in the file.

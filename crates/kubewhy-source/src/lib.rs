@@ -37,6 +37,47 @@ pub fn log_tail(text: &str) -> Vec<String> {
     logs::tail_lines(text)
 }
 
+/// serde's type words in a user's: `struct Meta` (our internal name) is "an object", `i64` "an
+/// integer"; for JSON (`json`), a sequence is an array and a map an object.
+pub(crate) fn plain_types(message: &str, json: bool) -> String {
+    let mut out = String::with_capacity(message.len());
+    let mut rest = message;
+    while let Some(i) = rest.find("expected ") {
+        out.push_str(&rest[..i + "expected ".len()]);
+        rest = &rest[i + "expected ".len()..];
+        let word_end = |s: &str| {
+            s.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .unwrap_or(s.len())
+        };
+        if let Some(name) = rest.strip_prefix("struct ") {
+            out.push_str("an object");
+            rest = &name[word_end(name)..];
+            continue;
+        }
+        let word = &rest[..word_end(rest)];
+        let plain = match word {
+            "i8" | "i16" | "i32" | "i64" | "i128" | "u8" | "u16" | "u32" | "u64" | "u128" => {
+                Some("an integer")
+            }
+            "f32" | "f64" => Some("a number"),
+            _ => None,
+        };
+        if let Some(p) = plain {
+            out.push_str(p);
+            rest = &rest[word.len()..];
+        }
+    }
+    out.push_str(rest);
+    if json {
+        out = out
+            .replace("invalid type: sequence", "invalid type: array")
+            .replace("expected a sequence", "expected an array")
+            .replace("invalid type: map", "invalid type: object")
+            .replace("expected a map", "expected an object");
+    }
+    out
+}
+
 pub(crate) fn warn_at(file: &str, line: u64, column: u64, message: String) -> LoadWarning {
     LoadWarning {
         file: file.to_string(),

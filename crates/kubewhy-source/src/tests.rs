@@ -47,6 +47,31 @@ const LIST: &str = r#"{
 }"#;
 
 #[test]
+fn serde_type_words_are_put_in_a_users_words() {
+    assert_eq!(
+        crate::plain_types("invalid type: integer `5`, expected struct Meta", true),
+        "invalid type: integer `5`, expected an object"
+    );
+    assert_eq!(
+        crate::plain_types("invalid type: string \"many\", expected i64", true),
+        "invalid type: string \"many\", expected an integer"
+    );
+    assert_eq!(
+        crate::plain_types("invalid type: sequence, expected a map", true),
+        "invalid type: array, expected an object"
+    );
+    // YAML has sequences and maps; a message naming nothing of ours is left alone.
+    assert_eq!(
+        crate::plain_types("invalid type: sequence, expected a map", false),
+        "invalid type: sequence, expected a map"
+    );
+    assert_eq!(
+        crate::plain_types("expected value, expected f64 or expected", true),
+        "expected value, expected a number or expected"
+    );
+}
+
+#[test]
 fn kubectl_list_with_mixed_kinds() {
     let l = load(&[text("list.json", LIST)], None);
     assert!(l.warnings.is_empty(), "{:?}", l.warnings);

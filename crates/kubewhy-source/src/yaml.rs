@@ -68,7 +68,7 @@ fn yaml_message(e: &serde_saphyr::Error) -> String {
             "YAML too large once its anchors and aliases are expanded ({s}); an alias bomb? document skipped"
         );
     }
-    s.to_string()
+    crate::plain_types(s, false)
 }
 
 pub(crate) fn parse_value(file: &str, line: u64, value: Value, out: &mut FileOut) {

@@ -642,6 +642,7 @@ fn real_cluster_scenarios() {
         );
         return;
     };
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let started = Instant::now();
     c.k(&["get", "nodes"]);
     c.fresh_namespace("e2e-healthy");
@@ -2095,64 +2096,87 @@ fn enable_feature_gate(c: &Cluster, gate: &str) -> Result<(), String> {
         "apiVersion: audit.k8s.io/v1\nkind: Policy\nomitStages: [\"RequestReceived\"]\nrules:\n- level: Metadata\n  verbs: [\"delete\", \"deletecollection\"]\n  resources:\n  - group: \"\"\n    resources: [\"pods\", \"namespaces\"]\n  - group: batch\n    resources: [\"jobs\"]\n- level: None\n",
     )
     .map_err(|e| e.to_string())?;
+    let flag = format!("--feature-gates={gate}=true");
     for name in ["kube-apiserver", "kube-controller-manager"] {
-        let pidfile = state.join("pids").join(format!("{name}.pid"));
-        let text =
-            std::fs::read_to_string(&pidfile).map_err(|e| format!("{}: {e}", pidfile.display()))?;
-        let mut lines = text.lines();
-        let pid: u32 = lines
-            .next()
-            .and_then(|p| p.trim().parse().ok())
-            .ok_or_else(|| format!("{}: no PID", pidfile.display()))?;
-        let exe = lines.next().unwrap_or_default().to_string();
-        let cmdline = std::fs::read(format!("/proc/{pid}/cmdline"))
-            .map_err(|e| format!("{name} (pid {pid}) is not running: {e}"))?;
-        let flag = format!("--feature-gates={gate}=true");
-        let mut args: Vec<String> = cmdline
-            .split(|b| *b == 0)
-            .filter(|a| !a.is_empty())
-            .map(|a| String::from_utf8_lossy(a).into_owned())
-            .filter(|a| !a.starts_with("--audit-policy-file="))
-            .collect();
-        if args.contains(&flag) {
-            continue;
-        }
-        args.push(flag);
-        if name == "kube-apiserver" {
-            args.push(format!("--audit-policy-file={}", policy.display()));
-        }
-        let _ = Command::new("kill").arg(pid.to_string()).status();
-        let t = Instant::now();
-        while std::path::Path::new(&format!("/proc/{pid}")).exists() {
-            if t.elapsed() > Duration::from_secs(30) {
-                let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
+        restart_component(c, name, "-TERM", |args| {
+            if args.contains(&flag) {
+                return false;
             }
-            std::thread::sleep(Duration::from_millis(200));
-        }
-        let log = std::fs::OpenOptions::new()
-            .append(true)
-            .create(true)
-            .open(state.join("logs").join(format!("{name}.log")))
-            .map_err(|e| e.to_string())?;
-        // setsid execs in place (a spawned child leads no process group): its PID is the
-        // component's, and the component outlives this test like up.sh's do.
-        let child = Command::new("setsid")
-            .args(&args)
-            .stdin(Stdio::null())
-            .stdout(log.try_clone().map_err(|e| e.to_string())?)
-            .stderr(log)
-            .spawn()
-            .map_err(|e| format!("restarting {name}: {e}"))?;
-        std::fs::write(&pidfile, format!("{}\n{exe}\n", child.id())).map_err(|e| e.to_string())?;
-        let t = Instant::now();
-        while c.run(&["get", "--raw", "/readyz"], None).is_err() {
-            if t.elapsed() > Duration::from_secs(90) {
-                return Err(format!(
-                    "the API server is not ready 90 s after restarting {name}"
-                ));
+            args.retain(|a| !a.starts_with("--audit-policy-file="));
+            args.push(flag.clone());
+            if name == "kube-apiserver" {
+                args.push(format!("--audit-policy-file={}", policy.display()));
             }
-            std::thread::sleep(Duration::from_millis(500));
+            true
+        })?;
+    }
+    Ok(())
+}
+
+/// Stops a control-plane component started by ../shared/realcluster (`signal`: `-TERM`, or
+/// `-KILL` for a crash), then starts it again with its command line as `edit` leaves it (`edit`
+/// returns false to leave the component alone), and waits until the API server is ready.
+fn restart_component(
+    c: &Cluster,
+    name: &str,
+    signal: &str,
+    edit: impl FnOnce(&mut Vec<String>) -> bool,
+) -> Result<(), String> {
+    let state = std::path::Path::new(&c.kubeconfig)
+        .parent()
+        .ok_or("kubeconfig has no directory")?;
+    let pidfile = state.join("pids").join(format!("{name}.pid"));
+    let text =
+        std::fs::read_to_string(&pidfile).map_err(|e| format!("{}: {e}", pidfile.display()))?;
+    let mut lines = text.lines();
+    let pid: u32 = lines
+        .next()
+        .and_then(|p| p.trim().parse().ok())
+        .ok_or_else(|| format!("{}: no PID", pidfile.display()))?;
+    let exe = lines.next().unwrap_or_default().to_string();
+    let cmdline = std::fs::read(format!("/proc/{pid}/cmdline"))
+        .map_err(|e| format!("{name} (pid {pid}) is not running: {e}"))?;
+    let mut args: Vec<String> = cmdline
+        .split(|b| *b == 0)
+        .filter(|a| !a.is_empty())
+        .map(|a| String::from_utf8_lossy(a).into_owned())
+        .collect();
+    if !edit(&mut args) {
+        return Ok(());
+    }
+    let _ = Command::new("kill")
+        .args([signal, &pid.to_string()])
+        .status();
+    let t = Instant::now();
+    while std::path::Path::new(&format!("/proc/{pid}")).exists() {
+        if t.elapsed() > Duration::from_secs(30) {
+            let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
         }
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    let log = std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(state.join("logs").join(format!("{name}.log")))
+        .map_err(|e| e.to_string())?;
+    // setsid execs in place (a spawned child leads no process group): its PID is the
+    // component's, and the component outlives this test like up.sh's do.
+    let child = Command::new("setsid")
+        .args(&args)
+        .stdin(Stdio::null())
+        .stdout(log.try_clone().map_err(|e| e.to_string())?)
+        .stderr(log)
+        .spawn()
+        .map_err(|e| format!("restarting {name}: {e}"))?;
+    std::fs::write(&pidfile, format!("{}\n{exe}\n", child.id())).map_err(|e| e.to_string())?;
+    let t = Instant::now();
+    while c.run(&["get", "--raw", "/readyz"], None).is_err() {
+        if t.elapsed() > Duration::from_secs(90) {
+            return Err(format!(
+                "the API server is not ready 90 s after restarting {name}"
+            ));
+        }
+        std::thread::sleep(Duration::from_millis(500));
     }
     Ok(())
 }
@@ -2647,4 +2671,414 @@ fn installed_serves(
     );
     c.clean_namespace("kubewhy");
     result
+}
+
+// ------------------------------------------------------------------------------ churn (load)
+
+/// The tests that use the cluster run one at a time: the churn test kills the API server.
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+const CHURN_NS: &str = "e2e-churn";
+
+/// Watch mode (serving, with the flight recorder) while pods are created and deleted by the
+/// thousand per minute for several minutes, the API server killed and restarted halfway: its
+/// memory stays flat, and the recorder holds exactly one row per deleted pod, the same pods the
+/// API server's audit log shows deleted: nothing lost, nothing doubled.
+#[test]
+fn real_cluster_churn() {
+    let Some(c) = Cluster::from_env() else {
+        eprintln!("e2e churn: skipped (set KUBEWHY_E2E_KUBECONFIG)");
+        return;
+    };
+    if !selected("churn") {
+        return;
+    }
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let seconds: u64 = std::env::var("KUBEWHY_E2E_CHURN_SECONDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(240);
+    let result = churn_phase(&c, Duration::from_secs(seconds));
+    c.clean_namespace(CHURN_NS);
+    match result {
+        Ok(m) => eprintln!("e2e churn: {m}"),
+        Err(e) => panic!("churn: {e}"),
+    }
+}
+
+/// A pod no scheduler acts on (`schedulerName` names none): created and deleted by the API
+/// server alone, as fast as it can, with nothing for the node to do.
+fn churn_pod(name: &str) -> k8s_openapi::api::core::v1::Pod {
+    serde_json::from_value(serde_json::json!({
+        "apiVersion": "v1", "kind": "Pod",
+        "metadata": {"name": name, "labels": {"app": "churn"}},
+        "spec": {"schedulerName": "kubewhy-churn-none", "terminationGracePeriodSeconds": 0,
+                 "containers": [{"name": "app", "image": BB}]}
+    }))
+    .expect("a pod")
+}
+
+/// What the churn did to one pod's name: created, and deleted (the API server said so).
+#[derive(Default)]
+struct Churned {
+    created: std::collections::BTreeSet<String>,
+    deleted: std::collections::BTreeSet<String>,
+    failed: usize,
+}
+
+/// Creates `names` and deletes `delete`, `parallel` requests at a time; retries a request the
+/// API server refused because it was away (up to a minute).
+async fn churn_round(
+    api: &kube::Api<k8s_openapi::api::core::v1::Pod>,
+    create: &[String],
+    delete: &[String],
+    parallel: usize,
+    done: &mut Churned,
+) {
+    use futures_like::*;
+    let creates = create.iter().map(|n| {
+        let (api, n, pod) = (api.clone(), n.clone(), churn_pod(n));
+        async move {
+            let pp = kube::api::PostParams::default();
+            let r = retry(|| api.create(&pp, &pod)).await;
+            (n, r.is_ok())
+        }
+    });
+    for (n, ok) in in_parallel(creates, parallel).await {
+        if ok {
+            done.created.insert(n);
+        } else {
+            done.failed += 1;
+        }
+    }
+    let deletes = delete.iter().map(|n| {
+        let (api, n) = (api.clone(), n.clone());
+        async move {
+            let dp = kube::api::DeleteParams {
+                grace_period_seconds: Some(0),
+                ..Default::default()
+            };
+            let r = retry(|| api.delete(&n, &dp)).await;
+            (n, r)
+        }
+    });
+    for (n, r) in in_parallel(deletes, parallel).await {
+        match r {
+            Ok(_) => {
+                done.deleted.insert(n);
+            }
+            // Gone already: a retry after the first attempt went through.
+            Err(kube::Error::Api(e)) if e.code == 404 => {
+                done.deleted.insert(n);
+            }
+            Err(_) => done.failed += 1,
+        }
+    }
+}
+
+/// Small async helpers, without another dependency.
+mod futures_like {
+    use std::future::Future;
+    use std::time::Duration;
+
+    /// Runs the futures `n` at a time (as tasks of the current runtime), results in order.
+    pub async fn in_parallel<F, T>(futs: impl Iterator<Item = F>, n: usize) -> Vec<T>
+    where
+        F: Future<Output = T> + Send + 'static,
+        T: Send + 'static,
+    {
+        let mut out = Vec::new();
+        let mut running = std::collections::VecDeque::new();
+        for f in futs {
+            running.push_back(tokio::spawn(f));
+            if running.len() >= n
+                && let Some(h) = running.pop_front()
+            {
+                out.push(h.await.expect("task"));
+            }
+        }
+        for h in running {
+            out.push(h.await.expect("task"));
+        }
+        out
+    }
+
+    /// Retries while the API server is unreachable or overloaded (up to a minute).
+    pub async fn retry<T, Fut: Future<Output = Result<T, kube::Error>>>(
+        mut f: impl FnMut() -> Fut,
+    ) -> Result<T, kube::Error> {
+        let start = std::time::Instant::now();
+        loop {
+            match f().await {
+                Err(kube::Error::Api(e)) if e.code == 409 || e.code == 404 => {
+                    return Err(kube::Error::Api(e));
+                }
+                Err(e) if start.elapsed() < Duration::from_secs(60) => {
+                    let _ = e;
+                    tokio::time::sleep(Duration::from_millis(200)).await;
+                }
+                r => return r,
+            }
+        }
+    }
+}
+
+/// Resident memory of a process, in MB.
+fn rss_mb(pid: u32) -> Option<f64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let kb: f64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))?
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()?;
+    Some(kb / 1024.0)
+}
+
+/// The names of the pods of `ns` the audit log shows deleted (a delete that succeeded, at its
+/// last stage), after `since`, with how many entries each has.
+fn audited_deletions(
+    log: &str,
+    ns: &str,
+    since: jiff::Timestamp,
+) -> std::collections::BTreeMap<String, usize> {
+    let mut out = std::collections::BTreeMap::new();
+    // The log and its rotated backups (`audit-<time>.log`), should the churn have filled it.
+    let path = std::path::Path::new(log);
+    let mut text = String::new();
+    if let Some(dir) = path.parent().and_then(|d| std::fs::read_dir(d).ok()) {
+        for e in dir.flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if name.starts_with("audit") && name.ends_with(".log") {
+                text.push_str(&std::fs::read_to_string(e.path()).unwrap_or_default());
+            }
+        }
+    }
+    for line in text.lines() {
+        let Ok(v) = serde_json::from_str::<Value>(line) else {
+            continue;
+        };
+        let o = &v["objectRef"];
+        let ok = v["verb"] == "delete"
+            && v["stage"] == "ResponseComplete"
+            && o["resource"] == "pods"
+            && o["namespace"] == ns
+            && v["responseStatus"]["code"]
+                .as_u64()
+                .is_some_and(|c| c < 300)
+            && v["requestReceivedTimestamp"]
+                .as_str()
+                .and_then(|t| t.parse::<jiff::Timestamp>().ok())
+                .is_some_and(|t| t >= since);
+        if let (true, Some(name)) = (ok, o["name"].as_str()) {
+            *out.entry(name.to_string()).or_insert(0) += 1;
+        }
+    }
+    out
+}
+
+fn churn_phase(c: &Cluster, length: Duration) -> Result<String, String> {
+    let audit = audit_log(c).ok_or("no audit log beside the kubeconfig (../shared/realcluster)")?;
+    c.fresh_namespace(CHURN_NS);
+    let since = jiff::Timestamp::now();
+    // Watch mode as it runs in a cluster: serving its page and metrics, recording deletions.
+    let dir = tempdir("churn");
+    let db = format!("{dir}/flight.db");
+    let addr = format!("127.0.0.1:{}", free_port());
+    let (child, log) = spawn_watch(c, &dir, &["--record", &db, "--listen", &addr]);
+    let mut rec = Recorder {
+        child,
+        db: db.clone(),
+        log,
+    };
+    recorder_caught_up(c, &mut rec, CHURN_NS)?;
+    let pid = rec.child.id();
+
+    // Memory, every 5 s, from a thread of its own.
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let sampler = {
+        let stop = stop.clone();
+        std::thread::spawn(move || {
+            let mut samples = Vec::new();
+            let t = Instant::now();
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                if let Some(mb) = rss_mb(pid) {
+                    samples.push((t.elapsed().as_secs_f64(), mb));
+                }
+                std::thread::sleep(Duration::from_secs(5));
+            }
+            samples
+        })
+    };
+
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|e| e.to_string())?;
+    let kubeconfig =
+        kube::config::Kubeconfig::read_from(&c.kubeconfig).map_err(|e| e.to_string())?;
+    let client = rt
+        .block_on(async {
+            let config =
+                kube::Config::from_custom_kubeconfig(kubeconfig, &Default::default()).await?;
+            kube::Client::try_from(config)
+        })
+        .map_err(|e| e.to_string())?;
+    let api: kube::Api<k8s_openapi::api::core::v1::Pod> = kube::Api::namespaced(client, CHURN_NS);
+
+    const BATCH: usize = 50;
+    const PARALLEL: usize = 16;
+    let mut done = Churned::default();
+    let mut alive: Vec<String> = Vec::new();
+    let start = Instant::now();
+    let mut restarted: Option<String> = None;
+    let mut round = 0usize;
+    while start.elapsed() < length {
+        let create: Vec<String> = (0..BATCH).map(|i| format!("churn-{round}-{i}")).collect();
+        round += 1;
+        if restarted.is_none() && start.elapsed() >= length / 2 {
+            // Halfway: pods the recorder knows are alive; the API server is killed, comes back,
+            // and those pods are deleted at once, before the recorder's watches are back.
+            rt.block_on(churn_round(&api, &create, &[], PARALLEL, &mut done));
+            let known: Vec<String> = std::mem::take(&mut alive);
+            std::thread::sleep(Duration::from_secs(3));
+            let t = Instant::now();
+            restart_component(c, "kube-apiserver", "-KILL", |_| true)?;
+            let down = t.elapsed();
+            let mut both = known;
+            both.extend(create.into_iter().filter(|n| done.created.contains(n)));
+            rt.block_on(churn_round(&api, &[], &both, PARALLEL, &mut done));
+            // What is created and deleted while the recorder is still away could never be seen
+            // by any watch: the churn resumes once a canary's deletion reaches the recorder.
+            recorder_caught_up(c, &mut rec, CHURN_NS)?;
+            restarted = Some(format!(
+                "API server killed at {} s and ready again {:.1} s later; recorder back after {:.1} s",
+                start.elapsed().as_secs(),
+                down.as_secs_f64(),
+                t.elapsed().as_secs_f64()
+            ));
+            continue;
+        }
+        let delete = std::mem::take(&mut alive);
+        rt.block_on(churn_round(&api, &create, &delete, PARALLEL, &mut done));
+        alive = create
+            .into_iter()
+            .filter(|n| done.created.contains(n))
+            .collect();
+        rec.check()?;
+    }
+    rt.block_on(churn_round(&api, &[], &alive, PARALLEL, &mut done));
+    let churned = start.elapsed();
+    // Every deletion reaches the recorder before it is counted.
+    recorder_caught_up(c, &mut rec, CHURN_NS)?;
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    let samples = sampler.join().unwrap_or_default();
+    let page = http_get(&addr, "/healthz")
+        .map(|(code, _)| code)
+        .unwrap_or(0);
+    drop(rec);
+
+    if done.failed > 0 {
+        return Err(format!(
+            "{} requests failed even after retries",
+            done.failed
+        ));
+    }
+    if done.created != done.deleted {
+        return Err(format!(
+            "created {} pods, deleted {}",
+            done.created.len(),
+            done.deleted.len()
+        ));
+    }
+    // The recorder: one row per deleted churn pod (canaries aside).
+    let recorded = kubewhy_recorder::Recorder::open_read_only(std::path::Path::new(&db))
+        .and_then(|r| r.read(Some(CHURN_NS)))
+        .map_err(|e| format!("reading the recorder: {e}"))?;
+    let mut rows: std::collections::BTreeMap<String, usize> = Default::default();
+    for p in recorded
+        .pods
+        .iter()
+        .filter(|p| p.name.starts_with("churn-"))
+    {
+        *rows.entry(p.name.clone()).or_insert(0) += 1;
+    }
+    let doubled: Vec<&String> = rows
+        .iter()
+        .filter(|(_, n)| **n > 1)
+        .map(|(p, _)| p)
+        .collect();
+    let lost: Vec<&String> = done
+        .deleted
+        .iter()
+        .filter(|p| !rows.contains_key(*p))
+        .collect();
+    let extra: Vec<&String> = rows.keys().filter(|p| !done.deleted.contains(*p)).collect();
+    // The audit log: the same pods, each deleted once.
+    let audited = audited_deletions(&audit, CHURN_NS, since);
+    let audited: std::collections::BTreeMap<String, usize> = audited
+        .into_iter()
+        .filter(|(p, _)| p.starts_with("churn-"))
+        .collect();
+    let audit_doubled = audited.values().filter(|n| **n > 1).count();
+    let audit_differs = audited
+        .keys()
+        .cloned()
+        .collect::<std::collections::BTreeSet<_>>()
+        != done.deleted;
+    // Memory: after the first minute (lists, first evaluations, the recorder's warm-up), the
+    // last third's average must not exceed the second third's by more than 20 % or 10 MB.
+    let after: Vec<f64> = samples
+        .iter()
+        .filter(|(t, _)| *t >= 60.0)
+        .map(|(_, m)| *m)
+        .collect();
+    let third = after.len() / 3;
+    let avg = |s: &[f64]| s.iter().sum::<f64>() / s.len().max(1) as f64;
+    let (mid, last) = (avg(&after[third..2 * third]), avg(&after[2 * third..]));
+    let peak = samples.iter().map(|(_, m)| *m).fold(0.0, f64::max);
+    let summary = format!(
+        "{} pods created and deleted in {:.0} s ({:.0} per minute each way); recorder rows {}, audit log deletions {}; {}; watch RSS {:.0} MB mid-run, {:.0} MB at the end, peak {:.0} MB ({} samples); /healthz {page}",
+        done.deleted.len(),
+        churned.as_secs_f64(),
+        done.deleted.len() as f64 / churned.as_secs_f64() * 60.0,
+        rows.len(),
+        audited.len(),
+        restarted.as_deref().unwrap_or("no restart"),
+        mid,
+        last,
+        peak,
+        samples.len()
+    );
+    if !lost.is_empty() || !extra.is_empty() || !doubled.is_empty() {
+        return Err(format!(
+            "{summary}\nlost {} (e.g. {:?}), extra {} (e.g. {:?}), doubled {} (e.g. {:?})",
+            lost.len(),
+            lost.iter().take(5).collect::<Vec<_>>(),
+            extra.len(),
+            extra.iter().take(5).collect::<Vec<_>>(),
+            doubled.len(),
+            doubled.iter().take(5).collect::<Vec<_>>()
+        ));
+    }
+    if audit_differs || audit_doubled > 0 {
+        return Err(format!(
+            "{summary}\nthe audit log disagrees: {} pods audited, {audit_doubled} twice",
+            audited.len()
+        ));
+    }
+    if restarted.is_none() {
+        return Err(format!(
+            "{summary}\nthe API server was never restarted (too short a run?)"
+        ));
+    }
+    if third == 0 || last > mid * 1.2 + 10.0 {
+        return Err(format!("{summary}\nmemory grew (or too few samples)"));
+    }
+    if done.deleted.len() as f64 / churned.as_secs_f64() * 60.0 < 1000.0 {
+        return Err(format!("{summary}\nfewer than a thousand pods a minute"));
+    }
+    Ok(summary)
 }
