@@ -117,7 +117,15 @@ fn size_of(path: &Path) -> u64 {
     }
 }
 
-fn outcome(run: &Run) -> Value {
+/// Scans `dir/name`, holds its peak memory to the bound, and returns what it said.
+fn bounded_outcome(dir: &Path, name: &str) -> Value {
+    let run = scan(dir, name);
+    let size = size_of(&dir.join(name));
+    assert!(
+        run.peak <= memory_bound(size),
+        "{name}: {} bytes of memory for {size} bytes of input",
+        run.peak
+    );
     json!({"exit": run.exit, "warnings": run.warnings, "objects": run.objects})
 }
 
@@ -132,17 +140,10 @@ fn every_hostile_file_gives_its_expected_answer_within_bounded_memory() {
         .collect();
     names.sort();
     assert!(names.len() >= 15, "{names:?}");
-    let mut got = BTreeMap::new();
-    for name in &names {
-        let run = scan(&dir, name);
-        let size = size_of(&dir.join(name));
-        assert!(
-            run.peak <= memory_bound(size),
-            "{name}: {} bytes of memory for {size} bytes of input",
-            run.peak
-        );
-        got.insert(name.clone(), outcome(&run));
-    }
+    let got = names
+        .iter()
+        .map(|n| (n.clone(), bounded_outcome(&dir, n)))
+        .collect();
     check_expected(&dir.join("expected.json"), "files", got);
 }
 
@@ -176,17 +177,10 @@ fn generated_hostile_inputs_give_their_expected_answer_within_bounded_memory() {
     symlink("pods.json", dir.join("dump/shop/same.json")).unwrap();
     symlink("/nonexistent/file", dir.join("dump/broken.json")).unwrap();
 
-    let mut got = BTreeMap::new();
-    for name in ["line.txt", "line.json", "dump"] {
-        let run = scan(&dir, name);
-        let size = size_of(&dir.join(name));
-        assert!(
-            run.peak <= memory_bound(size),
-            "{name}: {} bytes of memory for {size} bytes of input",
-            run.peak
-        );
-        got.insert(name.to_string(), outcome(&run));
-    }
+    let got = ["line.txt", "line.json", "dump"]
+        .iter()
+        .map(|n| (n.to_string(), bounded_outcome(&dir, n)))
+        .collect();
     let _ = std::fs::remove_dir_all(&dir);
     check_expected(&fixtures().join("expected.json"), "generated", got);
 }

@@ -131,73 +131,36 @@ fn no_command_or_format_lets_an_escape_sequence_reach_the_terminal() {
     let (audit, controller) = hostile_history(&dir);
     let from = dump.to_str().unwrap();
     let now = ["--now", "2026-11-23T10:00:00Z"];
-    let mut runs: Vec<(String, Vec<String>)> = Vec::new();
+    let (audit, controller) = (audit.to_str().unwrap(), controller.to_str().unwrap());
+    let mut runs: Vec<(String, Vec<&str>)> = Vec::new();
+    fn command<'a>(args: &[&'a str], from: &'a str, out: &'a str) -> (String, Vec<&'a str>) {
+        let mut all = args.to_vec();
+        all.extend(["--from", from, "-o", out]);
+        (format!("{} -o {out}", args.join(" ")), all)
+    }
     for out in ["text", "json", "markdown"] {
-        runs.push((
-            format!("scan -o {out}"),
-            vec![
-                "scan".into(),
-                "--from".into(),
-                from.into(),
-                "-o".into(),
-                out.into(),
-            ],
-        ));
-        runs.push((
-            format!("pod -o {out}"),
-            vec![
-                "pod".into(),
-                "crash-1".into(),
-                "-n".into(),
-                "shop".into(),
-                "--from".into(),
-                from.into(),
-                "-o".into(),
-                out.into(),
-            ],
-        ));
-        runs.push((
-            format!("ns -o {out}"),
-            vec![
-                "ns".into(),
-                "shop".into(),
-                "--from".into(),
-                from.into(),
-                "-o".into(),
-                out.into(),
-            ],
-        ));
+        runs.push(command(&["scan"], from, out));
+        runs.push(command(&["pod", "crash-1", "-n", "shop"], from, out));
+        runs.push(command(&["ns", "shop"], from, out));
     }
     for out in ["text", "json"] {
-        runs.push((
-            format!("gone -o {out}"),
-            vec![
-                "gone".into(),
-                "--owner".into(),
-                "job/none".into(),
-                "-n".into(),
-                "shop".into(),
-                "--from".into(),
-                from.into(),
-                "-o".into(),
-                out.into(),
-            ],
+        runs.push(command(
+            &["gone", "--owner", "job/none", "-n", "shop"],
+            from,
+            out,
         ));
         for pod in ["shop/gone-1", "shop/gone-2"] {
-            runs.push((
-                format!("gone {pod} -o {out}"),
-                vec![
-                    "gone".into(),
-                    pod.into(),
-                    "--from".into(),
-                    from.into(),
-                    "--audit-log".into(),
-                    audit.to_str().unwrap().into(),
-                    "--controller-logs".into(),
-                    controller.to_str().unwrap().into(),
-                    "-o".into(),
-                    out.into(),
+            runs.push(command(
+                &[
+                    "gone",
+                    pod,
+                    "--audit-log",
+                    audit,
+                    "--controller-logs",
+                    controller,
                 ],
+                from,
+                out,
             ));
         }
     }
