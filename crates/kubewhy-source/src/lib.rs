@@ -40,6 +40,9 @@ pub fn log_tail(text: &str) -> Vec<String> {
 /// serde's type words in a user's: `struct Meta` (our internal name) is "an object", `i64` "an
 /// integer"; for JSON (`json`), a sequence is an array and a map an object.
 pub(crate) fn plain_types(message: &str, json: bool) -> String {
+    if message.starts_with("recursion limit exceeded") {
+        return format!("nested too deeply ({message})");
+    }
     let mut out = String::with_capacity(message.len());
     let mut rest = message;
     while let Some(i) = rest.find("expected ") {

@@ -1095,16 +1095,17 @@ fn note_unknown(name: &str, other: &[(u64, String)], out: &mut FileOut) {
     }
     runs.push((start, prev));
     for (a, b) in runs {
+        // The position names the first line; a run of lines says where it ends.
         let what = if a == b {
-            format!("line {a}")
+            String::new()
         } else {
-            format!("lines {a}-{b}")
+            format!("lines {a}-{b}: ")
         };
         out.warn(crate::warn_at(
             name,
             a,
             1,
-            format!("{what}: not kubectl output, an event or a log line kubewhy knows; ignored"),
+            format!("{what}not kubectl output, an event or a log line kubewhy knows; ignored"),
         ));
     }
 }

@@ -52,6 +52,9 @@ fn options(len: usize) -> serde_saphyr::Options {
 /// The error text without the location serde-saphyr adds (we print our own, with the file):
 /// a `line L column C: ` prefix or an ` at line ` suffix; its resource limits in words.
 fn yaml_message(e: &serde_saphyr::Error) -> String {
+    if let Some(limit) = budget_breach(e) {
+        return limit;
+    }
     let s = e.to_string();
     let mut s = s.lines().next().unwrap_or("").trim();
     s = s.strip_prefix("error: ").unwrap_or(s);
@@ -63,12 +66,42 @@ fn yaml_message(e: &serde_saphyr::Error) -> String {
     if let Some(i) = s.find(" at line ") {
         s = &s[..i];
     }
-    if s.starts_with("budget breached") {
-        return format!(
-            "YAML too large once its anchors and aliases are expanded ({s}); an alias bomb? document skipped"
-        );
-    }
     crate::plain_types(s, false)
+}
+
+/// Which of the limits of `yaml::from_str` a document broke, in words.
+fn budget_breach(e: &serde_saphyr::Error) -> Option<String> {
+    use serde_saphyr::budget::BudgetBreach as B;
+    let mut e = e;
+    while let serde_saphyr::Error::WithSnippet { error, .. }
+    | serde_saphyr::Error::AliasError { error, .. } = e
+    {
+        e = error;
+    }
+    let serde_saphyr::Error::Budget { breach, .. } = e else {
+        return None;
+    };
+    if let B::Depth { depth } = breach {
+        return Some(format!(
+            "YAML nested more than {depth} deep; document skipped"
+        ));
+    }
+    let limit = match breach {
+        B::Events { events } => format!("over {events} parser events"),
+        B::Nodes { nodes } => format!("over {nodes} nodes"),
+        B::Aliases { aliases } => format!("over {aliases} aliases"),
+        B::Anchors { anchors } => format!("over {anchors} anchors"),
+        B::ScalarBytes { total_scalar_bytes } => {
+            format!("over {total_scalar_bytes} bytes of values")
+        }
+        B::AliasAnchorRatio { aliases, anchors } => {
+            format!("{aliases} aliases of {anchors} anchors")
+        }
+        other => format!("{other:?}"),
+    };
+    Some(format!(
+        "YAML too large once its anchors and aliases are expanded ({limit}); an alias bomb? document skipped"
+    ))
 }
 
 pub(crate) fn parse_value(file: &str, line: u64, value: Value, out: &mut FileOut) {
