@@ -289,7 +289,7 @@ pub fn load_onto(base: Snapshot, inputs: Vec<Input>, now: Option<jiff::Timestamp
     let mut parts = Vec::with_capacity(outs.len());
     for mut out in outs {
         if let Some(limit) = limit {
-            future_timestamps(&out, limit, &mut warnings);
+            future_timestamps(&out, &jobs, limit, &mut warnings);
         }
         for k in out.empty_kinds {
             snap.kinds_loaded.entry(k).or_insert(0);
@@ -346,8 +346,14 @@ const FUTURE_TOLERANCE: jiff::SignedDuration = jiff::SignedDuration::from_hours(
 
 /// Timestamps after `limit` in what a file gave: they are not used as the snapshot's time, and
 /// each file says so (the first three, then how many more).
-fn future_timestamps(out: &FileOut, limit: jiff::Timestamp, warnings: &mut Vec<LoadWarning>) {
+fn future_timestamps(
+    out: &FileOut,
+    jobs: &[Job],
+    limit: jiff::Timestamp,
+    warnings: &mut Vec<LoadWarning>,
+) {
     let mut n = 0usize;
+    let mut shown = Vec::new();
     for part in out.parts.iter().chain([&out.objects]) {
         part.timestamps(|t| {
             if t.at <= limit {
@@ -360,14 +366,24 @@ fn future_timestamps(out: &FileOut, limit: jiff::Timestamp, warnings: &mut Vec<L
                 } else {
                     format!("{}/{}", t.namespace, t.name)
                 };
-                warnings.push(warn_file(
-                    &out.name,
-                    format!(
-                        "{} {at}: {} {} is after the moment the data was read; the snapshot's time is taken from the other timestamps",
-                        t.kind, t.field, t.at
-                    ),
-                ));
+                let message = format!(
+                    "{} {at}: {} {} is after the moment the data was read; the snapshot's time is taken from the other timestamps",
+                    t.kind, t.field, t.at
+                );
+                shown.push((message, t.at.to_string()));
             }
+        });
+    }
+    // Where each value is written (rare, so the input is read again for it).
+    let needles: Vec<&str> = shown.iter().map(|(_, s)| s.as_str()).collect();
+    let job = (!needles.is_empty())
+        .then(|| jobs.iter().find(|j| j.name() == out.name))
+        .flatten();
+    let positions = job.map(|j| locate(j, &needles)).unwrap_or_default();
+    for (i, (message, _)) in shown.into_iter().enumerate() {
+        warnings.push(match positions.get(i).copied().flatten() {
+            Some((line, col)) => warn_at(&out.name, line, col, message),
+            None => warn_file(&out.name, message),
         });
     }
     if n > 3 {
@@ -379,6 +395,63 @@ fn future_timestamps(out: &FileOut, limit: jiff::Timestamp, warnings: &mut Vec<L
             ),
         ));
     }
+}
+
+/// Line and column (1-based, bytes) where each of `needles` is written in the input; equal
+/// needles take successive occurrences. `None` for one not found (written another way).
+fn locate(job: &Job, needles: &[&str]) -> Vec<Option<(u64, u64)>> {
+    let mut found: Vec<Option<(u64, u64)>> = vec![None; needles.len()];
+    let mut line_no = 0u64;
+    let mut see = |line: &[u8]| {
+        line_no += 1;
+        for i in 0..needles.len() {
+            if found[i].is_some() {
+                continue;
+            }
+            let needle = needles[i].as_bytes();
+            let mut from = 0;
+            while let Some(p) = line[from..].windows(needle.len()).position(|w| w == needle) {
+                let at = Some((line_no, (from + p + 1) as u64));
+                from += p + needle.len();
+                if !found.contains(&at) {
+                    found[i] = at;
+                    break;
+                }
+            }
+        }
+        found.iter().all(Option::is_some)
+    };
+    match job {
+        Job::File(path) => {
+            use std::io::BufRead;
+            let Ok(file) = std::fs::File::open(path) else {
+                return found;
+            };
+            let mut reader = std::io::BufReader::new(file);
+            let mut line = Vec::new();
+            while reader.read_until(b'\n', &mut line).is_ok_and(|n| n > 0) {
+                if see(&line) {
+                    break;
+                }
+                line.clear();
+            }
+        }
+        Job::Bytes(_, bytes) => {
+            for line in bytes.split(|b| *b == b'\n') {
+                if see(line) {
+                    break;
+                }
+            }
+        }
+        Job::Text(_, text) => {
+            for line in text.split('\n') {
+                if see(line.as_bytes()) {
+                    break;
+                }
+            }
+        }
+    }
+    found
 }
 
 /// Adds the files under the input `p` (a file, or a directory walked in name order) to `jobs`.

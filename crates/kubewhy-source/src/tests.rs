@@ -47,6 +47,46 @@ const LIST: &str = r#"{
 }"#;
 
 #[test]
+fn a_timestamp_in_the_future_is_named_where_it_is_written() {
+    let list = r#"{"kind": "List", "items": [
+  {"kind": "Pod", "metadata": {"name": "a", "namespace": "n",
+   "creationTimestamp": "2099-01-01T00:00:00Z"}},
+  {"kind": "Pod", "metadata": {"name": "b", "namespace": "n",
+   "creationTimestamp": "2099-01-01T00:00:00Z"}},
+  {"kind": "Pod", "metadata": {"name": "c", "namespace": "n",
+   "creationTimestamp": "2026-11-01T00:00:00Z"}}
+]}"#;
+    let loaded = load(&[text("pods.json", list)], None);
+    let at: Vec<String> = loaded
+        .warnings
+        .iter()
+        .map(|w| {
+            format!(
+                "{}:{:?}:{:?} {}",
+                w.file,
+                w.line,
+                w.column,
+                &w.message[..14]
+            )
+        })
+        .collect();
+    // Equal values take successive occurrences; the snapshot's time is the other pod's.
+    assert_eq!(
+        at,
+        [
+            "pods.json:Some(3):Some(26) Pod n/a: metad",
+            "pods.json:Some(5):Some(26) Pod n/b: metad"
+        ]
+    );
+    assert_eq!(
+        loaded.snapshot.now.map(|t| t.to_string()).as_deref(),
+        Some("2026-11-01T00:00:00Z")
+    );
+    let not_written_so = locate(&Job::Text("x".into(), "a\nb".into()), &["c", "b"]);
+    assert_eq!(not_written_so, [None, Some((2, 1))]);
+}
+
+#[test]
 fn serde_type_words_are_put_in_a_users_words() {
     assert_eq!(
         crate::plain_types("invalid type: integer `5`, expected struct Meta", true),
