@@ -2148,9 +2148,16 @@ fn restart_component(
         .args([signal, &pid.to_string()])
         .status();
     let t = Instant::now();
+    // Gone means reaped, not merely a zombie: a killed Go process's main thread turns zombie
+    // while its other threads still hold its sockets (the next one could not bind its port).
     while std::path::Path::new(&format!("/proc/{pid}")).exists() {
         if t.elapsed() > Duration::from_secs(30) {
             let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
+        }
+        if t.elapsed() > Duration::from_secs(60) {
+            return Err(format!(
+                "{name} (pid {pid}) is still there 60 s after kill -9 (a zombie no one reaps?)"
+            ));
         }
         std::thread::sleep(Duration::from_millis(200));
     }
@@ -2169,6 +2176,12 @@ fn restart_component(
         .spawn()
         .map_err(|e| format!("restarting {name}: {e}"))?;
     std::fs::write(&pidfile, format!("{}\n{exe}\n", child.id())).map_err(|e| e.to_string())?;
+    // This process is its parent: without a wait, the next restart's kill would leave a zombie
+    // whose /proc entry never goes (the cause of a CI run that hung for an hour).
+    let mut child = child;
+    std::thread::spawn(move || {
+        let _ = child.wait();
+    });
     let t = Instant::now();
     while c.run(&["get", "--raw", "/readyz"], None).is_err() {
         if t.elapsed() > Duration::from_secs(90) {
