@@ -1877,7 +1877,10 @@ fn gone_phase(c: &Cluster, rec: &mut Recorder, orphan: bool) -> Result<usize, St
             &format!("{{name: main, image: {BB}, command: [sleep, '100000']}}"),
         ),
     );
-    // A Job deleted with its pod 5 s after it finishes.
+    // A Job deleted with its pod 5 s after it finishes. Created in a later second than done-*:
+    // the pod GC deletes the oldest terminated pods first, creationTimestamp (whole seconds)
+    // tied broken by name, and batch-* sorts before done-* (a CI run lost it to the pod GC).
+    std::thread::sleep(Duration::from_millis(1100));
     let ttl_job = format!(
         "apiVersion: batch/v1\nkind: Job\nmetadata: {{name: batch}}\nspec:\n  ttlSecondsAfterFinished: 5\n  template:\n    spec:\n      restartPolicy: Never\n      terminationGracePeriodSeconds: 1\n      containers:\n      - {{name: main, image: {BB}, command: ['true']}}\n"
     );
