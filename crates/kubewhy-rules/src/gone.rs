@@ -873,6 +873,22 @@ fn owner_state(snap: &Snapshot, history: &History, ns: &str, o: &OwnerLink) -> O
     }
 }
 
+/// When the recorder saw the pod go (outside a watch gap) clearly before its Job's
+/// `ttlSecondsAfterFinished` ran out: the pod's deletion time, the expiry and the Job's name.
+/// Two seconds of slack cover whole-second condition times and the recorder's clock.
+fn gone_before_ttl(
+    f: &Facts,
+    job: &ObjectRecord,
+) -> Option<(jiff::Timestamp, jiff::Timestamp, String)> {
+    let r = f.recorded.filter(|r| !r.deleted_in_gap)?;
+    let gone = r.deleted?;
+    if job.kind != "Job" {
+        return None;
+    }
+    let expiry = job.finished? + jiff::SignedDuration::from_secs(job.ttl_seconds_after_finished?);
+    (gone + jiff::SignedDuration::from_secs(2) < expiry).then(|| (gone, expiry, job.name.clone()))
+}
+
 /// Owner deleted: a Job's TTL or its CronJob's history limit, or a plain cascade.
 fn owner_cause(
     snap: &Snapshot,
@@ -1168,8 +1184,26 @@ fn implied(
             Confidence::High,
         ));
     }
+    // A pod the recorder saw go before its Job's TTL ran out did not go with the Job (the pod
+    // GC takes the oldest terminated pods, a finished Job's among them).
+    let before_ttl = match owner {
+        Some(OwnerState::Deleted(Some(r))) => gone_before_ttl(f, r),
+        _ => None,
+    };
+    if let Some((gone, expiry, job)) = &before_ttl {
+        push(
+            fd,
+            EvidenceKind::Field,
+            Some(key),
+            "flight recorder: the pod's deletion, its Job's completion and ttlSecondsAfterFinished",
+            format!(
+                "gone at {gone}, before Job {job}'s TTL expired at {expiry}: not removed with its Job"
+            ),
+        );
+    }
     if let Some(owner_state) = owner
         && matches!(owner_state, OwnerState::Deleting | OwnerState::Deleted(_))
+        && before_ttl.is_none()
     {
         return Some(owner_cause(
             snap,
@@ -1965,6 +1999,62 @@ metadata: {name: data}
                 ("data", "before", Cause::PodGcOrphaned),
                 ("data", "after", Cause::PodGcThreshold),
             ],
+        );
+    }
+
+    #[test]
+    fn a_job_pod_gone_before_its_ttl_ran_out_was_not_removed_with_the_job() {
+        // The pod GC took batch-early (the oldest terminated pod: creationTimestamp ties break
+        // by name) 2 s after the Job finished; the TTL controller removed the Job 5 s after.
+        let t = |s: &str| s.parse().ok();
+        let job = OwnerLink {
+            kind: "Job".into(),
+            name: "batch".into(),
+            uid: "job-uid".into(),
+        };
+        let rec = |name: &str, deleted: &str| PodRecord {
+            namespace: "data".into(),
+            name: name.into(),
+            uid: name.into(),
+            owner: Some(job.clone()),
+            node: "node-1".into(),
+            phase: "Succeeded".into(),
+            deleted: t(deleted),
+            ..Default::default()
+        };
+        let h = History {
+            pods: vec![
+                rec("batch-early", "2026-11-22T11:00:02Z"),
+                rec("batch-late", "2026-11-22T11:00:06Z"),
+            ],
+            objects: vec![ObjectRecord {
+                kind: "Job".into(),
+                namespace: "data".into(),
+                name: "batch".into(),
+                uid: "job-uid".into(),
+                deleted: t("2026-11-22T11:00:07Z"),
+                ttl_seconds_after_finished: Some(5),
+                finished: t("2026-11-22T11:00:00Z"),
+                ..Default::default()
+            }],
+            sources: vec!["flight recorder".into()],
+            ..Default::default()
+        };
+        let snap = Snapshot::default();
+        assert_causes(
+            &snap,
+            &h,
+            &[
+                ("data", "batch-early", Cause::PodGcThreshold),
+                ("data", "batch-late", Cause::JobTtlExpired),
+            ],
+        );
+        let a = ask(&snap, &h, "data", "batch-early");
+        assert!(
+            a.findings[0].evidence.iter().any(|e| e.quote
+                == "gone at 2026-11-22T11:00:02Z, before Job batch's TTL expired at 2026-11-22T11:00:05Z: not removed with its Job"),
+            "{:#?}",
+            a.findings[0].evidence
         );
     }
 }
