@@ -160,6 +160,13 @@ pub struct ObjectRecord {
     pub finished: Option<Timestamp>,
 }
 
+impl ObjectRecord {
+    /// When a finished Job's `ttlSecondsAfterFinished` ran out (its completion plus the TTL).
+    pub fn ttl_expiry(&self) -> Option<Timestamp> {
+        Some(self.finished? + jiff::SignedDuration::from_secs(self.ttl_seconds_after_finished?))
+    }
+}
+
 /// Everything `kubewhy gone` knows about the past besides the snapshot.
 #[derive(Debug, Clone, Default)]
 pub struct History {

@@ -885,7 +885,7 @@ fn gone_before_ttl(
     if job.kind != "Job" {
         return None;
     }
-    let expiry = job.finished? + jiff::SignedDuration::from_secs(job.ttl_seconds_after_finished?);
+    let expiry = job.ttl_expiry()?;
     (gone + jiff::SignedDuration::from_secs(2) < expiry).then(|| (gone, expiry, job.name.clone()))
 }
 
@@ -918,9 +918,9 @@ fn owner_cause(
                 c,
             );
         }
-        if let (Some(ttl), Some(done), Some(gone)) =
-            (r.ttl_seconds_after_finished, r.finished, r.deleted)
-            && gone >= done + jiff::SignedDuration::from_secs(ttl)
+        if let (Some(ttl), Some(expiry), Some(gone)) =
+            (r.ttl_seconds_after_finished, r.ttl_expiry(), r.deleted)
+            && gone >= expiry
         {
             return (
                 Cause::JobTtlExpired,

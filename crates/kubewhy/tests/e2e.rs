@@ -2171,7 +2171,7 @@ fn restart_component(
         .map_err(|e| e.to_string())?;
     // setsid execs in place (a spawned child leads no process group): its PID is the
     // component's, and the component outlives this test like up.sh's do.
-    let child = Command::new("setsid")
+    let mut child = Command::new("setsid")
         .args(&args)
         .stdin(Stdio::null())
         .stdout(log.try_clone().map_err(|e| e.to_string())?)
@@ -2181,7 +2181,6 @@ fn restart_component(
     std::fs::write(&pidfile, format!("{}\n{exe}\n", child.id())).map_err(|e| e.to_string())?;
     // This process is its parent: without a wait, the next restart's kill would leave a zombie
     // whose /proc entry never goes (the cause of a CI run that hung for an hour).
-    let mut child = child;
     std::thread::spawn(move || {
         let _ = child.wait();
     });
