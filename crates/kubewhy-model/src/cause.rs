@@ -94,6 +94,8 @@ causes! {
     AppExitError = "KW304", "app-exit-error", Crashing, "the application exits non-zero by itself";
     KilledBySignal = "KW305", "killed-by-signal", Crashing, "killed by a signal that is not explained by OOM or probes";
     ReadinessProbeFailing = "KW306", "readiness-probe-failing", Crashing, "running but never Ready because the readiness probe fails";
+    DependencyUnreachable = "KW307", "dependency-unreachable", Crashing, "the application exits because something it needs (a database, a Service, a DNS name) does not answer or refuses";
+    PodNetworkBroken = "KW308", "pod-network-broken", Crashing, "containers on a node cannot reach Service IPs or other pods (kube-proxy, the CNI or the node's routing is broken)";
 
     GracePeriodPending = "KW401", "grace-period-pending", NotGoingAway, "not stuck: still inside its grace period / preStop hook";
     FinalizerPending = "KW402", "finalizer-pending", NotGoingAway, "deletion waits on finalizers no controller is removing";
@@ -119,12 +121,15 @@ causes! {
     OwnerDeleted = "KW609", "owner-deleted", Gone, "cascading deletion after its owner was deleted";
     NamespaceDeleted = "KW610", "namespace-deleted", Gone, "its namespace was deleted";
     DeletedByClient = "KW611", "deleted-by-client", Gone, "deleted by a user or a controller that the evidence names";
+    ScaledDown = "KW612", "scaled-down", Gone, "its controller removed it because the desired replicas were lowered";
+    RolloutReplaced = "KW613", "rollout-replaced", Gone, "a rollout replaced it with a pod of the new revision";
 
     NodeNotReady = "KW701", "node-not-ready", Node, "a node is NotReady / Unknown and pods on it are affected";
     NodePressure = "KW702", "node-pressure", Node, "a node reports memory / disk / PID pressure";
     PlegUnhealthy = "KW703", "pleg-unhealthy", Node, "the kubelet's pod lifecycle event generator is unhealthy";
     KubeletStatusThrottled = "KW704", "kubelet-status-throttled", Node, "pod status in the API lags reality because the kubelet's API QPS is exhausted";
     StaticPodStale = "KW705", "static-pod-stale", Node, "a static pod manifest changed but the mirror pod did not follow";
+    NodeRestarted = "KW706", "node-restarted", Node, "the node or its container runtime restarted and killed every container on it at once (exit code 255, reason Unknown)";
 }
 
 impl Cause {

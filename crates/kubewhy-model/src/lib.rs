@@ -5,6 +5,7 @@ pub mod cause;
 pub mod finding;
 pub mod history;
 pub mod map;
+pub mod messages;
 pub mod node;
 pub mod objects;
 pub mod plan;

@@ -210,33 +210,9 @@ pub(crate) fn human_duration(secs: i64) -> String {
     }
 }
 
-/// Strips the gRPC envelope kubelets before 1.28 put around runtime errors.
-pub(crate) fn strip_rpc(msg: &str) -> &str {
-    let mut m = msg;
-    while let Some(i) = m.find("rpc error: code = ") {
-        let rest = &m[i..];
-        match rest.find(" desc = ") {
-            Some(d) => m = &rest[d + " desc = ".len()..],
-            None => break,
-        }
-    }
-    m
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn rpc_prefix_is_stripped() {
-        assert_eq!(
-            strip_rpc(
-                "Failed to pull image \"x\": rpc error: code = Unknown desc = failed to pull"
-            ),
-            "failed to pull"
-        );
-        assert_eq!(strip_rpc("plain"), "plain");
-    }
 
     #[test]
     fn durations() {

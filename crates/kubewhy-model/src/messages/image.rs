@@ -1,0 +1,116 @@
+//! Image pull failures, by the runtime's own error text: containerd, dockershim and CRI-O
+//! wordings, with or without the `rpc error: code = … desc =` envelope of kubelets before 1.28
+//! (kubernetes-messages.md §2.1, §3).
+
+use crate::{Cause, Confidence};
+
+/// Classifies a pull error. Order matters: the more specific patterns come first (a missing
+/// blob also says "not found"; a TLS error may mention a timeout).
+pub fn classify_pull_error(text: &str) -> Option<(Cause, Confidence)> {
+    let t = super::strip_rpc(text);
+    let l = t.to_ascii_lowercase();
+    let has = |needles: &[&str]| needles.iter().any(|n| l.contains(n));
+    use Confidence::*;
+    let c = if has(&[
+        "invalid reference format",
+        "couldn't parse image reference",
+        "failed to apply default image tag",
+    ]) {
+        (Cause::ImageNameInvalid, High)
+    } else if has(&["with pull policy of never"]) {
+        (Cause::ImageNeverPull, High)
+    } else if has(&["pull qps exceeded"]) {
+        (Cause::ImagePullQps, High)
+    } else if has(&[
+        "toomanyrequests",
+        "429 too many requests",
+        "pull rate limit",
+    ]) {
+        (Cause::ImagePullRateLimited, High)
+    } else if has(&[
+        "x509:",
+        "tls: failed to verify",
+        "certificate signed by unknown authority",
+        "certificate is not valid",
+        "tls: bad certificate",
+    ]) {
+        (Cause::ImageRegistryTls, High)
+    } else if has(&["server gave http response to https client"]) {
+        (Cause::ImageRegistryHttp, High)
+    } else if has(&[
+        "no match for platform in manifest",
+        "no matching manifest for",
+        "no image found in manifest list for architecture",
+        "exec format error",
+    ]) {
+        (Cause::ImagePlatformMismatch, High)
+    } else if has(&[
+        "file integrity checksum failed",
+        "failed to inspect image",
+        "readlink",
+        "layer does not exist",
+    ]) {
+        (Cause::ImageStoreCorrupt, Medium)
+    } else if has(&[
+        "unknown blob",
+        "blob unknown",
+        "digest mismatch",
+        "unexpected eof",
+        "failed commit on ref",
+        "content at",
+        "short read",
+    ]) {
+        (Cause::ImageCorrupt, Medium)
+    } else if has(&[
+        "pull access denied",
+        "repository does not exist or may require",
+    ]) {
+        // Docker Hub answers the same for a missing repository and a private one.
+        (Cause::ImagePullAuth, Medium)
+    } else if has(&[
+        "401 unauthorized",
+        "403 forbidden",
+        "unauthorized:",
+        "authentication required",
+        "insufficient_scope",
+        "failed to authorize",
+        "requested access to the resource is denied",
+        "no basic auth credentials",
+    ]) {
+        (Cause::ImagePullAuth, High)
+    } else if has(&[
+        ": not found",
+        "manifest unknown",
+        "not found: manifest",
+        "manifest for ",
+        "name unknown",
+        "404 not found",
+    ]) {
+        (Cause::ImageNotFound, High)
+    } else if has(&[
+        "no such host",
+        "connection refused",
+        "network is unreachable",
+        "no route to host",
+        "i/o timeout",
+        "tls handshake timeout",
+        "502 bad gateway",
+        "503 service unavailable",
+        "504 gateway timeout",
+        "registry is unavailable",
+        "connection reset by peer",
+    ]) {
+        (Cause::ImageRegistryUnreachable, High)
+    } else if has(&[
+        "context deadline exceeded",
+        "deadlineexceeded",
+        "context canceled",
+        "download failed after attempts",
+        "timeout",
+    ]) {
+        (Cause::ImagePullTimeout, Medium)
+    } else {
+        return None;
+    };
+    Some(c)
+}
