@@ -20,4 +20,4 @@ pub use finding::{
     Unexplained, merge_findings,
 };
 pub use objects::ObjectKey;
-pub use snapshot::{Pasted, Snapshot, Stamp};
+pub use snapshot::{Pasted, PastedMessage, Snapshot, Stamp};

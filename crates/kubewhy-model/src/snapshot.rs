@@ -70,6 +70,8 @@ pub struct Snapshot {
     /// stanzas, event messages): findings about them are less certain and say what would settle
     /// them.
     pub pasted: Vec<Pasted>,
+    /// Known failure messages the paste holds, in order.
+    pub pasted_messages: Vec<PastedMessage>,
     idx: Indexes,
 }
 
@@ -82,6 +84,22 @@ pub struct Stamp<'a> {
     /// The field, as a path (`metadata.creationTimestamp`).
     pub field: &'static str,
     pub at: Timestamp,
+}
+
+/// A known failure message found in pasted text, wherever it stood (a sentence, a fragment,
+/// one log line): the catalogue's cause for it and what it is about, if the paste says.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PastedMessage {
+    /// `file:line`.
+    pub at: String,
+    /// The message, from where it starts (cut at 300 characters).
+    pub quote: String,
+    pub cause: crate::Cause,
+    pub confidence: crate::Confidence,
+    /// Who wrote it: `a FailedScheduling event message`, `a kubelet … log line`.
+    pub speaker: String,
+    /// The object the line names, if it names one.
+    pub object: Option<ObjectKey>,
 }
 
 /// An object read from pasted text, and what that text could not show.

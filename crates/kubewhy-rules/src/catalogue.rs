@@ -42,3 +42,66 @@ pub fn example_node_log(page: &str) -> Option<String> {
     let close = rest[open..].find("\n```")?;
     Some(rest[open..open + close + 1].to_string())
 }
+
+/// The numbered steps of a page's "How to fix it safely" section: the action, the first
+/// command in backticks, and the risk the step states (`risk: low`; a step that states none is
+/// read-only when its command is, else low).
+pub fn steps(cause: Cause) -> Vec<kubewhy_model::Step> {
+    use kubewhy_model::RiskLevel;
+    let Some(page) = page(cause) else {
+        return Vec::new();
+    };
+    let Some(start) = page.find("## How to fix it safely") else {
+        return Vec::new();
+    };
+    let section = &page[start..];
+    let section = &section[..section[3..].find("\n## ").map_or(section.len(), |e| e + 3)];
+    let mut out = Vec::new();
+    for line in section.lines() {
+        let Some((n, text)) = line.split_once(". ") else {
+            continue;
+        };
+        if n.is_empty() || !n.chars().all(|c| c.is_ascii_digit()) {
+            continue;
+        }
+        let command = text
+            .split('`')
+            .nth(1)
+            .filter(|c| !c.is_empty())
+            .map(str::to_string);
+        let lower = text.to_ascii_lowercase();
+        let stated = lower.find("risk:").map(|i| lower[i + 5..].trim_start());
+        let risk = match stated {
+            Some(r) if r.starts_with("none") => RiskLevel::None,
+            Some(r) if r.starts_with("low") => RiskLevel::Low,
+            Some(r) if r.starts_with("medium") => RiskLevel::Medium,
+            Some(r) if r.starts_with("high") => RiskLevel::High,
+            _ if command.as_deref().is_some_and(|c| {
+                c.starts_with("kubectl get") || c.starts_with("kubectl describe")
+            }) =>
+            {
+                RiskLevel::None
+            }
+            _ => RiskLevel::Low,
+        };
+        // The action is the sentence before the risk; what the risk says is its note.
+        let (action, note) = match lower.find("(risk:").or(lower.find("risk:")) {
+            Some(i) => {
+                let note = text[i..]
+                    .trim_start_matches(['(', ' '])
+                    .trim_end_matches([')', '.'])
+                    .split_once(['—', '-', ';', ','])
+                    .map_or("", |(_, n)| n.trim());
+                (text[..i].trim().trim_end_matches(['.', ' ']), note)
+            }
+            None => (text.trim().trim_end_matches('.'), ""),
+        };
+        out.push(kubewhy_model::Step {
+            action: action.to_string(),
+            command,
+            risk,
+            risk_note: note.to_string(),
+        });
+    }
+    out
+}

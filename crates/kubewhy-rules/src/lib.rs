@@ -132,6 +132,7 @@ pub fn diagnose(snap: &Snapshot) -> Diagnosis {
     node::attach_pod_evidence(&ctx, &mut raw);
     let mut findings = merge_findings(raw);
     pasted::qualify(snap, &mut findings);
+    pasted::from_messages(snap, &mut findings);
     let explained: std::collections::HashSet<(&str, &str)> = findings
         .iter()
         .flat_map(|f| f.objects.iter())

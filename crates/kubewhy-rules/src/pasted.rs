@@ -3,8 +3,8 @@
 //! describe that shows everything the checks read leaves its findings as they are.
 
 use kubewhy_model::{
-    Cause, Confidence, Evidence, EvidenceKind, Finding, ObjectKey, Pasted, RiskLevel, Snapshot,
-    Step,
+    Cause, Confidence, Evidence, EvidenceKind, Finding, ObjectKey, Pasted, RiskLevel, Severity,
+    Snapshot, Step,
 };
 
 fn same(a: &ObjectKey, b: &ObjectKey) -> bool {
@@ -96,5 +96,188 @@ fn display(o: &ObjectKey) -> String {
         o.name.to_string()
     } else {
         format!("{}/{}", o.namespace, o.name)
+    }
+}
+
+/// Causes whose findings only say "it fails" without the specific why: a pasted message that
+/// names a precise cause comes before them.
+fn generic(c: Cause) -> bool {
+    matches!(
+        c,
+        Cause::AppExitError
+            | Cause::ContainerStartFailed
+            | Cause::ConfigError
+            | Cause::KilledBySignal
+            | Cause::KubeletCleanupPending
+            | Cause::GracePeriodPending
+    )
+}
+
+/// Findings from the known failure messages of a paste (`Snapshot::pasted_messages`) whose
+/// cause no finding gives: what the message says, quoted with its line, about the object the
+/// paste names (one placeholder when it names none), with the cause page's steps and the
+/// command that would show the object. They come after the findings read from whole objects,
+/// except those that only say "it fails" at low confidence.
+pub(crate) fn from_messages(snap: &Snapshot, findings: &mut Vec<Finding>) {
+    if snap.pasted_messages.is_empty() {
+        return;
+    }
+    let mut added: Vec<Finding> = Vec::new();
+    let mut causes: Vec<Cause> = Vec::new();
+    for m in &snap.pasted_messages {
+        if !causes.contains(&m.cause) {
+            causes.push(m.cause);
+        }
+    }
+    for cause in causes {
+        if findings.iter().any(|f| f.cause == cause) {
+            continue;
+        }
+        let msgs: Vec<&kubewhy_model::PastedMessage> = snap
+            .pasted_messages
+            .iter()
+            .filter(|m| m.cause == cause)
+            .collect();
+        let object = msgs
+            .iter()
+            .find_map(|m| m.object.clone())
+            .or_else(|| only_object(snap, cause))
+            .unwrap_or_else(|| placeholder(cause));
+        let best = msgs
+            .iter()
+            .map(|m| m.confidence)
+            .max()
+            .unwrap_or(Confidence::Low);
+        let confidence = match best {
+            Confidence::High => Confidence::Medium,
+            _ => Confidence::Low,
+        };
+        let mut f = Finding::new(
+            cause,
+            Severity::Error,
+            format!("The paste shows {}", lower_first(cause.meaning())),
+        )
+        .object(object.clone())
+        .confidence(confidence);
+        for m in msgs.iter().take(3) {
+            f = f.evidence(
+                EvidenceKind::Log,
+                m.object.as_ref(),
+                format!("pasted text {} ({})", m.at, m.speaker),
+                m.quote.clone(),
+            );
+        }
+        let named = !object.name.starts_with('(');
+        f = f.explain(format!(
+            "{} known failure message{} in the paste mean{} {}: kubewhy's message catalogue ties this wording to `{}`. {}",
+            msgs.len(),
+            if msgs.len() == 1 { "" } else { "s" },
+            if msgs.len() == 1 { "s" } else { "" },
+            lower_first(cause.meaning()),
+            cause.slug(),
+            if named {
+                "The paste does not show the object's whole state, so the steps start with the command that does."
+            } else {
+                "The paste does not say which object it is about; the first step shows the candidates."
+            }
+        ));
+        f = f.step(
+            "Show kubewhy the object the message is about",
+            Some(settle_for(&object)),
+            RiskLevel::None,
+            "",
+        );
+        for s in crate::catalogue::steps(cause) {
+            f.remediation.push(s);
+        }
+        added.push(f);
+    }
+    if added.is_empty() {
+        return;
+    }
+    // Before the first finding that only says "it fails", at low confidence.
+    let at = findings
+        .iter()
+        .position(|f| f.confidence == Confidence::Low && generic(f.cause))
+        .unwrap_or(findings.len());
+    added.sort_by(|a, b| b.confidence.cmp(&a.confidence));
+    findings.splice(at..at, added);
+}
+
+/// The one object of the cause's kind the snapshot holds, if there is exactly one.
+fn only_object(snap: &Snapshot, cause: Cause) -> Option<ObjectKey> {
+    use kubewhy_model::Family;
+    match cause.family() {
+        Family::Node => match snap.nodes.as_slice() {
+            [n] => Some(ObjectKey {
+                kind: "Node".into(),
+                name: n.metadata.name.clone(),
+                ..Default::default()
+            }),
+            _ => None,
+        },
+        Family::NamespaceTerminating => match snap.namespaces.as_slice() {
+            [n] => Some(ObjectKey {
+                kind: "Namespace".into(),
+                name: n.metadata.name.clone(),
+                ..Default::default()
+            }),
+            _ => None,
+        },
+        _ => match snap.pods.as_slice() {
+            [p] => Some(ObjectKey {
+                kind: "Pod".into(),
+                namespace: p.metadata.ns().into(),
+                name: p.metadata.name.clone(),
+                ..Default::default()
+            }),
+            _ => None,
+        },
+    }
+}
+
+fn placeholder(cause: Cause) -> ObjectKey {
+    use kubewhy_model::Family;
+    let (kind, ns) = match cause.family() {
+        Family::Node => ("Node", ""),
+        Family::NamespaceTerminating => ("Namespace", ""),
+        _ => ("Pod", Pasted::UNKNOWN),
+    };
+    ObjectKey {
+        kind: kind.into(),
+        namespace: ns.into(),
+        name: Pasted::UNKNOWN.into(),
+        ..Default::default()
+    }
+}
+
+fn settle_for(o: &ObjectKey) -> String {
+    let unknown = |s: &str| s.is_empty() || s.starts_with('(');
+    match o.kind.as_str() {
+        "Node" if unknown(&o.name) => "kubectl get nodes; kubectl describe node NODE".into(),
+        "Node" => format!("kubectl describe node {}", o.name),
+        "Namespace" if unknown(&o.name) => {
+            "kubectl get namespaces --field-selector status.phase=Terminating".into()
+        }
+        "Namespace" => format!("kubectl get namespace {} -o yaml", o.name),
+        _ if unknown(&o.name) && unknown(&o.namespace) => {
+            "kubectl get pods -A | grep -v -E 'Running|Completed'".into()
+        }
+        _ if unknown(&o.namespace) => {
+            format!("kubectl get pods -A --field-selector metadata.name={}", o.name)
+        }
+        _ if unknown(&o.name) => format!(
+            "kubectl get pods -n {} | grep -v -E 'Running|Completed'",
+            o.namespace
+        ),
+        _ => format!("kubectl describe pod {} -n {}", o.name, o.namespace),
+    }
+}
+
+fn lower_first(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_lowercase().chain(c).collect(),
+        None => String::new(),
     }
 }

@@ -30,7 +30,9 @@ const CAUSES: &[Cause] = &[
 /// A Pending pod the scheduler has not looked at for this long has no scheduler acting on it.
 const UNSEEN_AFTER_SECS: i64 = 120;
 
-pub(crate) use kubewhy_model::messages::scheduler::{classify_reason, parse_scheduler_message};
+#[cfg(test)]
+pub(crate) use kubewhy_model::messages::scheduler::classify_reason;
+pub(crate) use kubewhy_model::messages::scheduler::{parse_scheduler_message, primary_reason};
 
 impl Check for Pending {
     fn name(&self) -> &'static str {
@@ -116,20 +118,7 @@ fn check_pod(
         return;
     };
     let parsed = parse_scheduler_message(&message);
-    let classified: Vec<(u32, Cause, String, String)> = parsed
-        .reasons
-        .iter()
-        .filter_map(|(n, text)| {
-            classify_reason(text).map(|(c, d)| (n.unwrap_or(u32::MAX), c, d, text.clone()))
-        })
-        .collect();
-    // The reason that rules out the most nodes is the one to fix first; a reason printed without
-    // a count (a PreFilter failure) rules out every node.
-    let Some(primary) = classified
-        .iter()
-        .max_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)))
-        .cloned()
-    else {
+    let Some(primary) = primary_reason(&parsed) else {
         // A wording kubewhy does not know: the nodes' state still answers.
         match sim.and_then(|sim| from_simulation(ctx, info, sim)) {
             Some(f) => out.push(f),
@@ -182,7 +171,7 @@ fn check_pod(
         .unwrap_or_else(|| "the nodes".into());
     let mut explanation = format!(
         "The scheduler checked {nodes} and none can take the pod (Pending for {pending_for}). \
-         The reason that rules out the most nodes is \"{reason_text}\"{}.",
+         The reason to fix first is \"{reason_text}\"{}.",
         if from_condition {
             ""
         } else {
@@ -549,6 +538,11 @@ fn summary(cause: Cause, detail: &str) -> String {
             "The pod's volume can only be used on nodes that cannot take the pod".into()
         }
         Cause::NoReadyNodes => "The cluster has no nodes to schedule on".into(),
+        Cause::NodePressure if !detail.is_empty() => {
+            format!("The nodes that would fit are under resource pressure (taint {detail})")
+        }
+        Cause::NodePressure => "The nodes that would fit are under resource pressure".into(),
+        Cause::NodeNotReady => "The nodes that would fit are not ready".into(),
         _ => cause.meaning().into(),
     }
 }
@@ -586,6 +580,12 @@ fn why(cause: Cause) -> &'static str {
             "A bound PersistentVolume (local or zonal storage) can only be attached in its node or zone, and those nodes cannot take the pod."
         }
         Cause::NoReadyNodes => "There is no node for the scheduler to choose from.",
+        Cause::NodePressure => {
+            "The kubelet taints a node that runs low on disk, memory or PIDs (node.kubernetes.io/disk-pressure, memory-pressure, pid-pressure) and keeps new pods off until it recovers; tolerating the taint would place the pod on a failing node."
+        }
+        Cause::NodeNotReady => {
+            "The node controller taints a node whose kubelet stopped reporting (node.kubernetes.io/not-ready, unreachable); no pod lands there until it is Ready again."
+        }
         _ => "",
     }
 }
@@ -667,6 +667,17 @@ fn remediation(mut f: Finding, ctx: &Ctx, info: &PodInfo, cause: Cause, detail: 
         Cause::VolumeNodeAffinityConflict => {
             f = f.step("Compare the volume's node affinity with the nodes", Some("kubectl get pv -o custom-columns=NAME:.metadata.name,CLAIM:.spec.claimRef.name,AFFINITY:.spec.nodeAffinity".into()), RiskLevel::None, "")
                 .step("Free capacity on the node or zone that holds the volume, or move the data", None, RiskLevel::Medium, "Moving a volume's data means copying it; deleting the claim deletes the data with a Delete reclaim policy.");
+        }
+        Cause::NodePressure => {
+            f = f
+                .step("See which pressure the nodes report and how full their disks are", Some("kubectl describe nodes | grep -E 'Name:|Pressure|Taints'".into()), RiskLevel::None, "")
+                .step("Free the resource on the node: remove unused images (crictl rmi --prune), old logs and emptyDir data, or grow its disk", None, RiskLevel::Low, "Pruned images are pulled again when needed.")
+                .step("Or lower the kubelet's eviction thresholds only if they are set above what the node needs", None, RiskLevel::Medium, "Thresholds too low let the node run out before the kubelet reacts.");
+        }
+        Cause::NodeNotReady => {
+            f = f
+                .step("See the nodes' Ready condition", Some("kubectl get nodes; kubectl describe nodes | grep -E 'Name:|Ready|Taints'".into()), RiskLevel::None, "")
+                .step("Bring the kubelet back on the node (systemctl status kubelet; journalctl -u kubelet)", None, RiskLevel::Low, "");
         }
         Cause::NoReadyNodes => {
             f = f.step(

@@ -80,7 +80,7 @@ impl Failure {
     pub fn cause(&self) -> Cause {
         match self {
             Failure::Unschedulable => Cause::NodeUnschedulable,
-            Failure::Taint(_) => Cause::UntoleratedTaint,
+            Failure::Taint(t) => kubewhy_model::messages::scheduler::taint_cause(&t.key),
             Failure::NodeAffinity(_) => Cause::NodeSelectorMismatch,
             Failure::HostPort { .. } => Cause::HostPortConflict,
             Failure::Insufficient { .. } => Cause::InsufficientResources,

@@ -140,6 +140,8 @@ pub(crate) struct FileOut {
     empty_kinds: Vec<String>,
     /// Objects known in part, from pasted text.
     pasted: Vec<kubewhy_model::Pasted>,
+    /// Known failure messages in pasted text.
+    pasted_messages: Vec<kubewhy_model::PastedMessage>,
     /// Whether the file was read as pasted text (its ages count back from the anchor).
     pasted_text: bool,
     /// Whether the file held nothing but white space.
@@ -298,6 +300,7 @@ pub fn load_onto(base: Snapshot, inputs: Vec<Input>, now: Option<jiff::Timestamp
         parts.push(std::mem::take(&mut out.objects));
         snap.logs.extend(out.logs);
         snap.pasted.extend(out.pasted);
+        snap.pasted_messages.extend(out.pasted_messages);
         snap.node.bundles.extend(out.bundles);
         any_paste |= out.pasted_text;
         if let Some(first) = out.warnings.first().cloned() {

@@ -11,8 +11,10 @@
 //! them (`infer.rs`). Ages (`5m`, `(x3 over 10m)`, `Terminating (lasts 2m)`) count back from
 //! the anchor: `--now`, else the moment of reading. Nothing here fails: unknown text is noted.
 
+mod clean;
 mod describe;
 mod infer;
+mod recognise;
 mod table;
 #[cfg(test)]
 mod tests;
@@ -388,10 +390,12 @@ fn expand_tabs(text: &str) -> std::borrow::Cow<'_, str> {
 }
 
 pub(crate) fn parse(name: &str, text: &str, anchor: Timestamp, out: &mut FileOut) {
-    let text = expand_tabs(text);
+    let text = clean::text(text);
+    let text = expand_tabs(&text);
     let text = text.as_ref();
     let mut c = Collected::default();
     let lines: Vec<(u64, &str)> = (1u64..).zip(text.lines()).collect();
+    out.pasted_messages = recognise::lines(name, &lines);
     let mut state = State::None;
     let mut block: Vec<(u64, &str)> = Vec::new();
     let mut header: Option<Vec<(String, usize)>> = None;

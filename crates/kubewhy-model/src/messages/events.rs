@@ -1,88 +1,204 @@
 //! Event messages that travel without their event: the reason and the kind of object the
-//! component emits them for, so a message pasted alone becomes the event it came from
-//! (kubernetes-messages.md §1, §2).
+//! component emits them for, so a message pasted alone — or quoted inside a sentence, a log
+//! line or another tool's output — becomes the event it came from (kubernetes-messages.md §1,
+//! §2, §4; the wordings of every era the real pastes of `tests/fixtures/wild` show).
 
 use regex::Regex;
 use std::sync::LazyLock;
 
-/// Well-known event messages (kubernetes-messages.md), with the reason and the kind of object
-/// the component emits them for.
-static MESSAGES: LazyLock<Vec<(Regex, &'static str, &'static str)>> = LazyLock::new(|| {
-    [
-        (r"^\d+/\d+ nodes are available", "FailedScheduling", "Pod"),
-        (
-            r"^no nodes available to schedule pods",
-            "FailedScheduling",
-            "Pod",
-        ),
-        (
-            r"^pod has unbound (immediate )?PersistentVolumeClaims",
-            "FailedScheduling",
-            "Pod",
-        ),
-        (r"^running .* filter plugin", "FailedScheduling", "Pod"),
-        (r"^Successfully assigned ", "Scheduled", "Pod"),
-        (r"^Failed to pull image ", "Failed", "Pod"),
-        (r"^Back-off pulling image ", "BackOff", "Pod"),
-        (
-            r"^Error: (ErrImagePull|ImagePullBackOff|ErrImageNeverPull|InvalidImageName)",
-            "Failed",
-            "Pod",
-        ),
-        (r"^Back-off restarting failed container", "BackOff", "Pod"),
-        (
-            r#"^Error: (configmap|secret) "[^"]+" not found"#,
-            "Failed",
-            "Pod",
-        ),
-        (r"^Error: couldn't find key ", "Failed", "Pod"),
-        (
-            r"^Error: failed to (create|start|generate)",
-            "Failed",
-            "Pod",
-        ),
-        (r"^Error: container has runAsNonRoot", "Failed", "Pod"),
-        (r"^MountVolume\.\w+ failed", "FailedMount", "Pod"),
-        (
-            r"^Unable to (attach or )?mount volumes",
-            "FailedMount",
-            "Pod",
-        ),
-        (r"^AttachVolume\.Attach failed", "FailedAttachVolume", "Pod"),
-        (r"^Multi-Attach error", "FailedAttachVolume", "Pod"),
-        (
-            r"^Failed to create pod sandbox",
-            "FailedCreatePodSandBox",
-            "Pod",
-        ),
-        (
-            r"^(Readiness|Liveness|Startup) probe (failed|errored)",
-            "Unhealthy",
-            "Pod",
-        ),
-        (
-            r"^Container \S+ failed (liveness|startup) probe",
-            "Killing",
-            "Pod",
-        ),
-        (r"^error killing pod", "FailedKillPod", "Pod"),
-        (r"^Error creating: ", "FailedCreate", "ReplicaSet"),
-        (
-            r"^(Memory cgroup out of memory|OOM killer)",
-            "OOMKilling",
-            "Node",
-        ),
-        (r"^The node was low on resource", "Evicted", "Pod"),
-    ]
-    .into_iter()
-    .map(|(r, reason, kind)| (Regex::new(r).expect("message pattern"), reason, kind))
-    .collect()
+/// One well-known event message.
+pub struct EventMessage {
+    /// Where the message starts (unanchored: matched anywhere in a text).
+    pub pattern: &'static str,
+    /// The event's reason.
+    pub reason: &'static str,
+    /// The kind of object the component emits it for.
+    pub kind: &'static str,
+}
+
+const fn m(pattern: &'static str, reason: &'static str, kind: &'static str) -> EventMessage {
+    EventMessage {
+        pattern,
+        reason,
+        kind,
+    }
+}
+
+/// The table, most specific first where two could match one text.
+pub const EVENT_MESSAGES: &[EventMessage] = &[
+    // kube-scheduler, every era: the envelope, the old predicates, the 2015 fit errors, a bare
+    // reason quoted without its envelope.
+    m(r"\d+/\d+ nodes are available", "FailedScheduling", "Pod"),
+    m(
+        r"No nodes are available that match all of the",
+        "FailedScheduling",
+        "Pod",
+    ),
+    m(
+        r"(?i)failed to find fit for pod|failed to fit in any node|Failed for reason \w+ and possibly others",
+        "FailedScheduling",
+        "Pod",
+    ),
+    m(r"no nodes available to schedule pods", "FailedScheduling", "Pod"),
+    m(
+        r"pod has unbound (?:immediate )?PersistentVolumeClaims",
+        "FailedScheduling",
+        "Pod",
+    ),
+    m(
+        r#"persistentvolumeclaim "[^"]+" (?:not found|bound to non-existent)"#,
+        "FailedScheduling",
+        "Pod",
+    ),
+    m(r"running .* filter plugin", "FailedScheduling", "Pod"),
+    m(
+        r"\d* ?node\(s\) (?:had|didn't|did not|were|exceed)|\d+ (?:Insufficient \S|Too many pods)",
+        "FailedScheduling",
+        "Pod",
+    ),
+    m(r"Successfully assigned ", "Scheduled", "Pod"),
+    // Image pulls.
+    m(r"Failed to apply default image tag", "InspectFailed", "Pod"),
+    m(
+        r"[Ii]mage \S+ is not present with pull policy of Never",
+        "ErrImageNeverPull",
+        "Pod",
+    ),
+    m(r"Failed to pull image ", "Failed", "Pod"),
+    m(r"Back-off pulling image ", "BackOff", "Pod"),
+    m(
+        r"(?:Error: |is waiting to start: |Waiting: )(?:ErrImagePull|ImagePullBackOff|ErrImageNeverPull|InvalidImageName)",
+        "Failed",
+        "Pod",
+    ),
+    m(
+        r"(?:Error response from daemon: )?pull access denied for ",
+        "Failed",
+        "Pod",
+    ),
+    // Crash loops.
+    m(r"Back-off restarting failed (?:docker )?container", "BackOff", "Pod"),
+    m(
+        r"(?i)back-off \S+ restarting failed container=",
+        "BackOff",
+        "Pod",
+    ),
+    // Container configuration.
+    m(
+        r#"Error: ?(?:configmaps?|secrets?) "[^"]+" not found"#,
+        "Failed",
+        "Pod",
+    ),
+    m(r"(?i)(?:Error: )?couldn't find key \S+ in", "Failed", "Pod"),
+    m(
+        r"(?:Error: )?container has runAsNonRoot and image",
+        "Failed",
+        "Pod",
+    ),
+    m(r"Error: failed to (?:create|start|generate)", "Failed", "Pod"),
+    // Volumes.
+    m(r"MountVolume\.\w+ failed", "FailedMount", "Pod"),
+    m(
+        r"Unable to (?:attach or )?mount volumes|timeout expired waiting for volumes to attach",
+        "FailedMount",
+        "Pod",
+    ),
+    m(r"AttachVolume\.Attach failed", "FailedAttachVolume", "Pod"),
+    m(r"Multi-Attach error", "FailedAttachVolume", "Pod"),
+    // Sandboxes.
+    m(
+        r"Failed (?:to )?create pod sandbox|createPodSandbox for pod .* failed|RunPodSandbox from runtime service failed",
+        "FailedCreatePodSandBox",
+        "Pod",
+    ),
+    // Probes.
+    m(
+        r"(?:Readiness|Liveness|Startup) probe (?:failed|errored)",
+        "Unhealthy",
+        "Pod",
+    ),
+    m(
+        r"Container \S+ failed (?:liveness|startup) probe",
+        "Killing",
+        "Pod",
+    ),
+    // Stopping.
+    m(r"error killing pod", "FailedKillPod", "Pod"),
+    // Controllers' creations that admission refuses.
+    m(r"Error creating: ", "FailedCreate", "ReplicaSet"),
+    m(
+        r"create Pod \S+ in StatefulSet \S+ failed error: ",
+        "FailedCreate",
+        "StatefulSet",
+    ),
+    m(
+        r#"pods? "?[^"\s]+"? is forbidden: (?:exceeded|failed) quota"#,
+        "FailedCreate",
+        "ReplicaSet",
+    ),
+    // The kubelet's evictions and admission refusals.
+    m(
+        r"The node was low on resource|exceeded its local ephemeral storage limit|Pod ephemeral local storage usage exceeds|The node had condition: \[",
+        "Evicted",
+        "Pod",
+    ),
+    m(r"Pod Predicate \w+ failed", "Failed", "Pod"),
+    // The node's kernel.
+    m(
+        r"Memory cgroup out of memory|OOM killer",
+        "OOMKilling",
+        "Node",
+    ),
+];
+
+static COMPILED: LazyLock<Vec<Regex>> = LazyLock::new(|| {
+    EVENT_MESSAGES
+        .iter()
+        .map(|e| Regex::new(e.pattern).unwrap_or_else(|x| panic!("{}: {x}", e.pattern)))
+        .collect()
 });
 
-/// The reason and involved kind of a well-known event message.
-pub fn event_reason(m: &str) -> Option<(&'static str, &'static str)> {
-    MESSAGES
-        .iter()
-        .find(|(r, _, _)| r.is_match(m))
-        .map(|(_, reason, kind)| (*reason, *kind))
+/// One message found in a text: the table entry and where the message starts.
+pub struct Found {
+    pub message: &'static EventMessage,
+    /// Byte offset of the message in the text.
+    pub start: usize,
+}
+
+/// The first well-known event message in a text (the leftmost; on a tie, the table's order).
+pub fn find(text: &str) -> Option<Found> {
+    let mut best: Option<Found> = None;
+    for (i, r) in COMPILED.iter().enumerate() {
+        if let Some(hit) = r.find(text)
+            && best.as_ref().is_none_or(|b| hit.start() < b.start)
+        {
+            best = Some(Found {
+                message: &EVENT_MESSAGES[i],
+                start: hit.start(),
+            });
+        }
+    }
+    best
+}
+
+/// The reason and involved kind of a message that starts a text (a message pasted alone).
+pub fn event_reason(text: &str) -> Option<(&'static str, &'static str)> {
+    find(text)
+        .filter(|f| f.start == 0)
+        .map(|f| (f.message.reason, f.message.kind))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_are_found_inside_other_text() {
+        let f = find(r#"It said `Warning  Failed  Failed to pull image "x": denied`"#).unwrap();
+        assert_eq!(f.message.reason, "Failed");
+        let f = find("the output is \" Warning FailedScheduling 61s default-scheduler 0/1 nodes are available: 1 node(s) had untolerated taint\"").unwrap();
+        assert_eq!(f.message.reason, "FailedScheduling");
+        assert_eq!(event_reason("Back-off pulling image \"x\""), Some(("BackOff", "Pod")));
+        assert_eq!(event_reason("hello"), None);
+    }
 }

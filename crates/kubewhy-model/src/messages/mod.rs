@@ -12,19 +12,231 @@
 //! | [`sandbox`] | `Failed to create pod sandbox: …` → the part that failed | `sandbox`, `units` |
 //! | [`volume`] | missing ConfigMap / Secret (key); FailedMount / FailedAttachVolume kinds | `mounts` |
 //! | [`admission`] | `Error creating: …` refusals: quota, LimitRange, Pod Security, webhooks | `creation` |
+//! | [`app`] | application output before an exit: unreachable dependencies, exec format, RBAC… | `crash`, `loglines`, paste |
+//! | [`status`] | node and namespace conditions, the node controller's words, API errors | paste |
 //! | [`node`] | kubelet, runtime and kernel log lines → a [`crate::node::Signal`] | node logs, paste |
+//!
+//!
+//! [`recognise`] puts them together: the cause one line of any text shows, whoever wrote it.
 //!
 //! Patterns follow `kubernetes-messages.md` (the shared reference of every wording across
 //! versions) and the real pastes of `tests/fixtures/wild`. Order inside each table matters: the
 //! more specific wordings come first.
 
 pub mod admission;
+pub mod app;
 pub mod events;
 pub mod image;
 pub mod node;
 pub mod sandbox;
 pub mod scheduler;
+pub mod status;
 pub mod volume;
+
+use crate::node::Signal;
+use crate::{Cause, Confidence};
+
+/// Who wrote a recognised message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Speaker {
+    /// An event's message (its reason and the kind of object it is about).
+    Event {
+        reason: &'static str,
+        kind: &'static str,
+    },
+    /// A kubelet, runtime or kernel log line.
+    NodeLog,
+    /// An object's state: a condition, a pod's reason, an API error.
+    State,
+    /// An application's own output.
+    Application(&'static str),
+}
+
+impl Speaker {
+    /// For people: `a FailedScheduling event`, `a kubelet or runtime log line`.
+    pub fn describe(&self) -> String {
+        match self {
+            Speaker::Event { reason, .. } => format!("a {reason} event message"),
+            Speaker::NodeLog => "a kubelet, runtime or kernel log line".into(),
+            Speaker::State => "an object's status".into(),
+            Speaker::Application(_) => "the application's output".into(),
+        }
+    }
+}
+
+/// A known failure message in a text, and the cause it shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Recognition {
+    pub cause: Cause,
+    /// How directly the wording names the cause: a scheduler reason or a pull error does; a
+    /// mount timeout or an application's error only points at it.
+    pub confidence: Confidence,
+    /// Byte offset of the message in the text.
+    pub start: usize,
+    pub speaker: Speaker,
+}
+
+/// The cause the first known failure message in `text` shows, wherever it stands: alone, in
+/// an event row, inside a log line, a sentence or quotes. Events come first (their wording is
+/// the most specific), then node log lines, object state, and applications' output.
+pub fn recognise(text: &str) -> Option<Recognition> {
+    if text.len() > 64 * 1024 {
+        return None;
+    }
+    if let Some(f) = events::find(text) {
+        let msg = &text[f.start..];
+        if let Some((cause, confidence)) = event_cause(f.message.reason, msg) {
+            return Some(Recognition {
+                cause,
+                confidence,
+                start: f.start,
+                speaker: Speaker::Event {
+                    reason: f.message.reason,
+                    kind: f.message.kind,
+                },
+            });
+        }
+    }
+    if node::may_matter(text)
+        && let Some((signal, _)) = node::classify(text)
+        && let Some(cause) = signal_cause(signal)
+    {
+        return Some(Recognition {
+            cause,
+            confidence: Confidence::Medium,
+            start: 0,
+            speaker: Speaker::NodeLog,
+        });
+    }
+    if let Some((cause, start)) = status::classify(text) {
+        return Some(Recognition {
+            cause,
+            confidence: Confidence::Medium,
+            start,
+            speaker: Speaker::State,
+        });
+    }
+    let a = app::classify(text)?;
+    Some(Recognition {
+        cause: a.cause.unwrap_or(Cause::AppExitError),
+        confidence: Confidence::Low,
+        start: 0,
+        speaker: Speaker::Application(a.name),
+    })
+}
+
+/// The cause a node log signal shows about the pods it names.
+pub fn signal_cause(s: Signal) -> Option<Cause> {
+    Some(match s {
+        Signal::StopFailed | Signal::RuntimeDown | Signal::NetdevHang => {
+            Cause::ContainerStopTimeout
+        }
+        Signal::UnknownContainer => Cause::RuntimeStateInconsistent,
+        Signal::UnmountFailed
+        | Signal::OrphanedVolumes
+        | Signal::MountPresent
+        | Signal::MountHeld => Cause::VolumeUnmountStuck,
+        Signal::PlegUnhealthy => Cause::PlegUnhealthy,
+        Signal::OomKill => Cause::OomKilled,
+        Signal::CleanupContainers
+        | Signal::CleanupStatus
+        | Signal::CleanupVolumes
+        | Signal::CleanupCgroup => Cause::KubeletCleanupPending,
+        Signal::ClientThrottled => Cause::KubeletStatusThrottled,
+        Signal::MirrorPod => Cause::StaticPodStale,
+        _ => return None,
+    })
+}
+
+/// The cause an event message shows, by its reason; `None` for a symptom (`Back-off restarting
+/// failed container`, `Error: ImagePullBackOff`) that does not say why.
+pub fn event_cause(reason: &str, msg: &str) -> Option<(Cause, Confidence)> {
+    use Confidence::*;
+    // A message quoted in prose ends where its quotes do.
+    let msg = msg.split('`').next().unwrap_or(msg);
+    let pull = || image::classify_pull_error(msg);
+    match reason {
+        "FailedScheduling" => {
+            let envelope = if msg.starts_with("0/")
+                || msg.starts_with("No nodes are available")
+                || msg.starts_with("no nodes available")
+            {
+                scheduler::parse_scheduler_message(msg)
+            } else {
+                // A bare reason (`1 node(s) had untolerated taint …`) or an old fit error.
+                scheduler::SchedulerMessage {
+                    nodes: None,
+                    reasons: msg
+                        .split(", ")
+                        .map(|r| {
+                            let r = r.trim().trim_end_matches(['.', '"', '\'']);
+                            match r.split_once(' ') {
+                                Some((n, rest)) if n.parse::<u32>().is_ok() => {
+                                    (n.parse().ok(), rest.to_string())
+                                }
+                                _ => (None, r.to_string()),
+                            }
+                        })
+                        .collect(),
+                }
+            };
+            scheduler::primary_reason(&envelope).map(|p| (p.1, High))
+        }
+        "InspectFailed" => Some(pull().unwrap_or((Cause::ImageNameInvalid, High))),
+        "ErrImageNeverPull" => Some((Cause::ImageNeverPull, High)),
+        "Failed" | "BackOff" => {
+            if msg.contains("ErrImageNeverPull") || msg.contains("with pull policy of Never") {
+                return Some((Cause::ImageNeverPull, High));
+            }
+            if msg.contains("InvalidImageName") {
+                return Some((Cause::ImageNameInvalid, High));
+            }
+            if msg.starts_with("Failed to pull image")
+                || msg.contains("pull access denied")
+                || msg.starts_with("Error response from daemon")
+            {
+                return pull();
+            }
+            if let Some((cause, _, _)) = volume::missing_reference(msg) {
+                return Some((cause, High));
+            }
+            if msg.contains("runAsNonRoot") {
+                return Some((Cause::ConfigError, High));
+            }
+            if let Some(p) = msg.strip_prefix("Pod Predicate ") {
+                let name = p.split_whitespace().next().unwrap_or("");
+                return scheduler::classify_reason(name).map(|(c, _)| (c, Medium));
+            }
+            if msg.starts_with("Error: failed to") {
+                return Some(
+                    match app::classify(msg).and_then(|a| a.cause) {
+                        Some(c @ (Cause::CommandNotFound | Cause::ImagePlatformMismatch)) => {
+                            (c, High)
+                        }
+                        _ => (Cause::ContainerStartFailed, Medium),
+                    },
+                );
+            }
+            None
+        }
+        "FailedMount" => Some(match volume::missing_reference(msg) {
+            Some((cause, _, _)) => (cause, High),
+            None => (Cause::VolumeMountFailed, Medium),
+        }),
+        "FailedAttachVolume" => Some((Cause::VolumeMountFailed, Medium)),
+        "FailedCreatePodSandBox" => Some((Cause::SandboxCreationFailed, High)),
+        "Unhealthy" if msg.starts_with("Readiness") => Some((Cause::ReadinessProbeFailing, Medium)),
+        "Unhealthy" | "Killing" => Some((Cause::LivenessProbeFailing, Medium)),
+        "FailedKillPod" => Some(match node::classify(msg) {
+            Some((Signal::UnknownContainer, _)) => (Cause::RuntimeStateInconsistent, Medium),
+            _ => (Cause::ContainerStopTimeout, Medium),
+        }),
+        "FailedCreate" => Some((Cause::PodCreationRejected, High)),
+        "Evicted" => Some((Cause::EvictedNodePressure, High)),
+        "OOMKilling" => Some((Cause::OomKilled, Medium)),
+        _ => None,
+    }
+}
 
 /// The runtime's own error inside gRPC envelopes: kubelets before 1.28 wrote `rpc error: code =
 /// Unknown desc = <error>`, nested when the error passed through several layers.
@@ -43,6 +255,45 @@ pub fn strip_rpc(msg: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn messages_are_recognised_wherever_they_stand() {
+        let c = |t: &str| recognise(t).map(|r| r.cause);
+        assert_eq!(
+            c("as a result `Cannot schedule pods: node(s) had volume node affinity conflict.`"),
+            Some(Cause::VolumeNodeAffinityConflict)
+        );
+        assert_eq!(
+            c("No nodes are available that match all of the predicates: Insufficient cpu (19), Insufficient memory (19), PodToleratesNodeTaints (10)."),
+            Some(Cause::InsufficientResources)
+        );
+        assert_eq!(
+            c("0/4 nodes are available: 1 Insufficient cpu, 1 Insufficient memory, 1 NodeUnschedulable, 3 MatchNodeSelector."),
+            Some(Cause::NodeUnschedulable)
+        );
+        assert_eq!(
+            c("If the reason given is \"0 nodes available 1 node(s) had taint {node.kubernetes.io/disk-pressure: }\""),
+            Some(Cause::NodePressure)
+        );
+        assert_eq!(
+            c("Error: container has runAsNonRoot and image will run as root"),
+            Some(Cause::ConfigError)
+        );
+        assert_eq!(
+            c("one of the worker node went NotReady due to PLEG is not healthy: pleg was last seen active ~30m ago; threshold is 3m0s."),
+            Some(Cause::PlegUnhealthy)
+        );
+        assert_eq!(
+            c("Error from server (NotFound): nodes \"ip-172-20-92-136\" not found"),
+            Some(Cause::NodeDeleted)
+        );
+        assert_eq!(
+            c("Ping to Katib db failed: dial tcp 10.233.28.55:3306: connect: connection refused"),
+            Some(Cause::DependencyUnreachable)
+        );
+        assert_eq!(c("Back-off restarting failed container"), None);
+        assert_eq!(c("all good"), None);
+    }
 
     #[test]
     fn rpc_prefix_is_stripped() {

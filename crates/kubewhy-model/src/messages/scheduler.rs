@@ -105,7 +105,21 @@ pub fn classify_reason(r: &str) -> Option<(Cause, String)> {
     }
     if let Some(c) = TAINT.captures(r) {
         let detail = c.get(1).map(|m| m.as_str().to_string()).unwrap_or_default();
-        return Some((Cause::UntoleratedTaint, detail));
+        let key = detail.trim_start_matches('{').split(':').next().unwrap_or("");
+        return Some((taint_cause(key.trim()), detail));
+    }
+    // The kubelet's own taints and conditions, as the old predicates named them.
+    if r.contains("node(s) had disk pressure")
+        || r.contains("node(s) had memory pressure")
+        || r.contains("node(s) had pid pressure")
+        || r.starts_with("NodeUnderDiskPressure")
+        || r.starts_with("NodeUnderMemoryPressure")
+        || r.starts_with("NodeUnderPIDPressure")
+    {
+        return Some((Cause::NodePressure, String::new()));
+    }
+    if r.contains("node(s) were not ready") || r.contains("node(s) were out of disk space") {
+        return Some((Cause::NodeNotReady, String::new()));
     }
     if let Some(c) = PVC_NOT_FOUND.captures(r) {
         return Some((Cause::PvcMissing, c[1].to_string()));
@@ -130,6 +144,16 @@ pub fn classify_reason(r: &str) -> Option<(Cause, String)> {
             Cause::NodeSelectorMismatch,
         ),
         ("were unschedulable", Cause::NodeUnschedulable),
+        ("NodeUnschedulable", Cause::NodeUnschedulable),
+        // The predicates of 2015-2019 by name: `PodFitsResources`, `PodToleratesNodeTaints`.
+        ("PodFitsResources", Cause::InsufficientResources),
+        ("PodExceedsFreeCPU", Cause::InsufficientResources),
+        ("PodExceedsFreeMemory", Cause::InsufficientResources),
+        ("PodToleratesNodeTaints", Cause::UntoleratedTaint),
+        ("PodFitsPorts", Cause::HostPortConflict),
+        ("CheckNodeCondition", Cause::NodeNotReady),
+        ("NoVolumeZoneConflict", Cause::VolumeNodeAffinityConflict),
+        ("MaxVolumeCount", Cause::InsufficientResources),
         ("didn't have free ports", Cause::HostPortConflict),
         ("PodFitsHostPorts", Cause::HostPortConflict),
         (
@@ -178,4 +202,55 @@ pub fn classify_reason(r: &str) -> Option<(Cause, String)> {
         .iter()
         .find(|(needle, _)| r.contains(needle))
         .map(|(_, c)| (*c, String::new()))
+}
+
+/// What a taint the scheduler names says is wrong: the kubelet's and node controller's own
+/// taints are the node's state (pressure, not ready, cordoned), not a reservation to tolerate.
+pub fn taint_cause(key: &str) -> Cause {
+    match key {
+        "node.kubernetes.io/disk-pressure"
+        | "node.kubernetes.io/memory-pressure"
+        | "node.kubernetes.io/pid-pressure" => Cause::NodePressure,
+        "node.kubernetes.io/not-ready"
+        | "node.kubernetes.io/unreachable"
+        | "node.kubernetes.io/network-unavailable"
+        | "node.kubernetes.io/out-of-disk" => Cause::NodeNotReady,
+        "node.kubernetes.io/unschedulable" => Cause::NodeUnschedulable,
+        _ => Cause::UntoleratedTaint,
+    }
+}
+
+/// The reason to fix first: (node count, cause, detail, the reason's text).
+///
+/// The reason that rules out the most nodes, with two refinements. Nodes the pod's own node
+/// selector rules out are nodes it never wanted: when some nodes match it, what rules out
+/// those is the answer. On a tie a cordon wins (the scheduler's first filter: a cordoned node
+/// that is also full is out because of the cordon). A reason without a count (a PreFilter
+/// failure) rules out every node.
+pub fn primary_reason(parsed: &SchedulerMessage) -> Option<(u32, Cause, String, String)> {
+    let classified: Vec<(u32, Cause, String, String)> = parsed
+        .reasons
+        .iter()
+        .filter_map(|(n, text)| {
+            classify_reason(text).map(|(c, d)| (n.unwrap_or(u32::MAX), c, d, text.clone()))
+        })
+        .collect();
+    let unwanted = |c: &(u32, Cause, String, String)| {
+        c.1 == Cause::NodeSelectorMismatch && parsed.nodes.is_some_and(|n| c.0 < n)
+    };
+    let wanted: Vec<&(u32, Cause, String, String)> =
+        classified.iter().filter(|c| !unwanted(c)).collect();
+    let pool = if wanted.is_empty() {
+        classified.iter().collect()
+    } else {
+        wanted
+    };
+    let rank = |c: Cause| u8::from(c != Cause::NodeUnschedulable);
+    pool.into_iter()
+        .max_by(|a, b| {
+            a.0.cmp(&b.0)
+                .then(rank(b.1).cmp(&rank(a.1)))
+                .then(b.1.cmp(&a.1))
+        })
+        .cloned()
 }

@@ -1,0 +1,144 @@
+//! Lines applications print before they exit, that turn "it exits with code 1" into a cause:
+//! a dependency that refuses or does not resolve, the `kubernetes` Service's IP timing out
+//! (the pod network), an image for another architecture, a command missing from the image,
+//! nginx listening on IPv6 in a pod without it (seed 002), missing RBAC, a data directory that
+//! is not empty, a port already taken, a JVM heap too small, a volume the user may not write.
+//! `kubewhy-rules::loglines` turns each into advice.
+
+use crate::Cause;
+use regex::Regex;
+use std::sync::LazyLock;
+
+fn re(s: &str) -> Regex {
+    Regex::new(s).unwrap_or_else(|e| panic!("{s}: {e}"))
+}
+
+/// `User "system:serviceaccount:NS:SA" cannot VERB resource "R" in API group "G"`.
+pub static RBAC: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"User "system:serviceaccount:([^:"]+):([^"]+)" cannot (\w+) resource "([^"]+)"(?: in API group "([^"]*)")?"#,
+    )
+});
+pub static DNS: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)no such host|name or service not known|temporary failure in name resolution|getaddrinfo (?:ENOTFOUND|EAI_AGAIN)|bad address '|could not translate host name|unknown host|nodename nor servname",
+    )
+});
+pub static REFUSED: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)connection refused|ECONNREFUSED"));
+pub static IN_USE: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)address already in use|EADDRINUSE"));
+pub static NOT_EMPTY: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)exists but is not empty|lost\+found|data directory has files in it")
+});
+pub static DENIED: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)permission denied|EACCES"));
+/// A path in a line (`'/data/x'`, `"/var/lib/…"`).
+pub static PATH: LazyLock<Regex> =
+    LazyLock::new(|| re(r#"['"]?(/[\w.@+-]+(?:/[\w.@+-]+)*)"#));
+/// What follows these words is an address (`dial tcp 10.0.0.7:5432`, `lookup orders-db on …`).
+pub static HOST: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"(?:dial tcp |lookup |bad address '|ENOTFOUND |ECONNREFUSED |translate host name "|remote host \()\[?([A-Za-z0-9][\w.-]*)\]?"#,
+    )
+});
+/// A connection to the `kubernetes` Service (the first address of the service range, port 443)
+/// that times out: the pod cannot reach Service IPs.
+pub static SERVICE_IP_TIMEOUT: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?:dial tcp|https?://\[?)\s?(\d+\.\d+\.\d+\.1):443\b.*?(?:i/o timeout|no route to host)")
+});
+/// Other connections that time out or find no route.
+pub static IO_TIMEOUT: LazyLock<Regex> =
+    LazyLock::new(|| re(r"dial tcp \S+: (?:i/o timeout|connect: no route to host)"));
+/// A binary for another architecture (the kernel refuses to run it).
+pub static EXEC_FORMAT: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)exec format error"));
+/// A command the image does not have.
+pub static NOT_IN_PATH: LazyLock<Regex> = LazyLock::new(|| {
+    re(r#"executable file not found in \$PATH|exec: "[^"]+": stat [^:]+: no such file or directory"#)
+});
+
+/// A recognised application line: its catalogue name and the cause it points at, when it
+/// points at one more precise than "the application exits".
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AppLine {
+    pub name: &'static str,
+    pub cause: Option<Cause>,
+}
+
+const fn line(name: &'static str, cause: Option<Cause>) -> Option<AppLine> {
+    Some(AppLine { name, cause })
+}
+
+/// What an application's line says, if it is a well-known failure. Order matters: the more
+/// specific wording first.
+pub fn classify(l: &str) -> Option<AppLine> {
+    let l = l.trim();
+    if l.is_empty() || l.len() > 4096 {
+        return None;
+    }
+    if l.contains("Address family not supported by protocol") && l.contains("[::]") {
+        return line("ipv6-listen", None);
+    }
+    if EXEC_FORMAT.is_match(l) {
+        return line("exec-format", Some(Cause::ImagePlatformMismatch));
+    }
+    if NOT_IN_PATH.is_match(l) {
+        return line("command-not-found", Some(Cause::CommandNotFound));
+    }
+    if RBAC.is_match(l) {
+        return line("rbac-forbidden", None);
+    }
+    if NOT_EMPTY.is_match(l) {
+        return line("data-dir-not-empty", None);
+    }
+    if IN_USE.is_match(l) {
+        return line("address-in-use", None);
+    }
+    if SERVICE_IP_TIMEOUT.is_match(l) {
+        return line("service-ip-timeout", Some(Cause::PodNetworkBroken));
+    }
+    if DNS.is_match(l) {
+        return line("dns", Some(Cause::DependencyUnreachable));
+    }
+    if REFUSED.is_match(l) {
+        return line("connection-refused", Some(Cause::DependencyUnreachable));
+    }
+    if IO_TIMEOUT.is_match(l) {
+        return line("connection-timeout", Some(Cause::DependencyUnreachable));
+    }
+    if l.contains("java.lang.OutOfMemoryError") {
+        return line("java-heap", None);
+    }
+    if DENIED.is_match(l)
+        && PATH
+            .captures(l)
+            .is_some_and(|c| !c[1].starts_with("/usr/") && !c[1].starts_with("/bin/"))
+    {
+        return line("permission-denied", None);
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn causes_of_lines() {
+        let c = |l: &str| classify(l).and_then(|a| a.cause);
+        assert_eq!(
+            c("E0927 02:46:21.189588 1 server.go:369] err: Get https://10.0.0.1:443/api/v1/nodes/n: dial tcp 10.0.0.1:443: i/o timeout"),
+            Some(Cause::PodNetworkBroken)
+        );
+        assert_eq!(
+            c("Ping to Katib db failed: dial tcp 10.233.28.55:3306: connect: connection refused"),
+            Some(Cause::DependencyUnreachable)
+        );
+        assert_eq!(
+            c("exec /app/bin/AdService: exec format error"),
+            Some(Cause::ImagePlatformMismatch)
+        );
+        assert_eq!(
+            classify("nginx: [emerg] socket() [::]:80 failed (97: Address family not supported by protocol)").map(|a| a.name),
+            Some("ipv6-listen")
+        );
+        assert_eq!(classify("starting"), None);
+    }
+}

@@ -1,0 +1,48 @@
+//! Words of object state that name a cause by themselves: node conditions and the node
+//! controller's reasons, namespace deletion conditions, and API errors about a node that is
+//! gone (kubernetes-messages.md §4, §5).
+
+use crate::Cause;
+
+/// (a phrase, the cause it names). Order matters: the first phrase found wins.
+const PHRASES: &[(&str, Cause)] = &[
+    // The namespace controller's conditions.
+    ("Discovery failed for some groups", Cause::ApiserviceUnavailable),
+    ("unable to retrieve the complete list of server APIs", Cause::ApiserviceUnavailable),
+    ("NamespaceDeletionDiscoveryFailure", Cause::ApiserviceUnavailable),
+    ("Some content in the namespace has finalizers remaining", Cause::NsFinalizerPending),
+    ("NamespaceFinalizersRemaining", Cause::NsFinalizerPending),
+    ("Some resources are remaining", Cause::NsResourcesRemaining),
+    ("NamespaceContentRemaining", Cause::NsResourcesRemaining),
+    ("Failed to delete all resource types", Cause::NsResourcesRemaining),
+    ("NamespaceDeletionContentFailure", Cause::NsResourcesRemaining),
+    // The node controller on a pod whose node stopped answering.
+    ("which was running pod", Cause::NodeUnreachable),
+    ("reason: NodeLost", Cause::NodeUnreachable),
+    ("Reason:        NodeLost", Cause::NodeUnreachable),
+    // A node that no longer exists, as the API says it.
+    ("(NotFound): nodes \"", Cause::NodeDeleted),
+    // Node conditions and the kubelet's events about them.
+    ("Kubelet stopped posting node status", Cause::NodeNotReady),
+    ("Kubelet never posted node status", Cause::NodeNotReady),
+    ("container runtime network not ready", Cause::NodeNotReady),
+    ("status is now: NodeNotReady", Cause::NodeNotReady),
+    ("NodeHasDiskPressure", Cause::NodePressure),
+    ("NodeHasInsufficientMemory", Cause::NodePressure),
+    ("NodeHasInsufficientPID", Cause::NodePressure),
+    ("kubelet has disk pressure", Cause::NodePressure),
+    ("kubelet has insufficient memory available", Cause::NodePressure),
+    ("failed to garbage collect required amount of images", Cause::NodePressure),
+    ("Attempting to reclaim ", Cause::NodePressure),
+    ("node.kubernetes.io/disk-pressure", Cause::NodePressure),
+    ("node.kubernetes.io/memory-pressure", Cause::NodePressure),
+    ("node.kubernetes.io/pid-pressure", Cause::NodePressure),
+];
+
+/// The cause a state phrase in `text` names, with where it starts.
+pub fn classify(text: &str) -> Option<(Cause, usize)> {
+    PHRASES
+        .iter()
+        .filter_map(|(p, c)| text.find(p).map(|i| (*c, i)))
+        .min_by_key(|(_, i)| *i)
+}

@@ -1,0 +1,169 @@
+//! What people wrap around kubectl's output when they paste it: terminal colours, CRLF,
+//! non-breaking spaces, Markdown fences, quote markers, inline code ticks and bold, k9s box
+//! borders, and the prefixes other tools put before a log line (a node name from `talosctl`,
+//! `* ` from `minikube logs`, a date from a web console). Each line is cleaned on its own, so
+//! line numbers stay those of the paste.
+
+use regex::Regex;
+use std::sync::LazyLock;
+
+fn re(s: &str) -> Regex {
+    Regex::new(s).unwrap_or_else(|e| panic!("{s}: {e}"))
+}
+
+/// ANSI escape sequences: CSI (colours, cursor), OSC (titles, links), and lone escapes.
+static ANSI: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-Z\\-_]|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+});
+/// Prefixes other tools write before a log line: a node name (`talosctl logs`), `* ` (`minikube
+/// logs`), a web console's `5/18/2016 11:26:54 AM`.
+static LOG_PREFIX: LazyLock<Regex> = LazyLock::new(|| {
+    re(r#"^(?:([\w.-]+: )\{"|(\* )[IWEF]\d{4} |(\d{1,2}/\d{1,2}/\d{4} \d{1,2}:\d\d:\d\d [AP]M ?))"#)
+});
+
+/// Box-drawing characters k9s and other TUIs draw around what they show.
+fn boxy(c: char) -> bool {
+    ('\u{2500}'..='\u{257f}').contains(&c)
+}
+
+/// One line without its wrapping. `None`: the line is only decoration (a fence, a border).
+pub(super) fn line(raw: &str) -> Option<String> {
+    let mut l = raw.trim_end_matches(['\r', '\n']).to_string();
+    if l.contains('\x1b') || l.bytes().any(|b| b < 0x20 && b != b'\t') || l.contains('\x7f') {
+        l = ANSI.replace_all(&l, "").into_owned();
+    }
+    if l.contains(['\u{a0}', '\u{202f}', '\u{2007}', '\u{200b}', '\u{feff}']) {
+        l = l
+            .replace(['\u{a0}', '\u{202f}', '\u{2007}'], " ")
+            .replace(['\u{200b}', '\u{feff}'], "");
+    }
+    // Markdown quote markers (`> `, `>> `), and escaped prompts (`\#`).
+    let t = l.trim_start();
+    if t.starts_with('>') {
+        let rest = t.trim_start_matches('>');
+        l = rest.strip_prefix(' ').unwrap_or(rest).to_string();
+    }
+    if let Some(rest) = l.strip_prefix("\\#") {
+        l = format!("#{rest}");
+    }
+    // k9s borders: `│ text │`; a line of only box characters is a frame.
+    if l.chars().any(boxy) {
+        if l.chars().all(|c| boxy(c) || c.is_whitespace()) {
+            return None;
+        }
+        let t = l.trim_start();
+        if let Some(rest) = t.strip_prefix(|c: char| boxy(c)) {
+            l = rest.strip_prefix(' ').unwrap_or(rest).to_string();
+        }
+        let t = l.trim_end();
+        if let Some(rest) = t.strip_suffix(|c: char| boxy(c)) {
+            l = rest.trim_end().to_string();
+        }
+    }
+    // Markdown: fences (alone, or glued to the first line: ```Events:), bold, inline ticks at
+    // the ends of a line.
+    let t = l.trim();
+    for fence in ["```", "~~~"] {
+        if let Some(rest) = t.strip_prefix(fence) {
+            let rest = rest.trim_start_matches(['`', '~']);
+            if rest.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
+                return None; // ```yaml, ```, ~~~bash
+            }
+            l = rest.to_string();
+            break;
+        }
+    }
+    if let Some(rest) = l.trim_end().strip_suffix("```") {
+        l = rest.to_string();
+    }
+    if l.contains("**") {
+        l = l.replace("**", "");
+    }
+    let t = l.trim_start();
+    if let Some(rest) = t.strip_prefix('`')
+        && !rest.starts_with('`')
+    {
+        let indent = l.len() - t.len();
+        l = format!("{}{}", &l[..indent], rest);
+    }
+    if let Some(rest) = l.trim_end().strip_suffix('`')
+        && !rest.ends_with('`')
+        && rest.matches('`').count() % 2 == 0
+    {
+        l = rest.to_string();
+    }
+    if let Some(c) = LOG_PREFIX.captures(&l)
+        && let Some(prefix) = c.iter().skip(1).flatten().next()
+    {
+        l = l[prefix.end()..].to_string();
+    }
+    Some(l.trim_end().to_string())
+}
+
+/// The whole paste, line by line (a decoration line becomes an empty one).
+pub(super) fn text(raw: &str) -> String {
+    let mut out = String::with_capacity(raw.len());
+    for l in raw.split('\n') {
+        if let Some(c) = line(l) {
+            out.push_str(&c);
+        }
+        out.push('\n');
+    }
+    if !raw.ends_with('\n') {
+        out.pop();
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decorations_go() {
+        assert_eq!(line("```yaml"), None);
+        assert_eq!(line("```"), None);
+        assert_eq!(line("```Events:").as_deref(), Some("Events:"));
+        assert_eq!(
+            line("> NAME   READY").as_deref(),
+            Some("NAME   READY")
+        );
+        assert_eq!(line("│   Type     Reason   │").as_deref(), Some("  Type     Reason"));
+        assert_eq!(line("└──────┘"), None);
+        assert_eq!(
+            line("\x1b[31mWarning\x1b[0m  Failed\r").as_deref(),
+            Some("Warning  Failed")
+        );
+        assert_eq!(line("a\u{a0}b").as_deref(), Some("a b"));
+        assert_eq!(
+            line("`Status:       Failed").as_deref(),
+            Some("Status:       Failed")
+        );
+        assert_eq!(
+            line("  **Warning  Unhealthy**").as_deref(),
+            Some("  Warning  Unhealthy")
+        );
+        assert_eq!(line("\\# kubectl get pod").as_deref(), Some("# kubectl get pod"));
+        assert_eq!(
+            line(r#"talos-1.internal: {"level":"error"}"#).as_deref(),
+            Some(r#"{"level":"error"}"#)
+        );
+        assert_eq!(
+            line("* E0108 22:07:45.954750       1 x.go:1] y").as_deref(),
+            Some("E0108 22:07:45.954750       1 x.go:1] y")
+        );
+        assert_eq!(
+            line("5/18/2016 11:26:54 AMI0518 18:26:54.972753 1 event.go:211] z").as_deref(),
+            Some("I0518 18:26:54.972753 1 event.go:211] z")
+        );
+        // YAML's own `>-` and inner ticks stay.
+        assert_eq!(
+            line("    message: >-").as_deref(),
+            Some("    message: >-")
+        );
+        assert_eq!(
+            line("the `Pending` state").as_deref(),
+            Some("the `Pending` state")
+        );
+    }
+}

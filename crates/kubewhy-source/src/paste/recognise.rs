@@ -1,0 +1,134 @@
+//! Known failure messages wherever a paste holds them: every line goes through the message
+//! catalogue (`kubewhy_model::messages::recognise`), whatever block it belongs to, so a
+//! message quoted in a sentence, a fragment without its object, one wrapped event row or a
+//! log line of a tool kubewhy does not read still counts. A message wrapped over two lines is
+//! read joined. Each recognition names the object its line names, when it names one.
+
+use super::UNKNOWN;
+use kubewhy_model::messages::{Recognition, recognise};
+use kubewhy_model::{ObjectKey, PastedMessage};
+use regex::Regex;
+use std::sync::LazyLock;
+
+fn re(s: &str) -> Regex {
+    Regex::new(s).unwrap_or_else(|e| panic!("{s}: {e}"))
+}
+
+/// How a line names a pod: `pod="ns/name"` (structured klog), `name_ns(uid)` (klog's pod
+/// format), `Kind:"Pod", Namespace:"ns", Name:"name"` (an ObjectReference), `pod/name`,
+/// `pod "name"`.
+static POD_REF: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"pod="([a-z0-9][-a-z0-9]*)/([a-z0-9][-a-z0-9.]*)"|"?([a-z0-9][-a-z0-9.]*)_([a-z0-9][-a-z0-9]*)\([0-9a-f]{8}-[0-9a-f-]{27}\)|Kind:"Pod", Namespace:"([a-z0-9][-a-z0-9]*)", Name:"([a-z0-9][-a-z0-9.]*)"|\bpods?/([a-z0-9][-a-z0-9.]*[a-z0-9])\b|\b[Pp]od "([a-z0-9][-a-z0-9.]*)""#,
+    )
+});
+
+/// The pod a line names: (namespace, name); the namespace may be unknown.
+fn pod_named(line: &str) -> Option<(String, String)> {
+    let c = POD_REF.captures(line)?;
+    let g = |i: usize| c.get(i).map(|m| m.as_str().to_string());
+    if let (Some(ns), Some(n)) = (g(1), g(2)) {
+        return Some((ns, n));
+    }
+    if let (Some(n), Some(ns)) = (g(3), g(4)) {
+        return Some((ns, n));
+    }
+    if let (Some(ns), Some(n)) = (g(5), g(6)) {
+        return Some((ns, n));
+    }
+    g(7).or(g(8)).map(|n| (UNKNOWN.to_string(), n))
+}
+
+const MAX_QUOTE: usize = 300;
+
+fn quote(text: &str) -> String {
+    let t = text.trim();
+    if t.len() <= MAX_QUOTE {
+        return t.to_string();
+    }
+    let mut end = MAX_QUOTE;
+    while !t.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}…", &t[..end])
+}
+
+fn message(name: &str, no: u64, text: &str, r: Recognition) -> PastedMessage {
+    let object = pod_named(text).map(|(ns, n)| ObjectKey {
+        kind: "Pod".into(),
+        namespace: ns.into(),
+        name: n.into(),
+        uid: String::new().into(),
+    });
+    // Quote the line from the message on, with what a short prefix says (a klog header, an
+    // event row's columns) when the line is short.
+    let from = if text.len() <= MAX_QUOTE { 0 } else { r.start };
+    PastedMessage {
+        at: format!("{name}:{no}"),
+        quote: quote(&text[from..]),
+        cause: r.cause,
+        confidence: r.confidence,
+        speaker: r.speaker.describe(),
+        object,
+    }
+}
+
+/// Every known failure message in the lines, in order; with the line numbers recognised.
+pub(super) fn lines(name: &str, lines: &[(u64, &str)]) -> Vec<PastedMessage> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let (no, line) = lines[i];
+        let line = line.trim();
+        if line.is_empty() {
+            i += 1;
+            continue;
+        }
+        if let Some(r) = recognise(line) {
+            out.push(message(name, no, line, r));
+            i += 1;
+            continue;
+        }
+        // A message wrapped over two lines (a terminal's width, a describe's Message column, a
+        // YAML folded string): read joined, when the next line alone says nothing.
+        if let Some(&(_, next)) = lines.get(i + 1) {
+            let next = next.trim();
+            if !next.is_empty() && recognise(next).is_none() {
+                let joined = format!("{line} {next}");
+                if let Some(r) = recognise(&joined) {
+                    out.push(message(name, no, &joined, r));
+                    i += 2;
+                    continue;
+                }
+            }
+        }
+        i += 1;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kubewhy_model::Cause;
+
+    #[test]
+    fn wrapped_and_quoted_messages_count() {
+        let l = [
+            (1, "the scheduler said: 0/3 nodes are available: 3 node(s) had"),
+            (2, "  untolerated taint {dedicated: gpu}."),
+            (3, "hello"),
+            (
+                4,
+                r#"E0412 10:00:00.000000 1 kubelet.go:1] "Error syncing pod" err="failed to \"KillPodSandbox\" for \"web-1_shop(1f0e7c54-6f9a-4b4e-8a51-2d0a9e4c1b11)\" with KillPodSandboxError: \"rpc error: code = DeadlineExceeded desc = context deadline exceeded\"""#,
+            ),
+        ];
+        let m = lines("paste.txt", &l);
+        assert_eq!(m.len(), 2);
+        assert_eq!(m[0].cause, Cause::UntoleratedTaint);
+        assert_eq!(m[0].at, "paste.txt:1");
+        assert_eq!(m[1].cause, Cause::ContainerStopTimeout);
+        let o = m[1].object.as_ref().unwrap();
+        assert_eq!((o.namespace.as_str(), o.name.as_str()), ("shop", "web-1"));
+    }
+}
