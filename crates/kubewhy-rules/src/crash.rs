@@ -117,6 +117,8 @@ fn check_container(
         });
 
     let cause = match (term, &start_error) {
+        // The node or its runtime restarted under the container: `node` says so.
+        (Some(t), None) if crate::node::lost_to_restart(t) => return,
         (Some(t), _) if t.reason == "OOMKilled" => Cause::OomKilled,
         (_, Some(m))
             if m.contains("executable file not found")

@@ -9,6 +9,7 @@ use kubewhy_model::{Cause, Confidence, EvidenceKind, Finding, ObjectKey, RiskLev
 pub(crate) struct NamespaceTerminating;
 
 const CAUSES: &[Cause] = &[
+    Cause::FinalizerPending,
     Cause::NsResourcesRemaining,
     Cause::NsFinalizerPending,
     Cause::ApiserviceUnavailable,
@@ -146,7 +147,40 @@ fn check_namespace(ctx: &Ctx, ns: &Namespace, out: &mut Vec<Finding>) {
         out.push(f);
     }
 
-    // 2. Finalizers on leftovers.
+    // 2. The namespace's own metadata.finalizers (not spec.finalizers, the namespace
+    //    controller's): `foregroundDeletion`, or an operator's.
+    if !ns.metadata.finalizers.is_empty() && !failing {
+        let fins = ns.metadata.finalizers.join(", ");
+        let foreground = ns.metadata.finalizers.iter().any(|f| f == "foregroundDeletion");
+        let mut f = Finding::new(
+            Cause::FinalizerPending,
+            Severity::Warning,
+            format!("Namespace {name} waits on its own finalizer(s) {fins}"),
+        )
+        .object(key.clone())
+        .group(format!("ns|{fins}"))
+        .evidence(EvidenceKind::Field, Some(&key), "metadata.finalizers", fins.clone());
+        f = f.explain(format!(
+            "Namespace {name} is Terminating{stuck} and its metadata carries finalizer(s) {fins}: the object stays until each is removed by whoever set it. {}",
+            if foreground {
+                "foregroundDeletion is set by a foreground (cascading) delete and removed by the garbage collector once the namespace's dependents are gone; when the collector cannot finish (it cannot discover some API, or a dependent is itself stuck), it stays."
+            } else {
+                "A finalizer of an operator is removed by that operator; if it was uninstalled first, nothing will."
+            }
+        ))
+        .step("Check the garbage collector's and the API's health (unavailable APIServices block it)", Some("kubectl get apiservices | grep -v True; kubectl logs -n kube-system -l component=kube-controller-manager --tail=200 | grep -i garbage".into()), RiskLevel::None, "")
+        .step("See whether anything is still left in the namespace", Some(list_cmd.clone()), RiskLevel::None, "")
+        .step(
+            "Once nothing is left, remove the finalizer",
+            Some(format!("kubectl patch namespace {name} --type=merge -p '{{\"metadata\":{{\"finalizers\":null}}}}'")),
+            RiskLevel::Medium,
+            "Anything the finalizer guarded (dependents, external resources) is no longer cleaned up.",
+        );
+        out.push(f);
+        return;
+    }
+
+    // 3. Finalizers on leftovers.
     if active("NamespaceFinalizersRemaining").is_some()
         || (!with_finalizers.is_empty() && conds.is_empty())
     {
@@ -217,7 +251,7 @@ fn check_namespace(ctx: &Ctx, ns: &Namespace, out: &mut Vec<Finding>) {
         return;
     }
 
-    // 3. Content still being deleted (or failing to be).
+    // 4. Content still being deleted (or failing to be).
     let content =
         active("NamespaceContentRemaining").or_else(|| active("NamespaceDeletionContentFailure"));
     if content.is_some() || (!leftovers.is_empty() && conds.is_empty()) {

@@ -45,6 +45,13 @@ static EVENT_ROW: LazyLock<Regex> =
 static COMMAND: LazyLock<Regex> = LazyLock::new(|| {
     re(r"^(?:\S*[$%#>]\s*)?(?:kubectl|oc|k)\s+(?:\S+\s+)*?(?:describe|get|logs|events)\b")
 });
+/// A container's state as describe prints it, where a fragment of a pod's describe starts.
+static CONTAINER_STATE: LazyLock<Regex> =
+    LazyLock::new(|| re(r"^(?:Last )?State:\s+(?:Waiting|Running|Terminated)\s*$"));
+/// A stanza cut from an object, at any indentation: a key that opens a block.
+static FRAGMENT_START: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"^(?:status|metadata|spec|containerStatuses|initContainerStatuses|conditions|state|lastState):\s*$")
+});
 /// Where a YAML object or stanza starts.
 static YAML_START: LazyLock<Regex> = LazyLock::new(|| {
     re(
@@ -349,6 +356,9 @@ enum State {
     Describe,
     Table,
     Yaml,
+    /// One container's part of a pod's describe (`State:`, `Last State:`, `Restart Count:`)
+    /// without the pod around it.
+    Fragment,
 }
 
 /// What begins a new block, for a line at column 0.
@@ -399,6 +409,7 @@ pub(crate) fn parse(name: &str, text: &str, anchor: Timestamp, out: &mut FileOut
     let mut state = State::None;
     let mut block: Vec<(u64, &str)> = Vec::new();
     let mut header: Option<Vec<(String, usize)>> = None;
+    let mut yaml_base = 0usize;
     let mut i = 0;
     let mut json_eof = false;
     // Byte offset of each line, for JSON values that span lines.
@@ -418,18 +429,26 @@ pub(crate) fn parse(name: &str, text: &str, anchor: Timestamp, out: &mut FileOut
             State::None => false,
             State::Describe => blank || !col0 || (!starts_block(line) && describe_line(line)),
             State::Table => !(blank || col0 && starts_block(line) && !table::is_header(line)),
+            State::Fragment => {
+                let indent = line.len() - line.trim_start().len();
+                !blank && indent >= yaml_base && !LOG_LINE.is_match(line.trim_start())
+            }
             State::Yaml => {
+                let indent = line.len() - line.trim_start().len();
+                let at = &line[indent.min(yaml_base)..];
                 blank
-                    || !col0
-                    || line.starts_with("- ")
-                    || line.starts_with("---")
-                    || (line.contains(':')
-                        && line
-                            .chars()
-                            .next()
-                            .is_some_and(|ch| ch.is_ascii_lowercase())
-                        && !LOG_LINE.is_match(line)
-                        && !COMMAND.is_match(line))
+                    || elision(line)
+                    || indent > yaml_base
+                    || indent == yaml_base
+                        && (at.starts_with("- ")
+                            || at.starts_with("---")
+                            || (at.contains(':')
+                                && at
+                                    .chars()
+                                    .next()
+                                    .is_some_and(|ch| ch.is_ascii_lowercase())
+                                && !LOG_LINE.is_match(at)
+                                && !COMMAND.is_match(at)))
             }
         };
         if continues {
@@ -445,7 +464,7 @@ pub(crate) fn parse(name: &str, text: &str, anchor: Timestamp, out: &mut FileOut
             i += 1;
             continue;
         }
-        flush(&mut state, &mut block, anchor, &mut c, name, out);
+        flush(&mut state, &mut block, yaml_base, anchor, &mut c, name, out);
         header = None;
         if blank {
             i += 1;
@@ -460,9 +479,18 @@ pub(crate) fn parse(name: &str, text: &str, anchor: Timestamp, out: &mut FileOut
         } else if col0 && table::is_header(line) {
             state = State::Table;
             header = Some(table::columns(line));
-        } else if col0 && YAML_START.is_match(line) {
+        } else if col0 && YAML_START.is_match(line) || FRAGMENT_START.is_match(trimmed) {
+            // A whole object, or a stanza cut from one at any indentation (`  status:`,
+            // `    state:`): read from its own indentation.
             state = State::Yaml;
+            yaml_base = line.len() - trimmed.len();
             block.push((no, line));
+        } else if CONTAINER_STATE.is_match(trimmed) {
+            state = State::Fragment;
+            yaml_base = line.len() - trimmed.len();
+            block.push((no, line));
+        } else if elision(line) {
+            // `...` where a paste left lines out.
         } else if LOG_LINE.is_match(trimmed) {
             // Before JSON: klog's JSON lines (`{"ts":…}`) are log lines, not objects.
             c.node_log.push(trimmed.to_string());
@@ -506,7 +534,7 @@ pub(crate) fn parse(name: &str, text: &str, anchor: Timestamp, out: &mut FileOut
         }
         i += 1;
     }
-    flush(&mut state, &mut block, anchor, &mut c, name, out);
+    flush(&mut state, &mut block, yaml_base, anchor, &mut c, name, out);
     finish(name, c, anchor, out);
 }
 
@@ -659,6 +687,7 @@ fn table_row(h: &[(String, usize)], no: u64, line: &str, anchor: Timestamp, c: &
 fn flush(
     state: &mut State,
     block: &mut Vec<(u64, &str)>,
+    yaml_base: usize,
     anchor: Timestamp,
     c: &mut Collected,
     name: &str,
@@ -666,10 +695,73 @@ fn flush(
 ) {
     match std::mem::replace(state, State::None) {
         State::Describe => describe_block(block, anchor, c),
-        State::Yaml => yaml_block(name, block, c, out),
+        State::Yaml => yaml_block(name, block, yaml_base, c, out),
+        State::Fragment => fragment_block(block, yaml_base, anchor, c),
         State::Table | State::None => {}
     }
     block.clear();
+}
+
+/// A container's lines of a pod's describe, without the pod: read as the describe of a pod
+/// (the one the last command named, else unnamed) with that one container.
+fn fragment_block(block: &[(u64, &str)], base: usize, anchor: Timestamp, c: &mut Collected) {
+    let Some(&(line, _)) = block.first() else {
+        return;
+    };
+    let (ns, pod) = (c.ns(), c.pod_name());
+    let crashed = block.iter().any(|(_, l)| {
+        let t = l.trim_start();
+        t.starts_with("Last State:") || t.contains("CrashLoopBackOff")
+    });
+    let head = [
+        format!("Name:         {pod}"),
+        format!("Namespace:    {ns}"),
+        format!("Status:       {}", if crashed { "Running" } else { "Pending" }),
+        "Containers:".to_string(),
+        // A describe key cannot start with `(`: renamed below.
+        "  unnamed-container:".to_string(),
+    ];
+    let body: Vec<String> = block
+        .iter()
+        .map(|(_, l)| {
+            let indent = l.len() - l.trim_start().len();
+            format!("    {}", &l[indent.min(base)..])
+        })
+        .collect();
+    let lines: Vec<(u64, &str)> = head
+        .iter()
+        .map(|h| (line, h.as_str()))
+        .chain(block.iter().map(|(n, _)| *n).zip(body.iter().map(String::as_str)))
+        .collect();
+    let t = describe::tree(&lines);
+    let ns_opt = Some(ns.as_str()).filter(|n| *n != UNKNOWN);
+    let mut v = describe::pod(&t, ns_opt, anchor);
+    for list in ["/spec/containers", "/status/containerStatuses"] {
+        if let Some(Value::Array(a)) = v.pointer_mut(list) {
+            for cs in a {
+                cs["name"] = json!(UNKNOWN);
+            }
+        }
+    }
+    let p = Pasted {
+        object: ObjectKey {
+            kind: "Pod".into(),
+            namespace: ns.clone().into(),
+            name: pod.clone().into(),
+            uid: String::new().into(),
+        },
+        from: "a fragment of kubectl describe (one container's state)".into(),
+        missing: "the rest of the pod: its spec, other containers and events".into(),
+        settle: if pod == UNKNOWN {
+            "kubectl describe pod NAME -n NAMESPACE".into()
+        } else {
+            format!(
+                "kubectl describe pod {pod} -n {}",
+                if ns == UNKNOWN { "NAMESPACE" } else { &ns }
+            )
+        },
+    };
+    c.objects.push((line, v, Some(p)));
 }
 
 fn describe_block(block: &[(u64, &str)], anchor: Timestamp, c: &mut Collected) {
@@ -764,31 +856,84 @@ fn describe_block(block: &[(u64, &str)], anchor: Timestamp, c: &mut Collected) {
     }
 }
 
-fn yaml_block(name: &str, block: &[(u64, &str)], c: &mut Collected, out: &mut FileOut) {
+/// A line that stands for lines left out: `...`, `…`, `[...]`, `# ...`, `(snip)`.
+fn elision(line: &str) -> bool {
+    let t = line.trim().trim_start_matches('#').trim();
+    !t.is_empty()
+        && (t.trim_matches(['.', '…', '[', ']', '(', ')', ' ']).is_empty()
+            || t.eq_ignore_ascii_case("(snip)")
+            || t.eq_ignore_ascii_case("[snip]"))
+}
+
+/// A YAML block (dedented by its first line's indentation, without elision lines). A paste cut
+/// mid-object is read without its last lines when it cannot be read whole.
+fn yaml_block(
+    name: &str,
+    block: &[(u64, &str)],
+    base: usize,
+    c: &mut Collected,
+    out: &mut FileOut,
+) {
     let Some(&(line, _)) = block.first() else {
         return;
     };
-    let text: String = block.iter().map(|(_, l)| format!("{l}\n")).collect();
-    match crate::yaml::from_str::<Value>(&text) {
-        Ok(v) => stanza_or_object(name, line, v, c, out),
-        Err(e) => {
-            let msg = e.to_string();
-            out.warn(crate::warn_at(
-                name,
-                line,
-                1,
-                format!(
-                    "YAML that cannot be read ({}); skipped",
-                    msg.lines().next().unwrap_or("")
-                ),
-            ))
+    let lines: Vec<&str> = block
+        .iter()
+        .filter(|(_, l)| !elision(l))
+        .map(|(_, l)| {
+            let indent = l.len() - l.trim_start().len();
+            &l[indent.min(base)..]
+        })
+        .collect();
+    let mut keep = lines.len();
+    let mut first_error = None;
+    while keep > 0 && lines.len() - keep <= 3 {
+        let text: String = lines[..keep].iter().map(|l| format!("{l}\n")).collect();
+        match crate::yaml::from_str::<Value>(&text) {
+            Ok(v) => return stanza_or_object(name, line, v, c, out),
+            Err(e) => {
+                first_error.get_or_insert(e);
+                keep -= 1;
+                while keep > 0 && lines[keep - 1].trim().is_empty() {
+                    keep -= 1;
+                }
+            }
         }
+    }
+    if let Some(e) = first_error {
+        let msg = e.to_string();
+        out.warn(crate::warn_at(
+            name,
+            line,
+            1,
+            format!(
+                "YAML that cannot be read ({}); skipped",
+                msg.lines().next().unwrap_or("")
+            ),
+        ));
     }
 }
 
 /// A whole object (or list) goes to the loader as is; a stanza (`status:`, `metadata:`, a bare
 /// status object) gets the kind its fields imply and the name its metadata gives, if any.
-fn stanza_or_object(name: &str, line: u64, v: Value, c: &mut Collected, out: &mut FileOut) {
+fn stanza_or_object(name: &str, line: u64, mut v: Value, c: &mut Collected, out: &mut FileOut) {
+    // Where a paste left lines out, a key may be left with nothing (`containerStatuses:` then
+    // `...`): absent rather than null; a `state:` cut loose from its container goes back in one.
+    prune_nulls(&mut v);
+    if let Some(status) = v.get_mut("status").and_then(Value::as_object_mut)
+        && (status.contains_key("state") || status.contains_key("lastState"))
+    {
+        let mut cs = serde_json::Map::new();
+        for k in ["name", "state", "lastState", "restartCount", "ready", "image"] {
+            if let Some(x) = status.remove(k) {
+                cs.insert(k.to_string(), x);
+            }
+        }
+        cs.entry("name").or_insert_with(|| json!(UNKNOWN));
+        if !status.contains_key("containerStatuses") {
+            status.insert("containerStatuses".into(), json!([cs]));
+        }
+    }
     if v.get("kind").is_some() || v.is_array() {
         if let Value::Array(items) = v {
             for item in items {
@@ -800,6 +945,17 @@ fn stanza_or_object(name: &str, line: u64, v: Value, c: &mut Collected, out: &mu
         return;
     }
     let Value::Object(mut map) = v else { return };
+    // One container's status, or its `state:` / `lastState:` alone.
+    if (map.contains_key("state") || map.contains_key("lastState"))
+        && !map.contains_key("status")
+        && !map.contains_key("containerStatuses")
+    {
+        map.entry("name").or_insert_with(|| json!(UNKNOWN));
+        map = serde_json::Map::from_iter([(
+            "containerStatuses".to_string(),
+            json!([Value::Object(map)]),
+        )]);
+    }
     // A bare status object (`kubectl get pod x -o jsonpath='{.status}'`).
     if !map.contains_key("status") && !map.contains_key("metadata") && !map.contains_key("spec") {
         map = serde_json::Map::from_iter([("status".to_string(), Value::Object(map))]);
@@ -886,6 +1042,17 @@ fn stanza_or_object(name: &str, line: u64, v: Value, c: &mut Collected, out: &mu
         settle,
     };
     c.objects.push((line, Value::Object(map), Some(p)));
+}
+
+fn prune_nulls(v: &mut Value) {
+    match v {
+        Value::Object(m) => {
+            m.retain(|_, x| !x.is_null());
+            m.values_mut().for_each(prune_nulls);
+        }
+        Value::Array(a) => a.iter_mut().for_each(prune_nulls),
+        _ => {}
+    }
 }
 
 fn key_of(v: &Value) -> (String, String, String) {

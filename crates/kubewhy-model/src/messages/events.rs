@@ -65,6 +65,7 @@ pub const EVENT_MESSAGES: &[EventMessage] = &[
         "Pod",
     ),
     m(r"Failed to pull image ", "Failed", "Pod"),
+    m(r"Error: image \S+ not found", "Failed", "Pod"),
     m(r"Back-off pulling image ", "BackOff", "Pod"),
     m(
         r"(?:Error: |is waiting to start: |Waiting: )(?:ErrImagePull|ImagePullBackOff|ErrImageNeverPull|InvalidImageName)",

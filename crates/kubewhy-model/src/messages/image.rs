@@ -87,6 +87,10 @@ pub fn classify_pull_error(text: &str) -> Option<(Cause, Confidence)> {
         "404 not found",
     ]) {
         (Cause::ImageNotFound, High)
+    } else if l.contains("error: image ") && l.contains(" not found") {
+        // kubelets of 2015: `Error: image library/x:latest not found` (docker's words for a
+        // missing repository or tag; a private one read the same).
+        (Cause::ImageNotFound, Medium)
     } else if has(&[
         "no such host",
         "connection refused",

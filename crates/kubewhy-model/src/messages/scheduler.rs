@@ -223,8 +223,8 @@ pub fn taint_cause(key: &str) -> Cause {
 /// The reason to fix first: (node count, cause, detail, the reason's text).
 ///
 /// The reason that rules out the most nodes, with two refinements. Nodes the pod's own node
-/// selector rules out are nodes it never wanted: when some nodes match it, what rules out
-/// those is the answer. On a tie a cordon wins (the scheduler's first filter: a cordoned node
+/// selector or pod affinity rules out are nodes it never wanted: when some nodes match them,
+/// what rules out those is the answer. On a tie a cordon wins (the scheduler's first filter: a cordoned node
 /// that is also full is out because of the cordon). A reason without a count (a PreFilter
 /// failure) rules out every node.
 pub fn primary_reason(parsed: &SchedulerMessage) -> Option<(u32, Cause, String, String)> {
@@ -235,8 +235,14 @@ pub fn primary_reason(parsed: &SchedulerMessage) -> Option<(u32, Cause, String, 
             classify_reason(text).map(|(c, d)| (n.unwrap_or(u32::MAX), c, d, text.clone()))
         })
         .collect();
+    // The pod's own placement rules: node selector / affinity, and required pod affinity (to
+    // be beside certain pods; anti-affinity is about room, not wishes).
     let unwanted = |c: &(u32, Cause, String, String)| {
-        c.1 == Cause::NodeSelectorMismatch && parsed.nodes.is_some_and(|n| c.0 < n)
+        (c.1 == Cause::NodeSelectorMismatch
+            || c.1 == Cause::PodAffinityUnsatisfiable
+                && c.3.contains("pod affinity")
+                && !c.3.contains("anti-affinity"))
+            && parsed.nodes.is_some_and(|n| c.0 < n)
     };
     let wanted: Vec<&(u32, Cause, String, String)> =
         classified.iter().filter(|c| !unwanted(c)).collect();

@@ -3,6 +3,12 @@
 //! gone (kubernetes-messages.md §4, §5).
 
 use crate::Cause;
+use regex::Regex;
+use std::sync::LazyLock;
+
+/// A container's exit code as describe (`Exit Code:    127`) or YAML (`exitCode: 127`) shows it.
+static EXIT_CODE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?:Exit Code:|exitCode:)\s*(\d+)\b").unwrap());
 
 /// (a phrase, the cause it names). Order matters: the first phrase found wins.
 const PHRASES: &[(&str, Cause)] = &[
@@ -37,6 +43,11 @@ const PHRASES: &[(&str, Cause)] = &[
     ("node.kubernetes.io/disk-pressure", Cause::NodePressure),
     ("node.kubernetes.io/memory-pressure", Cause::NodePressure),
     ("node.kubernetes.io/pid-pressure", Cause::NodePressure),
+    // A finalizer only a deletion sets (the API server adds it with the deletionTimestamp of a
+    // foreground delete; the garbage collector removes it when the dependents are gone).
+    ("foregroundDeletion", Cause::FinalizerPending),
+    // A container's last state, wherever it is quoted (describe, YAML, get pods).
+    ("OOMKilled", Cause::OomKilled),
 ];
 
 /// The cause a state phrase in `text` names, with where it starts.
@@ -45,4 +56,19 @@ pub fn classify(text: &str) -> Option<(Cause, usize)> {
         .iter()
         .filter_map(|(p, c)| text.find(p).map(|i| (*c, i)))
         .min_by_key(|(_, i)| *i)
+        .or_else(|| {
+            let c = EXIT_CODE.captures(text)?;
+            let at = c.get(0).map_or(0, |m| m.start());
+            exit_code_cause(c[1].parse().ok()?).map(|cause| (cause, at))
+        })
+}
+
+/// What an exit code alone says: 127 is the shell's "command not found"; 1-125 are the
+/// program's own; 0, 126 and the signal codes (128 + n, 255) say nothing by themselves.
+pub fn exit_code_cause(code: i64) -> Option<Cause> {
+    match code {
+        127 => Some(Cause::CommandNotFound),
+        1..=125 => Some(Cause::AppExitError),
+        _ => None,
+    }
 }

@@ -45,7 +45,11 @@ pub(super) fn stanza_kind(map: &Map<String, Value>) -> &'static str {
         )
     {
         "Pod"
-    } else if has(&status, "nodeInfo") || has(&status, "allocatable") || has(&spec, "podCIDR") {
+    } else if has(&status, "nodeInfo")
+        || has(&status, "allocatable")
+        || has(&spec, "podCIDR")
+        || conditions_of(&status, &["MemoryPressure", "DiskPressure", "PIDPressure", "OutOfDisk", "NetworkUnavailable"])
+    {
         "Node"
     } else if has(&status, "accessModes") || has(&spec, "storageClassName") {
         "PersistentVolumeClaim"
@@ -61,11 +65,32 @@ pub(super) fn stanza_kind(map: &Map<String, Value>) -> &'static str {
         .get("phase")
         .and_then(Value::as_str)
         .is_some_and(|p| p == "Active" || p == "Terminating")
+        || conditions_of(
+            &status,
+            &[
+                "NamespaceDeletionDiscoveryFailure",
+                "NamespaceDeletionContentFailure",
+                "NamespaceContentRemaining",
+                "NamespaceFinalizersRemaining",
+                "NamespaceDeletionGroupVersionParsingFailure",
+            ],
+        )
     {
         "Namespace"
     } else {
         "Pod"
     }
+}
+
+/// Whether a status has a condition of one of these types.
+fn conditions_of(status: &Value, types: &[&str]) -> bool {
+    status
+        .get("conditions")
+        .and_then(Value::as_array)
+        .is_some_and(|a| {
+            a.iter()
+                .any(|c| c["type"].as_str().is_some_and(|t| types.contains(&t)))
+        })
 }
 
 /// A pod stanza without a spec: its containers, from their statuses (name and image).
@@ -432,8 +457,10 @@ pub(super) fn from_row(row: &Row, events: &[&EventRow], anchor: Timestamp) -> (V
                     st.phase = "Running";
                     terminated = Some(status);
                 }
-                "Evicted" | "NodeLost" | "Unknown" | "NodeAffinity" | "OutOfcpu"
-                | "OutOfmemory" => {
+                // The node controller's verdict on a pod whose node stopped reporting: its
+                // phase is Unknown, not over.
+                "NodeLost" | "Unknown" => st.phase = "Unknown",
+                "Evicted" | "NodeAffinity" | "OutOfcpu" | "OutOfmemory" => {
                     st.phase = "Failed";
                 }
                 s if s.starts_with("Init:") => {}

@@ -39,6 +39,12 @@ fn pod_named(line: &str) -> Option<(String, String)> {
     g(7).or(g(8)).map(|n| (UNKNOWN.to_string(), n))
 }
 
+/// What starts a new entry rather than continuing a message: an event row, a log line's
+/// header, a describe key, a YAML key.
+static NEW_ENTRY: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"^(?:(?:Normal|Warning)\s|[IWEF]\d{4} |[A-Z][a-z]{2} [ \d]\d \d\d:|\d{4}-\d\d-\d\d[T ]|[A-Z][A-Za-z ]*:\s{2,}|[a-z][A-Za-z]*:\s*$|- |\$ )")
+});
+
 const MAX_QUOTE: usize = 300;
 
 fn quote(text: &str) -> String {
@@ -88,6 +94,29 @@ pub(super) fn lines(name: &str, lines: &[(u64, &str)]) -> Vec<PastedMessage> {
             out.push(message(name, no, line, r));
             i += 1;
             continue;
+        }
+        // A known message that does not say why on its line (`Failed to pull image "x": rpc
+        // error: code = Unknown`) continues on the next ones: read on until it does.
+        if kubewhy_model::messages::events::find(line).is_some() {
+            let mut joined = line.to_string();
+            let mut found = None;
+            for (k, &(_, next)) in lines.iter().enumerate().skip(i + 1).take(6) {
+                let next = next.trim();
+                if next.is_empty() || NEW_ENTRY.is_match(next) {
+                    break;
+                }
+                joined.push(' ');
+                joined.push_str(next);
+                if let Some(r) = recognise(&joined) {
+                    found = Some((k, r));
+                    break;
+                }
+            }
+            if let Some((k, r)) = found {
+                out.push(message(name, no, &joined, r));
+                i = k + 1;
+                continue;
+            }
         }
         // A message wrapped over two lines (a terminal's width, a describe's Message column, a
         // YAML folded string): read joined, when the next line alone says nothing.
