@@ -51,11 +51,19 @@ pub(crate) fn render(r: &Report) -> String {
             .unwrap_or_default()
     );
     if r.findings.is_empty() && r.unexplained.is_empty() {
-        let _ = writeln!(
-            out,
-            "\nNo problems found in {} object(s).",
-            r.snapshot.objects
-        );
+        if r.snapshot.objects == 0 {
+            // Not "no problems": nothing was there to judge.
+            let _ = writeln!(
+                out,
+                "\nNothing to diagnose: the input held no object and no failure message kubewhy knows."
+            );
+        } else {
+            let _ = writeln!(
+                out,
+                "\nNo problems found in {} object(s).",
+                r.snapshot.objects
+            );
+        }
     }
     for (i, f) in r.findings.iter().enumerate() {
         let f = clean_finding(f);

@@ -43,6 +43,30 @@ pub fn example_node_log(page: &str) -> Option<String> {
     Some(rest[open..open + close + 1].to_string())
 }
 
+/// A container's log that goes with a page's example: the first ```log block after the
+/// "## Example" heading, for the container a `<!-- log: NAMESPACE/POD/CONTAINER -->` comment
+/// names (as a cluster-info dump's `logs.txt` would give it).
+pub fn example_container_log(page: &str) -> Option<kubewhy_model::objects::ContainerLog> {
+    let start = page.find("## Example")?;
+    let rest = &page[start..];
+    let who = rest.find("<!-- log: ").map(|i| &rest[i + "<!-- log: ".len()..])?;
+    let who = &who[..who.find(" -->")?];
+    let mut parts = who.trim().splitn(3, '/');
+    let (ns, pod, container) = (parts.next()?, parts.next()?, parts.next()?);
+    let open = rest.find("```log\n")? + "```log\n".len();
+    let close = rest[open..].find("\n```")?;
+    Some(kubewhy_model::objects::ContainerLog {
+        origin: "the page's example".into(),
+        namespace: ns.into(),
+        pod: pod.into(),
+        container: container.into(),
+        tail: rest[open..open + close]
+            .lines()
+            .map(str::to_string)
+            .collect(),
+    })
+}
+
 /// The numbered steps of a page's "How to fix it safely" section: the action, the first
 /// command in backticks, and the risk the step states (`risk: low`; a step that states none is
 /// read-only when its command is, else low).

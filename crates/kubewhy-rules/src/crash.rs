@@ -15,6 +15,9 @@ const CAUSES: &[Cause] = &[
     Cause::AppExitError,
     Cause::KilledBySignal,
     Cause::ContainerStartFailed,
+    Cause::DependencyUnreachable,
+    Cause::PodNetworkBroken,
+    Cause::ImagePlatformMismatch,
 ];
 
 /// Restarts from which a container that is running again still counts as crash-looping.
@@ -137,13 +140,28 @@ fn check_container(
         {
             Cause::LivenessProbeFailing
         }
-        (Some(t), _) if t.exit_code > 128 || t.signal.is_some_and(|s| s > 0) => {
+        // 128 + a signal number (1-64); 255 is a program's own exit(-1), as klog.Fatal does.
+        (Some(t), _) if (129..=192).contains(&t.exit_code) || t.signal.is_some_and(|s| s > 0) => {
             Cause::KilledBySignal
         }
         (Some(_), _) => Cause::AppExitError,
         (None, None) if probe_kill.is_some() => Cause::LivenessProbeFailing,
-        (None, None) => return, // nothing to decode: reported as unexplained
+        // No termination record: its output may still say why.
+        (None, None) => Cause::AppExitError,
     };
+    // The application's last words name a more precise cause: a dependency that does not
+    // answer, Service IPs unreachable from the node, a binary for another architecture.
+    let log = snap.logs_for(info.ns(), info.name(), &cs.name);
+    let recognised = log
+        .filter(|_| cause == Cause::AppExitError)
+        .and_then(|log| crate::loglines::recognise(&log.tail, info.ns()));
+    if term.is_none() && start_error.is_none() && probe_kill.is_none() && recognised.is_none() {
+        return; // nothing to decode: reported as unexplained
+    }
+    let cause = recognised
+        .as_ref()
+        .and_then(|r| r.cause)
+        .unwrap_or(cause);
 
     let container = info.container(&cs.name);
     let limit = container
@@ -211,11 +229,7 @@ fn check_container(
     if let Some(e) = probe_kill {
         f = f.event(Some(&info.key), e);
     }
-    let mut recognised = None;
-    if let Some(log) = snap.logs_for(info.ns(), info.name(), &cs.name) {
-        if cause == Cause::AppExitError {
-            recognised = crate::loglines::recognise(&log.tail, info.ns());
-        }
+    if let Some(log) = log {
         let lines: Vec<&String> = log.tail.iter().filter(|l| !l.trim().is_empty()).collect();
         let last = &lines[lines.len().saturating_sub(LOG_LINES)..];
         if !last.is_empty() {
@@ -241,6 +255,10 @@ fn check_container(
         );
     }
     if term.is_none() && cause != Cause::LivenessProbeFailing {
+        f = f.confidence(Confidence::Medium);
+    }
+    // "It exits by itself" without its output: a dependency that refuses is as likely as a bug.
+    if cause == Cause::AppExitError && log.is_none() {
         f = f.confidence(Confidence::Medium);
     }
     let mut explanation = explain(cause, &cs.name, term, limit.as_deref(), cs.restart_count);
@@ -280,6 +298,16 @@ fn summary(cause: Cause, c: &str, t: Option<&StateTerminated>, limit: Option<&st
             )
         }
         Cause::ContainerStartFailed => format!("The runtime cannot start container \"{c}\""),
+        Cause::DependencyUnreachable => format!(
+            "Container \"{c}\" exits because something it needs does not answer{}",
+            t.map(|t| format!(" (exit code {})", t.exit_code)).unwrap_or_default()
+        ),
+        Cause::PodNetworkBroken => {
+            format!("Container \"{c}\" cannot reach Service IPs from its node and exits")
+        }
+        Cause::ImagePlatformMismatch => {
+            format!("Container \"{c}\"'s image is built for another CPU architecture")
+        }
         _ if code == 0 => {
             format!("Container \"{c}\" exits (code 0) and is restarted over and over")
         }
@@ -303,6 +331,9 @@ fn explain(
         Cause::LivenessProbeFailing => "The kubelet restarts a container whose liveness (or startup) probe fails failureThreshold times in a row. Often the application is slow to start or overloaded, and the probe is stricter than the application can meet.".into(),
         Cause::CommandNotFound => "Exit code 127 (or the runtime's \"executable file not found\") means the command in the pod spec or the image's entrypoint is not in the image.".into(),
         Cause::KilledBySignal => format!("The process ended on signal {} (exit code {code} = 128 + signal) without an OOM kill or a probe failure on record: a crash in the program (SIGSEGV, SIGABRT) or a kill from outside the container.", code - 128),
+        Cause::DependencyUnreachable => "The application exits when a dependency it connects to at start (a database, a Service, a DNS name) refuses, does not resolve or does not answer; the kubelet restarts it with a growing back-off until the dependency is there.".into(),
+        Cause::PodNetworkBroken => "The pod's connections to Service IPs time out: the node's Service routing (kube-proxy or the CNI's replacement) or the pod network itself is broken there, so every pod on that node that talks to a Service fails the same way.".into(),
+        Cause::ImagePlatformMismatch => "`exec format error`: the kernel cannot run the image's binary, built for another CPU architecture than the node's.".into(),
         Cause::ContainerStartFailed => "The container was created but the runtime could not start its process: see the message for the reason (permission denied, exec format error, read-only file system, mount target missing).".into(),
         _ if code == 0 => "The process finishes successfully, but the pod's restartPolicy (Always, as for every Deployment) restarts it: a long-running command is expected.".into(),
         _ => format!("The application itself exits with code {code}; the kubelet restarts it with an increasing back-off (up to 5 minutes). The reason is in its own output: read the last log lines."),
@@ -327,6 +358,17 @@ fn remediation(mut f: Finding, ctx: &Ctx, info: &PodInfo, cause: Cause, c: &str)
             .step(format!("Fix the command in {wl} or use an image that contains it"), None, RiskLevel::Low, "Rolls the workload."),
         Cause::ContainerStartFailed => f
             .step("Read the runtime's message", Some(info.describe_cmd()), RiskLevel::None, ""),
+        Cause::DependencyUnreachable => f
+            .step("Read what it could not reach", Some(logs), RiskLevel::None, "")
+            .step("Bring the dependency up (or fix the address the application is given); the container then starts by itself", None, RiskLevel::None, "")
+            .step("Make the application wait and retry at start instead of exiting (an init container that waits, or the client's retry settings)", None, RiskLevel::Low, "Rolls the workload."),
+        Cause::PodNetworkBroken => f
+            .step("Read what timed out", Some(logs), RiskLevel::None, "")
+            .step("See which node the pod runs on, and whether pods elsewhere reach the Service", Some(format!("kubectl get pod {name} -n {ns} -o wide")), RiskLevel::None, "")
+            .step("Restart kube-proxy (or the CNI agent) on that node once its logs say why it stopped programming", Some("kubectl -n kube-system delete pod -l k8s-app=kube-proxy --field-selector spec.nodeName=NODE".into()), RiskLevel::Low, "Connections through that node drop while it restarts."),
+        Cause::ImagePlatformMismatch => f
+            .step("Compare the node's architecture with the image's", Some("kubectl get nodes -L kubernetes.io/arch".into()), RiskLevel::None, "")
+            .step(format!("Use an image built for the node (a multi-arch tag) in {wl}, or pin the pods to matching nodes"), None, RiskLevel::Low, "Rolls the workload."),
         _ => f
             .step("Read why it exits", Some(logs), RiskLevel::None, "")
             .step(format!("Fix the application or its configuration, then roll {wl}"), Some(format!("kubectl -n {ns} rollout restart {wl}")), RiskLevel::Low, "Restarts every pod of the workload."),

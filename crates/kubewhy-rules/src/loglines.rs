@@ -1,5 +1,6 @@
 //! Well-known application log lines that turn "it exits with code 1" into a cause and a next
-//! step. Small on purpose: each entry is a failure people hit again and again in Kubernetes, with
+//! step: which line is which comes from the message catalogue (`kubewhy_model::messages::app`);
+//! here is what each means for the pod and what to do. Small on purpose: each entry is a failure people hit again and again in Kubernetes, with
 //! the wordings real programs print.
 //!
 //! | entry | matches (examples) | advice |
@@ -11,17 +12,22 @@
 //! | `address-in-use` | `address already in use`, `EADDRINUSE` | two processes want the same port (containers of one pod share it; hostNetwork shares the node's) |
 //! | `data-dir-not-empty` | postgres `initdb: … exists but is not empty`, `lost+found`, mysql `data directory has files in it` | a fresh volume's `lost+found` is in the data directory: use a subdirectory |
 //! | `permission-denied` | `open /data/x: permission denied`, `EACCES: permission denied`, `Permission denied` with a path | the process's user cannot write the mounted path: `fsGroup` / `runAsUser` |
+//! | `exec-format` | `exec format error` | an image for another CPU architecture (image-platform-mismatch) |
+//! | `command-not-found` | `executable file not found in $PATH` | the command is not in the image |
+//! | `service-ip-timeout` | `dial tcp 10.96.0.1:443: i/o timeout` | the pod cannot reach Service IPs (pod-network-broken) |
+//! | `connection-timeout` | `dial tcp 10.0.0.7:5432: i/o timeout` | a dependency does not answer (dependency-unreachable) |
 //! | `java-heap` | `java.lang.OutOfMemoryError: Java heap space` | the JVM heap (-Xmx), not the container limit, is too small |
 
-use kubewhy_model::RiskLevel;
-use regex::Regex;
-use std::sync::LazyLock;
+use kubewhy_model::messages::app::{self, HOST, PATH, RBAC};
+use kubewhy_model::{Cause, RiskLevel};
 
 /// A recognised log line and what to do about it.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Recognised {
     /// The catalogue entry's name.
     pub name: &'static str,
+    /// The cause the line shows, when more precise than "the application exits".
+    pub cause: Option<Cause>,
     /// The line as the application printed it.
     pub line: String,
     /// One or two sentences: what the line means here.
@@ -29,28 +35,6 @@ pub(crate) struct Recognised {
     /// The next step: action, command, risk, risk note.
     pub step: (String, Option<String>, RiskLevel, &'static str),
 }
-
-static RBAC: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"User "system:serviceaccount:([^:"]+):([^"]+)" cannot (\w+) resource "([^"]+)"(?: in API group "([^"]*)")?"#).unwrap()
-});
-static DNS: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)no such host|name or service not known|temporary failure in name resolution|getaddrinfo (?:ENOTFOUND|EAI_AGAIN)|bad address '|could not translate host name|unknown host|nodename nor servname").unwrap()
-});
-static REFUSED: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?i)connection refused|ECONNREFUSED").unwrap());
-static IN_USE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?i)address already in use|EADDRINUSE").unwrap());
-static NOT_EMPTY: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)exists but is not empty|lost\+found|data directory has files in it").unwrap()
-});
-static DENIED: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?i)permission denied|EACCES").unwrap());
-static PATH: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r#"['"]?(/[\w.@+-]+(?:/[\w.@+-]+)*)"#).unwrap());
-/// What follows these words is an address (`dial tcp 10.0.0.7:5432`, `lookup orders-db on …`).
-static HOST: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"(?:dial tcp |lookup |bad address '|ENOTFOUND |ECONNREFUSED |translate host name "|remote host \()\[?([A-Za-z0-9][\w.-]*)\]?"#).unwrap()
-});
 
 /// The last recognised line of a log tail (the newest explains the exit best).
 pub(crate) fn recognise(lines: &[String], ns: &str) -> Option<Recognised> {
@@ -63,123 +47,115 @@ fn host_in(line: &str) -> Option<String> {
 
 pub(crate) fn recognise_line(line: &str, ns: &str) -> Option<Recognised> {
     let l = line.trim();
-    if l.is_empty() || l.len() > 4096 {
-        return None;
-    }
+    let entry = app::classify(l)?;
     let line = l.to_string();
-    if l.contains("Address family not supported by protocol") && l.contains("[::]") {
-        return Some(Recognised {
-            name: "ipv6-listen",
-            line,
-            advice: "The program (nginx's default configuration does this) listens on the IPv6 address [::], and the pod has no IPv6: the socket cannot be created and the program exits.".into(),
-            step: ("Remove the `listen [::]:PORT` line from its configuration (or mount a configuration without it), or give the cluster IPv6".into(), None, RiskLevel::Low, "Clients that reach the pod over IPv6 would need the cluster's IPv6 first."),
-        });
-    }
-    if let Some(c) = RBAC.captures(l) {
-        let (sa_ns, sa, verb, resource) = (&c[1], &c[2], &c[3], &c[4]);
-        let group = c.get(5).map(|g| g.as_str()).unwrap_or("");
-        let res = if group.is_empty() {
-            resource.to_string()
-        } else {
-            format!("{resource}.{group}")
-        };
-        return Some(Recognised {
-            name: "rbac-forbidden",
-            line,
-            advice: format!(
-                "The application calls the Kubernetes API as service account {sa_ns}/{sa}, which may not {verb} {res}: it needs a Role (or ClusterRole) and a binding."
-            ),
-            step: (
-                format!("Confirm, then grant {verb} on {res} to {sa_ns}/{sa}"),
-                Some(format!(
-                    "kubectl auth can-i {verb} {res} --as=system:serviceaccount:{sa_ns}:{sa} -n {ns}; kubectl -n {sa_ns} create role {sa}-{verb}-{resource} --verb={verb} --resource={res} && kubectl -n {sa_ns} create rolebinding {sa}-{verb}-{resource} --role={sa}-{verb}-{resource} --serviceaccount={sa_ns}:{sa}"
-                )),
-                RiskLevel::Medium,
-                "Grant only the verbs and resources the application needs; a ClusterRole reaches every namespace.",
-            ),
-        });
-    }
-    if NOT_EMPTY.is_match(l) {
-        return Some(Recognised {
-            name: "data-dir-not-empty",
-            line,
-            advice: "The database refuses to initialise a data directory that is not empty; a freshly formatted volume holds `lost+found`, so mounting the volume itself as the data directory fails.".into(),
-            step: ("Point the data directory at a subdirectory of the volume (subPath, or e.g. PGDATA=/var/lib/postgresql/data/pgdata)".into(), None, RiskLevel::Low, "Existing data stays where it is; do not delete lost+found or other files on a volume that may hold data."),
-        });
-    }
-    if IN_USE.is_match(l) {
-        return Some(Recognised {
-            name: "address-in-use",
-            line,
-            advice: "The port the program binds is taken: containers of one pod share a network namespace (two containers on one port), and a hostNetwork pod shares the node's.".into(),
-            step: ("Give each container of the pod its own port (or stop binding the node's port with hostNetwork)".into(), None, RiskLevel::Low, ""),
-        });
-    }
-    if DNS.is_match(l) {
-        let host = host_in(l);
-        let what = host
-            .as_deref()
-            .map(|h| format!("\"{h}\""))
-            .unwrap_or_else(|| "a host name".into());
-        return Some(Recognised {
-            name: "dns",
-            line,
-            advice: format!(
-                "The application cannot resolve {what}: the Service does not exist under that name (a Service in another namespace needs NAME.NAMESPACE), or the cluster's DNS does not answer."
-            ),
-            step: (
-                "Check the name against the Services, and that cluster DNS runs".into(),
-                Some(format!(
-                    "kubectl get svc -n {ns}; kubectl -n kube-system get pods -l k8s-app=kube-dns"
-                )),
-                RiskLevel::None,
-                "",
-            ),
-        });
-    }
-    if REFUSED.is_match(l) {
-        let host = host_in(l);
-        let what = host
-            .as_deref()
-            .map(|h| format!(" at {h}"))
-            .unwrap_or_default();
-        return Some(Recognised {
-            name: "connection-refused",
-            line,
-            advice: format!(
-                "A dependency{what} refuses the connection: it is not running, not ready, or listens on another port. The application exits instead of retrying, so it restarts until the dependency is up."
-            ),
-            step: (
-                "Check the dependency's Service has ready endpoints".into(),
-                Some(format!("kubectl get endpoints -n {ns}")),
-                RiskLevel::None,
-                "",
-            ),
-        });
-    }
-    if l.contains("java.lang.OutOfMemoryError") {
-        return Some(Recognised {
-            name: "java-heap",
-            line,
-            advice: "The JVM ran out of its own heap (-Xmx or its default share of the container's memory), which is not the container's memory limit: raising the limit alone does not help.".into(),
-            step: ("Raise the heap (-Xmx, or -XX:MaxRAMPercentage) and keep it well below the container's memory limit".into(), None, RiskLevel::Low, "A heap close to the limit turns this into an OOM kill."),
-        });
-    }
-    if DENIED.is_match(l) {
-        let path = PATH
-            .captures(l)
-            .map(|c| c[1].to_string())
-            .filter(|p| !p.starts_with("/usr/") && !p.starts_with("/bin/"));
-        if let Some(path) = path {
-            return Some(Recognised {
-                name: "permission-denied",
-                line,
-                advice: format!("The process's user may not write {path}: a mounted volume is owned by another user (root, or the previous image's user)."),
-                step: ("Set securityContext.fsGroup (and runAsUser) in the pod so the volume is writable by the process's user".into(), None, RiskLevel::Low, "fsGroup changes the ownership of every file on the volume at mount, which is slow on large volumes."),
-            });
+    let r = |advice: String, step: (String, Option<String>, RiskLevel, &'static str)| {
+        Some(Recognised {
+            name: entry.name,
+            cause: entry.cause,
+            line: line.clone(),
+            advice,
+            step,
+        })
+    };
+    match entry.name {
+        "ipv6-listen" => r(
+            "The program (nginx's default configuration does this) listens on the IPv6 address [::], and the pod has no IPv6: the socket cannot be created and the program exits.".into(),
+            ("Remove the `listen [::]:PORT` line from its configuration (or mount a configuration without it), or give the cluster IPv6".into(), None, RiskLevel::Low, "Clients that reach the pod over IPv6 would need the cluster's IPv6 first."),
+        ),
+        "exec-format" => r(
+            "The kernel refuses to run the image's program: it was built for another CPU architecture (an amd64 image on an arm64 node, or the reverse).".into(),
+            ("Compare the image's platforms with the node's architecture, and use a multi-arch image or one built for the node".into(), Some("kubectl get nodes -L kubernetes.io/arch".into()), RiskLevel::Low, "A nodeSelector on kubernetes.io/arch limits where the pod can run."),
+        ),
+        "command-not-found" => r(
+            "The command the pod (or the image's entrypoint) runs is not in the image.".into(),
+            ("Fix the command or args in the pod spec, or use an image that contains the program".into(), None, RiskLevel::Low, "Rolls the workload."),
+        ),
+        "rbac-forbidden" => {
+            let c = RBAC.captures(l)?;
+            let (sa_ns, sa, verb, resource) = (&c[1], &c[2], &c[3], &c[4]);
+            let group = c.get(5).map(|g| g.as_str()).unwrap_or("");
+            let res = if group.is_empty() {
+                resource.to_string()
+            } else {
+                format!("{resource}.{group}")
+            };
+            r(
+                format!(
+                    "The application calls the Kubernetes API as service account {sa_ns}/{sa}, which may not {verb} {res}: it needs a Role (or ClusterRole) and a binding."
+                ),
+                (
+                    format!("Confirm, then grant {verb} on {res} to {sa_ns}/{sa}"),
+                    Some(format!(
+                        "kubectl auth can-i {verb} {res} --as=system:serviceaccount:{sa_ns}:{sa} -n {ns}; kubectl -n {sa_ns} create role {sa}-{verb}-{resource} --verb={verb} --resource={res} && kubectl -n {sa_ns} create rolebinding {sa}-{verb}-{resource} --role={sa}-{verb}-{resource} --serviceaccount={sa_ns}:{sa}"
+                    )),
+                    RiskLevel::Medium,
+                    "Grant only the verbs and resources the application needs; a ClusterRole reaches every namespace.",
+                ),
+            )
         }
+        "data-dir-not-empty" => r(
+            "The database refuses to initialise a data directory that is not empty; a freshly formatted volume holds `lost+found`, so mounting the volume itself as the data directory fails.".into(),
+            ("Point the data directory at a subdirectory of the volume (subPath, or e.g. PGDATA=/var/lib/postgresql/data/pgdata)".into(), None, RiskLevel::Low, "Existing data stays where it is; do not delete lost+found or other files on a volume that may hold data."),
+        ),
+        "address-in-use" => r(
+            "The port the program binds is taken: containers of one pod share a network namespace (two containers on one port), and a hostNetwork pod shares the node's.".into(),
+            ("Give each container of the pod its own port (or stop binding the node's port with hostNetwork)".into(), None, RiskLevel::Low, ""),
+        ),
+        "service-ip-timeout" => r(
+            "The connection to the `kubernetes` Service (the first address of the Service range) times out: from this pod's node, Service IPs are not reachable. kube-proxy (or the CNI's replacement for it) is not running or not programming the node, or the pod network's routes are broken.".into(),
+            ("Check kube-proxy and the CNI pods on the pod's node".into(), Some("kubectl -n kube-system get pods -o wide | grep -E 'kube-proxy|calico|cilium|flannel|weave'".into()), RiskLevel::None, ""),
+        ),
+        "dns" => {
+            let what = host_in(l)
+                .map(|h| format!("\"{h}\""))
+                .unwrap_or_else(|| "a host name".into());
+            r(
+                format!(
+                    "The application cannot resolve {what}: the Service does not exist under that name (a Service in another namespace needs NAME.NAMESPACE), or the cluster's DNS does not answer."
+                ),
+                (
+                    "Check the name against the Services, and that cluster DNS runs".into(),
+                    Some(format!(
+                        "kubectl get svc -n {ns}; kubectl -n kube-system get pods -l k8s-app=kube-dns"
+                    )),
+                    RiskLevel::None,
+                    "",
+                ),
+            )
+        }
+        "connection-refused" | "connection-timeout" => {
+            let what = host_in(l).map(|h| format!(" at {h}")).unwrap_or_default();
+            let how = if entry.name == "connection-refused" {
+                "refuses the connection: it is not running, not ready, or listens on another port"
+            } else {
+                "does not answer (the connection times out): it is down, a NetworkPolicy drops the traffic, or it is outside the cluster and unreachable"
+            };
+            r(
+                format!(
+                    "A dependency{what} {how}. The application exits instead of retrying, so it restarts until the dependency is up."
+                ),
+                (
+                    "Check the dependency's Service has ready endpoints".into(),
+                    Some(format!("kubectl get endpoints -n {ns}")),
+                    RiskLevel::None,
+                    "",
+                ),
+            )
+        }
+        "java-heap" => r(
+            "The JVM ran out of its own heap (-Xmx or its default share of the container's memory), which is not the container's memory limit: raising the limit alone does not help.".into(),
+            ("Raise the heap (-Xmx, or -XX:MaxRAMPercentage) and keep it well below the container's memory limit".into(), None, RiskLevel::Low, "A heap close to the limit turns this into an OOM kill."),
+        ),
+        "permission-denied" => {
+            let path = PATH.captures(l).map(|c| c[1].to_string())?;
+            r(
+                format!("The process's user may not write {path}: a mounted volume is owned by another user (root, or the previous image's user)."),
+                ("Set securityContext.fsGroup (and runAsUser) in the pod so the volume is writable by the process's user".into(), None, RiskLevel::Low, "fsGroup changes the ownership of every file on the volume at mount, which is slow on large volumes."),
+            )
+        }
+        _ => None,
     }
-    None
 }
 
 #[cfg(test)]

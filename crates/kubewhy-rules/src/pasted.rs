@@ -116,10 +116,20 @@ fn generic(c: Cause) -> bool {
 /// Findings from the known failure messages of a paste (`Snapshot::pasted_messages`) whose
 /// cause no finding gives: what the message says, quoted with its line, about the object the
 /// paste names (one placeholder when it names none), with the cause page's steps and the
-/// command that would show the object. They come after the findings read from whole objects,
-/// except those that only say "it fails" at low confidence.
+/// command that would show the object. Only when no finding read from the paste's objects
+/// says more than "it fails" with some certainty; they come before those that only say that
+/// at low confidence.
 pub(crate) fn from_messages(snap: &Snapshot, findings: &mut Vec<Finding>) {
     if snap.pasted_messages.is_empty() {
+        return;
+    }
+    // What the paste's objects show, said with some certainty, is the answer: messages then
+    // only add noise (a transient warning, another pod's line). They speak when nothing else
+    // does, or only "it fails" does.
+    if findings
+        .iter()
+        .any(|f| f.confidence >= Confidence::Medium && !generic(f.cause))
+    {
         return;
     }
     let mut added: Vec<Finding> = Vec::new();

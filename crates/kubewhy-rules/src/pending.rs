@@ -832,10 +832,8 @@ mod tests {
             classify_reason(
                 "node(s) had taint {node.kubernetes.io/unreachable: }, that the pod didn't tolerate"
             ),
-            Some((
-                Cause::UntoleratedTaint,
-                "{node.kubernetes.io/unreachable: }".into()
-            ))
+            // The node controller's taint: the node's state, not a reservation.
+            Some((Cause::NodeNotReady, "{node.kubernetes.io/unreachable: }".into()))
         );
         assert_eq!(
             c("node(s) had taints that the pod didn't tolerate"),

@@ -108,6 +108,9 @@ fn each_page_example_yields_exactly_its_cause() {
         if let Some(text) = catalogue::example_node_log(page) {
             add_node_log(&mut snap, &format!("{slug}.md"), &text);
         }
+        if let Some(log) = catalogue::example_container_log(page) {
+            snap.logs.push(log);
+        }
         let d = crate::diagnose(&snap);
         let causes: Vec<&str> = d.findings.iter().map(|f| f.cause.slug()).collect();
         if causes != [slug] {

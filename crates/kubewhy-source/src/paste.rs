@@ -859,10 +859,11 @@ fn describe_block(block: &[(u64, &str)], anchor: Timestamp, c: &mut Collected) {
 /// A line that stands for lines left out: `...`, `…`, `[...]`, `# ...`, `(snip)`.
 fn elision(line: &str) -> bool {
     let t = line.trim().trim_start_matches('#').trim();
-    !t.is_empty()
-        && (t.trim_matches(['.', '…', '[', ']', '(', ')', ' ']).is_empty()
-            || t.eq_ignore_ascii_case("(snip)")
-            || t.eq_ignore_ascii_case("[snip]"))
+    t.len() <= 16
+        && (t.contains("...") || t.contains('…'))
+        && t.trim_matches(['.', '…', '[', ']', '(', ')', ' ']).is_empty()
+        || t.eq_ignore_ascii_case("(snip)")
+        || t.eq_ignore_ascii_case("[snip]")
 }
 
 /// A YAML block (dedented by its first line's indentation, without elision lines). A paste cut

@@ -92,7 +92,7 @@ fn every_planted_cause_with_exactly_its_objects() {
             "reason=OOMKilled exitCode=137",
         ),
         (
-            "app-exit-error",
+            "dependency-unreachable",
             &["Pod shop/orders-7469d666d-plrhb"],
             "FATAL: could not connect to database: connection refused",
         ),

@@ -219,6 +219,9 @@ struct Scenario {
     evidence: &'static [&'static str],
     /// Evidence only a dump can show (container logs: a live scan reads none).
     dump_evidence: &'static [&'static str],
+    /// The cause from a dump when it differs from the live scan's: a dump has the containers'
+    /// logs, which name a more precise cause (a live scan reads no logs).
+    dump_cause: &'static str,
 }
 
 fn nothing(_: &Cluster, _: &str) {}
@@ -244,6 +247,7 @@ fn scenarios() -> Vec<Scenario> {
             objects: &["greedy"],
             evidence: &["Insufficient cpu", " cpu (the pod requests 1000, "],
             dump_evidence: &[],
+            dump_cause: "",
         },
         Scenario {
             name: "selector",
@@ -253,6 +257,7 @@ fn scenarios() -> Vec<Scenario> {
             objects: &["picky"],
             evidence: &["didn't match Pod's node affinity", ": it fits if it had label disktype=ssd"],
             dump_evidence: &[],
+            dump_cause: "",
         },
         Scenario {
             name: "hostport",
@@ -267,6 +272,7 @@ fn scenarios() -> Vec<Scenario> {
             objects: &[],
             evidence: &["didn't have free ports", "hostPort 9310/TCP is held there by Pod e2e-hostport/port-"],
             dump_evidence: &[],
+            dump_cause: "",
         },
         Scenario {
             name: "daemonset",
@@ -281,6 +287,7 @@ fn scenarios() -> Vec<Scenario> {
             objects: &[],
             evidence: &["didn't have free ports", "hostPort 9320/TCP is held there by Pod e2e-daemonset/"],
             dump_evidence: &[],
+            dump_cause: "",
         },
         Scenario {
             name: "pvc",
@@ -294,6 +301,7 @@ fn scenarios() -> Vec<Scenario> {
             objects: &["with-claim"],
             evidence: &["unbound immediate PersistentVolumeClaims"],
             dump_evidence: &[],
+            dump_cause: "",
         },
         Scenario {
             name: "image",
@@ -303,6 +311,7 @@ fn scenarios() -> Vec<Scenario> {
             objects: &["ghost"],
             evidence: &["no-such-image:1: not found"],
             dump_evidence: &[],
+            dump_cause: "",
         },
         Scenario {
             name: "auth",
@@ -312,6 +321,7 @@ fn scenarios() -> Vec<Scenario> {
             objects: &["private"],
             evidence: &["401 Unauthorized"],
             dump_evidence: &[],
+            dump_cause: "",
         },
         Scenario {
             name: "tls",
@@ -321,6 +331,7 @@ fn scenarios() -> Vec<Scenario> {
             objects: &["untrusted"],
             evidence: &["x509: certificate signed by unknown authority"],
             dump_evidence: &[],
+            dump_cause: "",
         },
         Scenario {
             name: "crash",
@@ -330,6 +341,7 @@ fn scenarios() -> Vec<Scenario> {
             objects: &["quitter"],
             evidence: &["reason=Error exitCode=1"],
             dump_evidence: &[],
+            dump_cause: "",
         },
         Scenario {
             name: "refused",
@@ -341,6 +353,7 @@ fn scenarios() -> Vec<Scenario> {
             objects: &["dependent"],
             evidence: &["reason=Error exitCode=1"],
             dump_evidence: &["recognised log line (connection-refused)", "nc: can't connect to remote host (127.0.0.1): Connection refused"],
+            dump_cause: "dependency-unreachable",
         },
         Scenario {
             name: "units",
@@ -351,6 +364,7 @@ fn scenarios() -> Vec<Scenario> {
             objects: &["tiny"],
             evidence: &["4 (= 4 bytes)", "unable to apply cgroup configuration", "cannot allocate memory"],
             dump_evidence: &[],
+            dump_cause: "",
         },
         Scenario {
             name: "oom",
@@ -360,6 +374,7 @@ fn scenarios() -> Vec<Scenario> {
             objects: &["hog"],
             evidence: &["reason=OOMKilled exitCode=137"],
             dump_evidence: &[],
+            dump_cause: "",
         },
         Scenario {
             name: "configmap",
@@ -369,6 +384,7 @@ fn scenarios() -> Vec<Scenario> {
             objects: &["needs-config"],
             evidence: &["configmap \"app-config\" not found"],
             dump_evidence: &[],
+            dump_cause: "",
         },
         Scenario {
             name: "secret",
@@ -378,6 +394,7 @@ fn scenarios() -> Vec<Scenario> {
             objects: &["needs-secret"],
             evidence: &["secret \"db-password\" not found"],
             dump_evidence: &[],
+            dump_cause: "",
         },
         Scenario {
             name: "quota",
@@ -398,6 +415,7 @@ fn scenarios() -> Vec<Scenario> {
             objects: &[],
             evidence: &["exceeded quota: compute, requested: requests.cpu=200m", "requests.cpu: 0/100m"],
             dump_evidence: &[],
+            dump_cause: "",
         },
         Scenario {
             name: "readiness",
@@ -407,6 +425,7 @@ fn scenarios() -> Vec<Scenario> {
             objects: &["unready"],
             evidence: &["Readiness probe failed", "ready=false"],
             dump_evidence: &[],
+            dump_cause: "",
         },
         Scenario {
             name: "finalizer",
@@ -423,6 +442,7 @@ fn scenarios() -> Vec<Scenario> {
             objects: &["held"],
             evidence: &[FIN],
             dump_evidence: &[],
+            dump_cause: "",
         },
         Scenario {
             name: "foreground",
@@ -438,6 +458,7 @@ fn scenarios() -> Vec<Scenario> {
             objects: &["parent"],
             evidence: &["foregroundDeletion", "ConfigMap e2e-foreground/child"],
             dump_evidence: &[],
+            dump_cause: "",
         },
         Scenario {
             name: "crd",
@@ -448,6 +469,7 @@ fn scenarios() -> Vec<Scenario> {
             objects: &["e2e-crd"],
             evidence: &["Widget/w1", "no running pod in the data looks like its controller"],
             dump_evidence: &[],
+            dump_cause: "",
         },
         Scenario {
             name: "ns",
@@ -457,6 +479,7 @@ fn scenarios() -> Vec<Scenario> {
             objects: &["e2e-ns"],
             evidence: &["ConfigMap/keep"],
             dump_evidence: &[],
+            dump_cause: "",
         },
     ]
 }
@@ -556,7 +579,12 @@ fn verdict(v: &Value, s: &Scenario, ns: &str, from_dump: bool) -> Result<(), Str
         .filter(|u| u["object"]["namespace"] == ns)
         .map(|u| format!("{} {}", u["object"]["name"], u["status"]))
         .collect();
-    let ok = found.len() == 1 && found[0]["cause"] == s.cause && {
+    let cause = if from_dump && !s.dump_cause.is_empty() {
+        s.dump_cause
+    } else {
+        s.cause
+    };
+    let ok = found.len() == 1 && found[0]["cause"] == cause && {
         let f = found[0];
         let names: Vec<&str> = f["objects"]
             .as_array()
@@ -575,7 +603,7 @@ fn verdict(v: &Value, s: &Scenario, ns: &str, from_dump: bool) -> Result<(), Str
     } else {
         Err(format!(
             "expected {} {:?} with evidence {:?}{}; kubewhy said {:?}, unexplained {:?}",
-            s.cause,
+            cause,
             s.objects,
             s.evidence,
             if from_dump && !s.dump_evidence.is_empty() {
@@ -1116,6 +1144,7 @@ fn taint_phase(c: &Cluster) -> Result<(), String> {
             ": it fits if the pod tolerated e2e-dedicated=gpu:NoSchedule",
         ],
         dump_evidence: &[],
+        dump_cause: "",
     };
     let scenario = [(s, "e2e-taint".to_string())];
     let r = converge(c, &scenario, &["e2e-taint"]).map(|_| ());
@@ -1350,6 +1379,7 @@ fn apiservice_phase(c: &Cluster) -> Result<(), String> {
         objects: &[],
         evidence: &["Discovery failed for some groups", "ServiceNotFound"],
         dump_evidence: &[],
+        dump_cause: "",
     };
     let scenario = [(s, ns.to_string())];
     let mut r = converge(c, &scenario, &[ns]).map(|_| ());
@@ -1472,6 +1502,7 @@ fn node_phase(c: &Cluster, rc: &str) -> Result<(), String> {
             objects: &[],
             evidence: &["NodeStatusUnknown"],
             dump_evidence: &[],
+            dump_cause: "",
         };
         let scenario = [(s, ns.to_string())];
         let (_, live) = converge(c, &scenario, &[ns])?;
@@ -1515,6 +1546,7 @@ fn node_phase(c: &Cluster, rc: &str) -> Result<(), String> {
             objects: &[],
             evidence: &["is not in the data (nodes were)"],
             dump_evidence: &[],
+            dump_cause: "",
         };
         verdict(&live, &s, ns, false)
             .map_err(|e| format!("after deleting the Node object: {e}"))?;
@@ -1680,7 +1712,7 @@ fn capture_scenario(c: &Cluster, s: &Scenario, ns: &str, dir: &std::path::Path) 
     // A dump does not say when it was taken; the replay needs that moment (`--now`), or a pod
     // deleted just before the capture would look freshly deleted instead of stuck.
     let expected = serde_json::json!({
-        "scenario": s.name, "namespace": ns, "cause": s.cause, "objects": s.objects, "evidence": s.evidence.iter().chain(s.dump_evidence).collect::<Vec<_>>(),
+        "scenario": s.name, "namespace": ns, "cause": if s.dump_cause.is_empty() { s.cause } else { s.dump_cause }, "objects": s.objects, "evidence": s.evidence.iter().chain(s.dump_evidence).collect::<Vec<_>>(),
         "now": jiff::Timestamp::now().to_string(),
     });
     std::fs::write(

@@ -198,7 +198,7 @@ fn text_kubewhy_does_not_know_is_a_note_not_a_failure() {
     assert_eq!(out.status.code(), Some(0));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
-        stderr.contains("<stdin>:1:1: lines 1-3: not kubectl output"),
+        stderr.contains("<stdin>:1:1: lines 1-2: not kubectl output"),
         "{stderr}"
     );
     assert!(

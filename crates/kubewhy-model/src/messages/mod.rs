@@ -220,6 +220,15 @@ pub fn event_cause(reason: &str, msg: &str) -> Option<(Cause, Confidence)> {
             }
             None
         }
+        // A kubelet that had not synced its Secret / ConfigMap cache yet when the pod started
+        // says so once and mounts on the next try: history, not a cause.
+        "FailedMount"
+            if msg.contains("failed to sync secret cache")
+                || msg.contains("failed to sync configmap cache")
+                || msg.contains("not registered") =>
+        {
+            None
+        }
         "FailedMount" => Some(match volume::missing_reference(msg) {
             Some((cause, _, _)) => (cause, High),
             None => (Cause::VolumeMountFailed, Medium),

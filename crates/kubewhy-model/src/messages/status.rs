@@ -12,16 +12,13 @@ static EXIT_CODE: LazyLock<Regex> =
 
 /// (a phrase, the cause it names). Order matters: the first phrase found wins.
 const PHRASES: &[(&str, Cause)] = &[
-    // The namespace controller's conditions.
+    // The namespace controller's condition messages (only written when the condition is True;
+    // its type names appear in every describe, True or False, and say nothing alone).
     ("Discovery failed for some groups", Cause::ApiserviceUnavailable),
     ("unable to retrieve the complete list of server APIs", Cause::ApiserviceUnavailable),
-    ("NamespaceDeletionDiscoveryFailure", Cause::ApiserviceUnavailable),
     ("Some content in the namespace has finalizers remaining", Cause::NsFinalizerPending),
-    ("NamespaceFinalizersRemaining", Cause::NsFinalizerPending),
     ("Some resources are remaining", Cause::NsResourcesRemaining),
-    ("NamespaceContentRemaining", Cause::NsResourcesRemaining),
     ("Failed to delete all resource types", Cause::NsResourcesRemaining),
-    ("NamespaceDeletionContentFailure", Cause::NsResourcesRemaining),
     // The node controller on a pod whose node stopped answering.
     ("which was running pod", Cause::NodeUnreachable),
     ("reason: NodeLost", Cause::NodeUnreachable),

@@ -103,14 +103,13 @@ pub(super) fn line(raw: &str) -> Option<String> {
 /// The whole paste, line by line (a decoration line becomes an empty one).
 pub(super) fn text(raw: &str) -> String {
     let mut out = String::with_capacity(raw.len());
-    for l in raw.split('\n') {
+    for l in raw.split_inclusive('\n') {
         if let Some(c) = line(l) {
             out.push_str(&c);
         }
-        out.push('\n');
-    }
-    if !raw.ends_with('\n') {
-        out.pop();
+        if l.ends_with('\n') {
+            out.push('\n');
+        }
     }
     out
 }
@@ -118,6 +117,12 @@ pub(super) fn text(raw: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lines_keep_their_numbers() {
+        assert_eq!(text("a\n```\nb\n"), "a\n\nb\n");
+        assert_eq!(text("a\r\nb"), "a\nb");
+    }
 
     #[test]
     fn decorations_go() {
