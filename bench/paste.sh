@@ -11,6 +11,7 @@ BIN=${BIN:-target/release/kubewhy}
 [ -x "$BIN" ] || cargo build --release -p kubewhy
 PASTE=$(mktemp --suffix=.txt)
 trap 'rm -f "$PASTE" "$PASTE.time" "$PASTE.json"' EXIT
+[ -n "${KEEP:-}" ] && trap 'cp "$PASTE" "$KEEP"; rm -f "$PASTE" "$PASTE.time" "$PASTE.json"' EXIT
 python3 - "$PASTE" "$COPIES" <<'PY'
 import sys, glob, os, json
 out, copies = sys.argv[1], int(sys.argv[2])

@@ -100,6 +100,8 @@ pub struct PastedMessage {
     pub speaker: String,
     /// The object the line names, if it names one.
     pub object: Option<ObjectKey>,
+    /// How many lines of the paste show this cause (only the first few are kept).
+    pub same: usize,
 }
 
 /// An object read from pasted text, and what that text could not show.

@@ -61,6 +61,18 @@ pub enum Format {
     Markdown,
 }
 
+/// Writes the report: JSON straight to the writer (a report of thousands of findings is never
+/// held as one string), text and Markdown rendered first.
+pub fn write(report: &Report, format: Format, w: &mut dyn std::io::Write) -> std::io::Result<()> {
+    match format {
+        Format::Json => {
+            serde_json::to_writer_pretty(&mut *w, &json_doc(report)).map_err(std::io::Error::other)?;
+            w.write_all(b"\n")
+        }
+        _ => w.write_all(render(report, format).as_bytes()),
+    }
+}
+
 pub fn render(report: &Report, format: Format) -> String {
     match format {
         Format::Text => text::render(report),
@@ -74,10 +86,10 @@ pub fn render(report: &Report, format: Format) -> String {
 struct JsonDoc<'a> {
     schema_version: u32,
     tool: Tool,
-    snapshot: &'a SnapshotInfo,
+    snapshot: SnapshotInfo,
     input_problems: Vec<InputWarning>,
     summary: Summary,
-    findings: Vec<Finding>,
+    findings: Vec<std::borrow::Cow<'a, Finding>>,
     unexplained: Vec<Unexplained>,
 }
 
@@ -152,6 +164,27 @@ pub(crate) fn clean_finding(f: &Finding) -> Finding {
     f
 }
 
+fn finding_is_clean(f: &Finding) -> bool {
+    let key = |o: &kubewhy_model::ObjectKey| {
+        [&o.kind, &o.namespace, &o.name, &o.uid]
+            .iter()
+            .all(|s| sanitize::is_clean(s))
+    };
+    sanitize::is_clean(&f.summary)
+        && sanitize::is_clean(&f.explanation)
+        && f.objects.iter().all(key)
+        && f.evidence.iter().all(|e| {
+            sanitize::is_clean(&e.source)
+                && sanitize::is_clean(&e.quote)
+                && e.object.as_ref().is_none_or(key)
+        })
+        && f.remediation.iter().all(|s| {
+            sanitize::is_clean(&s.action)
+                && s.command.as_deref().is_none_or(sanitize::is_clean)
+                && sanitize::is_clean(&s.risk_note)
+        })
+}
+
 pub(crate) fn clean_key(o: &mut kubewhy_model::ObjectKey) {
     o.kind = sanitize(&o.kind).into();
     o.namespace = sanitize(&o.namespace).into();
@@ -174,7 +207,7 @@ pub(crate) fn clean_warning(w: &InputWarning) -> InputWarning {
     w
 }
 
-fn json(r: &Report) -> String {
+fn json_doc<'a>(r: &Report<'a>) -> JsonDoc<'a> {
     // Kinds come from the data too (a custom resource's kind is whatever the dump says).
     let snapshot = SnapshotInfo {
         kinds: r
@@ -185,20 +218,34 @@ fn json(r: &Report) -> String {
             .collect(),
         ..r.snapshot.clone()
     };
-    let doc = JsonDoc {
+    JsonDoc {
         schema_version: SCHEMA_VERSION,
         tool: Tool {
             name: "kubewhy",
             version: env!("CARGO_PKG_VERSION"),
         },
-        snapshot: &snapshot,
+        snapshot,
         input_problems: r.warnings.iter().map(clean_warning).collect(),
         summary: summary(r),
-        findings: r.findings.iter().map(clean_finding).collect(),
+        // Borrowed when already clean (almost always): a large report is not held twice.
+        findings: r
+            .findings
+            .iter()
+            .map(|f| {
+                if finding_is_clean(f) {
+                    std::borrow::Cow::Borrowed(f)
+                } else {
+                    std::borrow::Cow::Owned(clean_finding(f))
+                }
+            })
+            .collect(),
         unexplained: r.unexplained.iter().map(clean_unexplained).collect(),
-    };
-    let mut s =
-        serde_json::to_string_pretty(&doc).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"));
+    }
+}
+
+fn json(r: &Report) -> String {
+    let mut s = serde_json::to_string_pretty(&json_doc(r))
+        .unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"));
     s.push('\n');
     s
 }

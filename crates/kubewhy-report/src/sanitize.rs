@@ -3,6 +3,11 @@
 //! control characters and DEL are removed; tab is kept and newline is kept (multi-line log
 //! quotes), carriage return is dropped.
 
+/// Whether `sanitize` would leave `s` as it is.
+pub fn is_clean(s: &str) -> bool {
+    !s.chars().any(needs_work)
+}
+
 pub fn sanitize(s: &str) -> String {
     if !s.chars().any(needs_work) {
         return s.to_string();

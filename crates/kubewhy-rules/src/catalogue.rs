@@ -67,8 +67,8 @@ pub fn example_container_log(page: &str) -> Option<kubewhy_model::objects::Conta
     })
 }
 
-/// The numbered steps of a page's "How to fix it safely" section: the action, the first
-/// command in backticks, and the risk the step states (`risk: low`; a step that states none is
+/// The numbered steps of a page's "How to fix it safely" section: the action, the commands in
+/// backticks, and the risk the step states (`risk: low`; a step that states none is
 /// read-only when its command is, else low).
 pub fn steps(cause: Cause) -> Vec<kubewhy_model::Step> {
     use kubewhy_model::RiskLevel;
@@ -88,11 +88,14 @@ pub fn steps(cause: Cause) -> Vec<kubewhy_model::Step> {
         if n.is_empty() || !n.chars().all(|c| c.is_ascii_digit()) {
             continue;
         }
-        let command = text
+        // Every command in backticks, in order.
+        let commands: Vec<&str> = text
             .split('`')
-            .nth(1)
+            .skip(1)
+            .step_by(2)
             .filter(|c| !c.is_empty())
-            .map(str::to_string);
+            .collect();
+        let command = (!commands.is_empty()).then(|| commands.join("; "));
         let lower = text.to_ascii_lowercase();
         let stated = lower.find("risk:").map(|i| lower[i + 5..].trim_start());
         let risk = match stated {
@@ -120,12 +123,49 @@ pub fn steps(cause: Cause) -> Vec<kubewhy_model::Step> {
             }
             None => (text.trim().trim_end_matches('.'), ""),
         };
+        // The action is what comes before the first command; a step that is only a command
+        // is said by it.
+        let before = action.split('`').next().unwrap_or("");
+        let action = before.trim().trim_end_matches([':', ',', ' ']).trim();
+        let action = if action.is_empty() {
+            "Run".to_string()
+        } else {
+            action.to_string()
+        };
+        let mut note = note.to_string();
+        if let Some(first) = note.get(..1) {
+            note = first.to_uppercase() + &note[1..];
+        }
         out.push(kubewhy_model::Step {
-            action: action.to_string(),
+            action,
             command,
             risk,
-            risk_note: note.to_string(),
+            risk_note: note,
         });
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kubewhy_model::RiskLevel;
+
+    #[test]
+    fn steps_come_from_the_page() {
+        let s = steps(Cause::PlegUnhealthy);
+        assert_eq!(s.len(), 3);
+        assert_eq!(s[0].action, "See whether the runtime answers and how fast");
+        assert_eq!(
+            s[0].command.as_deref(),
+            Some("time crictl ps -a | wc -l; journalctl -u containerd")
+        );
+        assert_eq!(s[0].risk, RiskLevel::None);
+        assert_eq!(s[2].risk, RiskLevel::Medium);
+        assert!(s[2].risk_note.starts_with("Containers keep running"), "{:?}", s[2]);
+        let s = steps(Cause::AppExitError);
+        assert_eq!(s[0].action, "Run");
+        assert_eq!(s[0].command.as_deref(), Some("kubectl logs POD -c C --previous"));
+        assert_eq!(s[1].risk, RiskLevel::Low);
+    }
 }

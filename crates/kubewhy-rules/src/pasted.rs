@@ -178,11 +178,11 @@ pub(crate) fn from_messages(snap: &Snapshot, findings: &mut Vec<Finding>) {
             );
         }
         let named = !object.name.starts_with('(');
+        let n = msgs.iter().map(|m| m.same).max().unwrap_or(1);
         f = f.explain(format!(
-            "{} known failure message{} in the paste mean{} {}: kubewhy's message catalogue ties this wording to `{}`. {}",
-            msgs.len(),
-            if msgs.len() == 1 { "" } else { "s" },
-            if msgs.len() == 1 { "s" } else { "" },
+            "{n} known failure message{} in the paste mean{} {}: kubewhy's message catalogue ties this wording to `{}`. {}",
+            if n == 1 { "" } else { "s" },
+            if n == 1 { "s" } else { "" },
             lower_first(cause.meaning()),
             cause.slug(),
             if named {

@@ -148,6 +148,8 @@ pub(crate) struct FileOut {
     empty: bool,
     /// Node log lines found in pasted text.
     bundles: Vec<kubewhy_model::node::NodeBundle>,
+    /// A paste read but not finished: finished once its text is freed (`load_job`).
+    paste: Option<paste::Pending>,
 }
 
 impl FileOut {
@@ -592,6 +594,10 @@ pub(crate) fn load_job(job: &Job, anchor: jiff::Timestamp) -> FileOut {
             }
         }
     }
+    // The file's bytes are freed: a paste's held events are decoded now, not beside them.
+    if let Some(p) = out.paste.take() {
+        p.finish(&mut out);
+    }
     out
 }
 
@@ -645,7 +651,7 @@ fn parse_text(
     match first {
         None => out.empty = true,
         Some('{') | Some('[') if paste::is_json_paste(trimmed) => {
-            paste::parse(name, trimmed, anchor, out)
+            out.paste = Some(paste::read(name, trimmed, anchor, out))
         }
         Some('{') | Some('[') => json::parse_stream(name, trimmed, out),
         Some('=') if trimmed.trim_start().starts_with(logs::START_MARKER) => {
@@ -662,7 +668,7 @@ fn parse_text(
                     tail: logs::tail_lines(trimmed),
                 });
             } else if paste::is_paste(trimmed) {
-                paste::parse(name, trimmed, anchor, out)
+                out.paste = Some(paste::read(name, trimmed, anchor, out))
             } else {
                 yaml::parse(name, trimmed, out)
             }

@@ -21,7 +21,7 @@ mod tests;
 
 use crate::FileOut;
 use jiff::Timestamp;
-use kubewhy_model::objects::ContainerLog;
+use kubewhy_model::objects::{ContainerLog, Str};
 use kubewhy_model::{ObjectKey, Pasted};
 use regex::Regex;
 use serde_json::{Value, json};
@@ -86,21 +86,64 @@ pub(crate) fn is_json_paste(text: &str) -> bool {
     !(head.contains("\"kind\"") || head.contains("\"apiVersion\""))
 }
 
+/// A text's lines by where each starts: 8 bytes a line (a slice and its number would take 24).
+/// `get` gives what `str::lines` gives: without the `\n`, nor a `\r` before it.
+pub(super) struct Lines<'a> {
+    text: &'a str,
+    starts: Vec<usize>,
+}
+
+impl<'a> Lines<'a> {
+    pub(super) fn new(text: &'a str) -> Lines<'a> {
+        let mut starts = Vec::with_capacity(text.bytes().filter(|&b| b == b'\n').count() + 1);
+        if !text.is_empty() {
+            starts.push(0);
+        }
+        for (i, b) in text.bytes().enumerate() {
+            if b == b'\n' && i + 1 < text.len() {
+                starts.push(i + 1);
+            }
+        }
+        Lines { text, starts }
+    }
+
+    pub(super) fn len(&self) -> usize {
+        self.starts.len()
+    }
+
+    /// The line at index `i` (0-based) with its number (1-based).
+    pub(super) fn get(&self, i: usize) -> Option<(u64, &'a str)> {
+        let start = *self.starts.get(i)?;
+        let end = self.starts.get(i + 1).map_or(self.text.len(), |e| e - 1);
+        let l = &self.text[start..end];
+        let l = l.strip_suffix('\n').unwrap_or(l);
+        Some((i as u64 + 1, l.strip_suffix('\r').unwrap_or(l)))
+    }
+
+    /// Byte offset of line `i`.
+    fn start(&self, i: usize) -> Option<usize> {
+        self.starts.get(i).copied()
+    }
+}
+
+/// (kind, namespace, name) of an object; no namespace for cluster-scoped kinds.
+type Key = (Str, Str, Str);
+
 /// An event as a paste shows it.
 #[derive(Debug, Clone, Default)]
 pub(super) struct EventRow {
-    pub kind: String,
-    pub namespace: String,
-    pub name: String,
-    pub field_path: String,
-    pub type_: String,
-    pub reason: String,
-    pub message: String,
+    pub kind: Str,
+    pub namespace: Str,
+    pub name: Str,
+    pub field_path: Str,
+    pub type_: Str,
+    pub reason: Str,
+    pub message: Str,
     pub count: i64,
     pub first: Option<Timestamp>,
     pub last: Option<Timestamp>,
-    pub source: String,
-    pub host: String,
+    pub source: Str,
+    pub host: Str,
     pub line: u64,
 }
 
@@ -247,26 +290,26 @@ impl EventRow {
             message = rest;
         }
         Some(EventRow {
-            kind,
-            namespace,
-            name,
-            field_path: field_path.to_string(),
-            type_: c("Type").to_string(),
-            reason: reason.to_string(),
-            message: message.to_string(),
+            kind: kind.into(),
+            namespace: namespace.into(),
+            name: name.into(),
+            field_path: field_path.into(),
+            type_: c("Type").into(),
+            reason: reason.into(),
+            message: message.into(),
             count: count.max(1),
             first: ago(anchor, &first_age),
             last: ago(anchor, last_age),
-            source: source.to_string(),
-            host: host.to_string(),
+            source: source.into(),
+            host: host.into(),
             line,
         })
     }
 
     /// (kind, namespace, name); no namespace for cluster-scoped kinds.
-    fn key(&self) -> (String, String, String) {
+    fn key(&self) -> Key {
         let ns = if cluster_scoped(&self.kind) {
-            String::new()
+            Str::default()
         } else {
             self.namespace.clone()
         };
@@ -289,7 +332,8 @@ impl EventRow {
         }
         json!({
             "apiVersion": "v1", "kind": "Event",
-            "metadata": {"name": format!("{}.paste{i}", self.name), "namespace": ns},
+            // Short (held inline, not on the heap) and unique in the paste.
+            "metadata": {"name": format!("paste.{i}"), "namespace": ns},
             "involvedObject": involved,
             "reason": self.reason, "message": self.message,
             "type": if self.type_.is_empty() { "Warning" } else { self.type_.as_str() },
@@ -315,12 +359,21 @@ pub(super) struct Row {
 /// What one paste held, before it becomes objects.
 #[derive(Default)]
 struct Collected {
-    /// Objects in API shape, with what they lack (`None`: nothing the checks read).
+    /// Objects in API shape, with what they lack (`None`: nothing the checks read), waiting to
+    /// be decoded: each is decoded as soon as its block ends (`Collected::emit`), so a paste's
+    /// objects are never all held as JSON at once.
     objects: Vec<(u64, Value, Option<Pasted>)>,
+    /// What later steps need of the objects already decoded: (kind, namespace, name) → the
+    /// pod's node and whether a container of it crashed.
+    seen: HashMap<Key, (Option<Str>, bool)>,
     /// Objects seen only as context (the pods a node's describe lists, with their requests):
     /// used when nothing else in the paste shows them.
     context: Vec<(u64, Value)>,
+    /// Events, held (smaller than decoded ones) until the text is freed: those about objects
+    /// the paste does not show imply their state.
     events: Vec<EventRow>,
+    /// Where each event is in `events`, by a hash of what makes it the same event.
+    event_at: HashMap<u64, usize>,
     rows: Vec<Row>,
     /// Event messages with no object (`0/3 nodes are available: …`), with the namespace and
     /// pod the last command named.
@@ -341,6 +394,55 @@ struct Collected {
 }
 
 impl Collected {
+    /// Decodes what is waiting in `objects` into the file's output, keeping only what later
+    /// steps need of each.
+    fn emit(&mut self, name: &str, out: &mut FileOut) {
+        for (line, v, partial) in std::mem::take(&mut self.objects) {
+            let (k, ns, n) = key_of(&v);
+            let ns = if cluster_scoped(&k) { Str::default() } else { ns };
+            let node = v["spec"]["nodeName"].as_str().map(Str::from);
+            let crashed = v["kind"] == "Pod" && infer::crashing(&v);
+            self.seen.insert((k, ns, n), (node, crashed));
+            if let Some(p) = partial {
+                out.pasted.push(p);
+            }
+            crate::yaml::parse_value(name, line, v, out);
+        }
+
+    }
+
+    /// Holds an event. One event shown twice — in a describe and in a `get events` table, or
+    /// pasted twice — is one event: the copies merge (the larger count, the earliest first and
+    /// the latest last time).
+    fn event(&mut self, e: EventRow) {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        (e.key(), &e.reason, &e.message, &e.field_path).hash(&mut h);
+        let same = |a: &EventRow, b: &EventRow| {
+            (a.key(), &a.reason, &a.message, &a.field_path)
+                == (b.key(), &b.reason, &b.message, &b.field_path)
+        };
+        match self.event_at.get(&h.finish()) {
+            Some(&j) if same(&self.events[j], &e) => {
+                let a = &mut self.events[j];
+                a.count = a.count.max(e.count);
+                a.first = match (a.first, e.first) {
+                    (Some(x), Some(y)) => Some(x.min(y)),
+                    (x, y) => x.or(y),
+                };
+                a.last = a.last.max(e.last);
+                if a.source.is_empty() || a.source.as_str() == "(source not shown)" {
+                    a.source = e.source;
+                }
+            }
+            Some(_) => self.events.push(e), // a hash collision: another event
+            None => {
+                self.event_at.insert(h.finish(), self.events.len());
+                self.events.push(e);
+            }
+        }
+    }
+
     fn ns(&self) -> String {
         self.namespace.clone().unwrap_or_else(|| UNKNOWN.into())
     }
@@ -399,12 +501,33 @@ fn expand_tabs(text: &str) -> std::borrow::Cow<'_, str> {
     std::borrow::Cow::Owned(out)
 }
 
+/// What a paste held once read, before its held events are decoded and its stubs made:
+/// `FileOut::finish_paste` completes it after the caller freed the text.
+pub(crate) struct Pending {
+    name: String,
+    c: Collected,
+    anchor: Timestamp,
+}
+
+impl Pending {
+    pub(crate) fn finish(self, out: &mut FileOut) {
+        finish(&self.name, self.c, self.anchor, out);
+    }
+}
+
+/// Reads a paste whole (`read` then `Pending::finish`).
 pub(crate) fn parse(name: &str, text: &str, anchor: Timestamp, out: &mut FileOut) {
+    read(name, text, anchor, out).finish(out);
+}
+
+/// Reads a paste's lines into objects (decoded as each block ends) and events (held, small,
+/// for the state they imply): what needs the text. The rest waits in the `Pending`.
+pub(crate) fn read(name: &str, text: &str, anchor: Timestamp, out: &mut FileOut) -> Pending {
     let text = clean::text(text);
     let text = expand_tabs(&text);
     let text = text.as_ref();
     let mut c = Collected::default();
-    let lines: Vec<(u64, &str)> = (1u64..).zip(text.lines()).collect();
+    let lines = Lines::new(text);
     out.pasted_messages = recognise::lines(name, &lines);
     let mut state = State::None;
     let mut block: Vec<(u64, &str)> = Vec::new();
@@ -412,16 +535,10 @@ pub(crate) fn parse(name: &str, text: &str, anchor: Timestamp, out: &mut FileOut
     let mut yaml_base = 0usize;
     let mut i = 0;
     let mut json_eof = false;
-    // Byte offset of each line, for JSON values that span lines.
-    let mut offsets = Vec::with_capacity(lines.len());
-    let mut off = 0usize;
-    for l in text.split_inclusive('\n') {
-        offsets.push(off);
-        off += l.len();
-    }
     while i < lines.len() {
-        let (no, line) = lines[i];
-        let line = line.trim_end_matches('\r');
+        let Some((no, line)) = lines.get(i) else {
+            break;
+        };
         let col0 = !line.starts_with([' ', '\t']);
         let blank = line.trim().is_empty();
         // Does this line continue the current block?
@@ -495,18 +612,19 @@ pub(crate) fn parse(name: &str, text: &str, anchor: Timestamp, out: &mut FileOut
             // Before JSON: klog's JSON lines (`{"ts":…}`) are log lines, not objects.
             c.node_log.push(trimmed.to_string());
         } else if trimmed.starts_with('{') || trimmed.starts_with('[') || trimmed.starts_with('"') {
-            let start = offsets[i] + (line.len() - trimmed.len());
+            let start = lines.start(i).unwrap_or(0) + (line.len() - trimmed.len());
             let until = if json_eof {
-                offsets.get(i + 1).copied().unwrap_or(text.len())
+                lines.start(i + 1).unwrap_or(text.len())
             } else {
                 text.len()
             };
             match json_value(&text[start..until]) {
                 Ok((v, used)) => {
                     stanza_or_object(name, no, v, &mut c, out);
+                    c.emit(name, out);
                     // Skip the lines the value spanned.
                     let end = start + used;
-                    while i < lines.len() && offsets[i] < end {
+                    while lines.start(i).is_some_and(|s| s < end) {
                         i += 1;
                     }
                     continue;
@@ -521,7 +639,7 @@ pub(crate) fn parse(name: &str, text: &str, anchor: Timestamp, out: &mut FileOut
             let cells = table::cells(&cols, trimmed);
             let (ns, pod) = (c.ns(), c.pod_name());
             match EventRow::from_cells(&cells, ("Pod", &ns, &pod), anchor, no) {
-                Some(e) => c.events.push(e),
+                Some(e) => c.event(e),
                 None => c.other.push((no, line.to_string())),
             }
         } else if infer::message_reason(trimmed).is_some() {
@@ -535,7 +653,11 @@ pub(crate) fn parse(name: &str, text: &str, anchor: Timestamp, out: &mut FileOut
         i += 1;
     }
     flush(&mut state, &mut block, yaml_base, anchor, &mut c, name, out);
-    finish(name, c, anchor, out);
+    Pending {
+        name: name.to_string(),
+        c,
+        anchor,
+    }
 }
 
 fn cluster_scoped(kind: &str) -> bool {
@@ -652,7 +774,7 @@ fn table_row(h: &[(String, usize)], no: u64, line: &str, anchor: Timestamp, c: &
     };
     if has("REASON") && has("MESSAGE") {
         if let Some(e) = EventRow::from_cells(&cells, ("", &ns, ""), anchor, no) {
-            c.events.push(e);
+            c.event(e);
         }
         return;
     }
@@ -675,6 +797,13 @@ fn table_row(h: &[(String, usize)], no: u64, line: &str, anchor: Timestamp, c: &
     };
     // `pod/web-1` under `kubectl get pods -o name`-style NAME columns.
     let name = object_ref(&name).map_or(name, |(_, n)| n);
+    // A row of an object the paste already shows whole adds nothing.
+    let key_ns = if cluster_scoped(kind) { String::new() } else { ns.clone() };
+    if c.seen
+        .contains_key(&(kind.into(), key_ns.into(), name.as_str().into()))
+    {
+        return;
+    }
     c.rows.push(Row {
         kind,
         namespace: ns,
@@ -700,6 +829,7 @@ fn flush(
         State::Table | State::None => {}
     }
     block.clear();
+    c.emit(name, out);
 }
 
 /// A container's lines of a pod's describe, without the pod: read as the describe of a pod
@@ -827,8 +957,9 @@ fn describe_block(block: &[(u64, &str)], anchor: Timestamp, c: &mut Collected) {
     if name.is_empty() {
         return;
     }
-    c.events
-        .extend(describe::events(&t, (k, &ns, &name), anchor));
+    for e in describe::events(&t, (k, &ns, &name), anchor) {
+        c.event(e);
+    }
     // describe prints neither a pod's finalizers nor its node's state: what a stuck deletion
     // hinges on.
     let terminating = kind == Kind::Pod
@@ -1056,31 +1187,20 @@ fn prune_nulls(v: &mut Value) {
     }
 }
 
-fn key_of(v: &Value) -> (String, String, String) {
-    let s = |p: &str| {
-        v.pointer(p)
-            .and_then(Value::as_str)
-            .unwrap_or("")
-            .to_string()
-    };
+fn key_of(v: &Value) -> Key {
+    let s = |p: &str| Str::from(v.pointer(p).and_then(Value::as_str).unwrap_or(""));
     (s("/kind"), s("/metadata/namespace"), s("/metadata/name"))
 }
 
 /// Turns what was collected into objects, events, stubs, node lines and container logs.
 fn finish(name: &str, mut c: Collected, anchor: Timestamp, out: &mut FileOut) {
-    let mut known: HashSet<(String, String, String)> = HashSet::new();
-    for (_, v, _) in &c.objects {
-        let (k, ns, n) = key_of(v);
-        let ns = if cluster_scoped(&k) {
-            String::new()
-        } else {
-            ns
-        };
-        known.insert((k, ns, n));
-    }
+    c.emit(name, out);
+    let known: HashSet<Key> = c.seen.keys().cloned().collect();
     for (line, v) in std::mem::take(&mut c.context) {
-        if known.insert(key_of(&v)) {
+        let (k, ns, n) = key_of(&v);
+        if !known.contains(&(k, ns, n)) {
             c.objects.push((line, v, None));
+            c.emit(name, out);
         }
     }
     // Messages name no object: the pod the last command named holds them, else one unnamed pod
@@ -1089,11 +1209,11 @@ fn finish(name: &str, mut c: Collected, anchor: Timestamp, out: &mut FileOut) {
         let (reason, kind) = infer::message_reason(&m).unwrap_or(("Failed", "Pod"));
         c.events.push(EventRow {
             kind: kind.into(),
-            namespace: ns,
-            name: if kind == "Pod" { pod } else { UNKNOWN.into() },
+            namespace: ns.into(),
+            name: if kind == "Pod" { pod.into() } else { UNKNOWN.into() },
             type_: "Warning".into(),
             reason: reason.into(),
-            message: m,
+            message: m.into(),
             count: 1,
             last: Some(anchor),
             first: Some(anchor),
@@ -1102,7 +1222,6 @@ fn finish(name: &str, mut c: Collected, anchor: Timestamp, out: &mut FileOut) {
         });
     }
     // Events by object, in the order objects first appear (one pass, not one per row).
-    type Key = (String, String, String);
     let mut order: Vec<Key> = Vec::new();
     let mut by_object: HashMap<Key, Vec<&EventRow>> = HashMap::new();
     for e in &c.events {
@@ -1119,11 +1238,11 @@ fn finish(name: &str, mut c: Collected, anchor: Timestamp, out: &mut FileOut) {
     let mut stubbed: HashSet<Key> = HashSet::new();
     for row in &c.rows {
         let ns = if cluster_scoped(row.kind) {
-            String::new()
+            ""
         } else {
-            row.namespace.clone()
+            row.namespace.as_str()
         };
-        let key = (row.kind.to_string(), ns, row.name.clone());
+        let key: Key = (row.kind.into(), ns.into(), row.name.as_str().into());
         if known.contains(&key) || !stubbed.insert(key.clone()) {
             continue;
         }
@@ -1143,21 +1262,17 @@ fn finish(name: &str, mut c: Collected, anchor: Timestamp, out: &mut FileOut) {
             c.objects.push((events[0].line, v, Some(p)));
         }
     }
+    drop(by_object);
+    c.emit(name, out);
     // The node controller's `NodeNotReady` on a pod says its node is not ready: the node, when
     // the paste does not show it, gets that much.
-    let mut nodes_seen: HashSet<String> = HashSet::new();
+    let mut nodes_seen: HashSet<Str> = HashSet::new();
     for e in c.events.iter().filter(|e| e.reason == "NodeNotReady") {
-        let node = c.objects.iter().find_map(|(_, v, _)| {
-            (v["kind"] == "Pod"
-                && v["metadata"]["name"] == e.name.as_str()
-                && v["metadata"]["namespace"] == e.namespace.as_str())
-            .then(|| v["spec"]["nodeName"].as_str())
-            .flatten()
-        });
-        let Some(node) = node.map(str::to_string) else {
+        let pod: Key = ("Pod".into(), e.namespace.clone(), e.name.clone());
+        let Some(node) = c.seen.get(&pod).and_then(|(n, _)| n.clone()) else {
             continue;
         };
-        if known.contains(&("Node".to_string(), String::new(), node.clone()))
+        if known.contains(&("Node".into(), Str::default(), node.clone()))
             || !nodes_seen.insert(node.clone())
         {
             continue;
@@ -1165,19 +1280,26 @@ fn finish(name: &str, mut c: Collected, anchor: Timestamp, out: &mut FileOut) {
         let (v, p) = infer::node_not_ready(&node, e);
         c.objects.push((e.line, v, Some(p)));
     }
-    for (i, e) in c.events.iter().enumerate() {
-        crate::yaml::parse_value(name, e.line, e.to_json(i), out);
+    // Decoded one by one, each row freed as it goes: a paste's events are never held twice.
+    let mut events = std::mem::take(&mut c.events);
+    events.reverse();
+    let mut decoded = 0;
+    while let Some(e) = events.pop() {
+        crate::yaml::parse_value(name, e.line, e.to_json(decoded), out);
+        decoded += 1;
+        if decoded % 4096 == 0 {
+            events.shrink_to_fit();
+        }
     }
     // Container output beside a crashing pod is its log.
-    let crashing: Vec<(String, String)> = c
-        .objects
+    c.emit(name, out);
+    let mut crashing: Vec<(String, String)> = c
+        .seen
         .iter()
-        .filter(|(_, v, _)| v["kind"] == "Pod" && infer::crashing(v))
-        .map(|(_, v, _)| {
-            let (_, ns, n) = key_of(v);
-            (ns, n)
-        })
+        .filter(|((k, _, _), (_, crashed))| k == "Pod" && *crashed)
+        .map(|((_, ns, n), _)| (ns.to_string(), n.to_string()))
         .collect();
+    crashing.sort();
     for (line, note) in std::mem::take(&mut c.notes) {
         out.warn(crate::warn_at(name, line, 1, note));
     }
@@ -1225,12 +1347,7 @@ fn finish(name: &str, mut c: Collected, anchor: Timestamp, out: &mut FileOut) {
             note_unknown(name, &other, out);
         }
     }
-    for (line, v, partial) in c.objects {
-        if let Some(p) = partial {
-            out.pasted.push(p);
-        }
-        crate::yaml::parse_value(name, line, v, out);
-    }
+
     if !c.node_log.is_empty() {
         let mut bundle = kubewhy_model::node::NodeBundle {
             origin: name.to_string(),

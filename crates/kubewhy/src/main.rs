@@ -693,14 +693,13 @@ fn scan(args: ScanArgs, target: Target) -> Result<u8> {
         OutputFormat::Json => Format::Json,
         OutputFormat::Markdown => Format::Markdown,
     };
-    let rendered = kubewhy_report::render(&report, format);
     if matches!(format, Format::Text) {
         let mut out = anstream::stdout();
-        out.write_all(rendered.as_bytes())?;
+        kubewhy_report::write(&report, format, &mut out)?;
         out.flush()?;
     } else {
-        let mut out = std::io::stdout().lock();
-        out.write_all(rendered.as_bytes())?;
+        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+        kubewhy_report::write(&report, format, &mut out)?;
         out.flush()?;
     }
 

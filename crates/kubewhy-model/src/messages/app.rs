@@ -54,6 +54,25 @@ pub static NOT_IN_PATH: LazyLock<Regex> = LazyLock::new(|| {
     re(r#"executable file not found in \$PATH|exec: "[^"]+": stat [^:]+: no such file or directory"#)
 });
 
+/// Every wording below at once, for one cheap pass before the ordered tests.
+static MAY_MATTER: LazyLock<regex::RegexSet> = LazyLock::new(|| {
+    regex::RegexSet::new([
+        r"Address family not supported by protocol",
+        EXEC_FORMAT.as_str(),
+        NOT_IN_PATH.as_str(),
+        RBAC.as_str(),
+        NOT_EMPTY.as_str(),
+        IN_USE.as_str(),
+        SERVICE_IP_TIMEOUT.as_str(),
+        DNS.as_str(),
+        REFUSED.as_str(),
+        IO_TIMEOUT.as_str(),
+        r"java\.lang\.OutOfMemoryError",
+        DENIED.as_str(),
+    ])
+    .expect("application patterns")
+});
+
 /// A recognised application line: its catalogue name and the cause it points at, when it
 /// points at one more precise than "the application exits".
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -70,7 +89,7 @@ const fn line(name: &'static str, cause: Option<Cause>) -> Option<AppLine> {
 /// specific wording first.
 pub fn classify(l: &str) -> Option<AppLine> {
     let l = l.trim();
-    if l.is_empty() || l.len() > 4096 {
+    if l.is_empty() || l.len() > 4096 || !MAY_MATTER.is_match(l) {
         return None;
     }
     if l.contains("Address family not supported by protocol") && l.contains("[::]") {

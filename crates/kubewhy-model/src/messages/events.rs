@@ -166,11 +166,20 @@ pub struct Found {
     pub start: usize,
 }
 
+/// Every pattern at once: one pass over a text says which patterns can match at all.
+static SET: LazyLock<regex::RegexSet> = LazyLock::new(|| {
+    regex::RegexSet::new(EVENT_MESSAGES.iter().map(|e| e.pattern)).expect("event patterns")
+});
+
 /// The first well-known event message in a text (the leftmost; on a tie, the table's order).
 pub fn find(text: &str) -> Option<Found> {
+    let hits = SET.matches(text);
+    if !hits.matched_any() {
+        return None;
+    }
     let mut best: Option<Found> = None;
-    for (i, r) in COMPILED.iter().enumerate() {
-        if let Some(hit) = r.find(text)
+    for i in hits.iter() {
+        if let Some(hit) = COMPILED[i].find(text)
             && best.as_ref().is_none_or(|b| hit.start() < b.start)
         {
             best = Some(Found {

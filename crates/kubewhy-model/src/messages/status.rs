@@ -47,8 +47,20 @@ const PHRASES: &[(&str, Cause)] = &[
     ("OOMKilled", Cause::OomKilled),
 ];
 
+/// Every phrase at once, for one cheap pass before finding which.
+static ANY: LazyLock<Regex> = LazyLock::new(|| {
+    let alternatives: Vec<String> = PHRASES.iter().map(|(p, _)| regex::escape(p)).collect();
+    Regex::new(&alternatives.join("|")).unwrap()
+});
+
 /// The cause a state phrase in `text` names, with where it starts.
 pub fn classify(text: &str) -> Option<(Cause, usize)> {
+    if !ANY.is_match(text) {
+        return EXIT_CODE.captures(text).and_then(|c| {
+            let at = c.get(0).map_or(0, |m| m.start());
+            exit_code_cause(c[1].parse().ok()?).map(|cause| (cause, at))
+        });
+    }
     PHRASES
         .iter()
         .filter_map(|(p, c)| text.find(p).map(|i| (*c, i)))

@@ -97,21 +97,43 @@ pub(super) fn line(raw: &str) -> Option<String> {
     {
         l = l[prefix.end()..].to_string();
     }
-    Some(l.trim_end().to_string())
+    Some(l)
 }
 
-/// The whole paste, line by line (a decoration line becomes an empty one).
-pub(super) fn text(raw: &str) -> String {
+/// Whether a line may need cleaning: cheap byte tests before the work of `line`.
+fn may_need(l: &str) -> bool {
+    let b = l.as_bytes();
+    let t = l.trim_start().as_bytes();
+    b.iter().any(|&c| c < 0x20 && c != b'\t' || c == 0x7f || c == b'`' || c >= 0x80)
+        || l.contains("**")
+        || t.first().is_some_and(|&c| matches!(c, b'>' | b'\\' | b'~' | b'*'))
+        || LOG_PREFIX.is_match(l)
+}
+
+/// The whole paste, line by line (a decoration line becomes an empty one); borrowed when no
+/// line needs cleaning, as kubectl's own output does not.
+pub(super) fn text(raw: &str) -> std::borrow::Cow<'_, str> {
+    let first = raw.split_inclusive('\n').position(|l| {
+        let l = l.strip_suffix('\n').unwrap_or(l);
+        may_need(l) && line(l).as_deref() != Some(l)
+    });
+    let Some(first) = first else {
+        return std::borrow::Cow::Borrowed(raw);
+    };
     let mut out = String::with_capacity(raw.len());
-    for l in raw.split_inclusive('\n') {
-        if let Some(c) = line(l) {
+    for (i, l) in raw.split_inclusive('\n').enumerate() {
+        let nl = l.ends_with('\n');
+        let l = l.strip_suffix('\n').unwrap_or(l);
+        if i < first || !may_need(l) {
+            out.push_str(l);
+        } else if let Some(c) = line(l) {
             out.push_str(&c);
         }
-        if l.ends_with('\n') {
+        if nl {
             out.push('\n');
         }
     }
-    out
+    std::borrow::Cow::Owned(out)
 }
 
 #[cfg(test)]

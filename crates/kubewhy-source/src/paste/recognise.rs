@@ -4,7 +4,7 @@
 //! log line of a tool kubewhy does not read still counts. A message wrapped over two lines is
 //! read joined. Each recognition names the object its line names, when it names one.
 
-use super::UNKNOWN;
+use super::{Lines, UNKNOWN};
 use kubewhy_model::messages::{Recognition, recognise};
 use kubewhy_model::{ObjectKey, PastedMessage};
 use regex::Regex;
@@ -76,22 +76,48 @@ fn message(name: &str, no: u64, text: &str, r: Recognition) -> PastedMessage {
         confidence: r.confidence,
         speaker: r.speaker.describe(),
         object,
+        same: 1,
     }
 }
 
-/// Every known failure message in the lines, in order; with the line numbers recognised.
-pub(super) fn lines(name: &str, lines: &[(u64, &str)]) -> Vec<PastedMessage> {
-    let mut out = Vec::new();
+/// Messages kept per cause: what a finding quotes. The rest are counted.
+const KEPT_PER_CAUSE: usize = 3;
+
+/// The known failure messages in the lines, in order: the first few of each cause, each with
+/// how many lines of the paste show that cause.
+pub(super) fn lines(name: &str, lines: &Lines) -> Vec<PastedMessage> {
+    let mut all = Vec::new();
+    let mut counts: std::collections::HashMap<kubewhy_model::Cause, usize> = Default::default();
+    scan(name, lines, &mut |m| {
+        let n = counts.entry(m.cause).or_default();
+        *n += 1;
+        if *n <= KEPT_PER_CAUSE {
+            all.push(m);
+        }
+    });
+    for m in &mut all {
+        m.same = counts[&m.cause];
+    }
+    all
+}
+
+/// Every known failure message in the lines, in order, to `out`.
+fn scan(name: &str, lines: &Lines, out: &mut dyn FnMut(PastedMessage)) {
     let mut i = 0;
-    while i < lines.len() {
-        let (no, line) = lines[i];
+    // What the previous step found of this line, when it looked ahead.
+    let mut known: Option<(usize, Option<Recognition>)> = None;
+    while let Some((no, line)) = lines.get(i) {
         let line = line.trim();
         if line.is_empty() {
             i += 1;
             continue;
         }
-        if let Some(r) = recognise(line) {
-            out.push(message(name, no, line, r));
+        let here = match known.take() {
+            Some((k, r)) if k == i => r,
+            _ => recognise(line),
+        };
+        if let Some(r) = here {
+            out(message(name, no, line, r));
             i += 1;
             continue;
         }
@@ -100,7 +126,10 @@ pub(super) fn lines(name: &str, lines: &[(u64, &str)]) -> Vec<PastedMessage> {
         if kubewhy_model::messages::events::find(line).is_some() {
             let mut joined = line.to_string();
             let mut found = None;
-            for (k, &(_, next)) in lines.iter().enumerate().skip(i + 1).take(6) {
+            for k in i + 1..i + 7 {
+                let Some((_, next)) = lines.get(k) else {
+                    break;
+                };
                 let next = next.trim();
                 if next.is_empty() || NEW_ENTRY.is_match(next) {
                     break;
@@ -113,19 +142,21 @@ pub(super) fn lines(name: &str, lines: &[(u64, &str)]) -> Vec<PastedMessage> {
                 }
             }
             if let Some((k, r)) = found {
-                out.push(message(name, no, &joined, r));
+                out(message(name, no, &joined, r));
                 i = k + 1;
                 continue;
             }
         }
         // A message wrapped over two lines (a terminal's width, a describe's Message column, a
         // YAML folded string): read joined, when the next line alone says nothing.
-        if let Some(&(_, next)) = lines.get(i + 1) {
+        if let Some((_, next)) = lines.get(i + 1) {
             let next = next.trim();
-            if !next.is_empty() && recognise(next).is_none() {
+            let alone = if next.is_empty() { None } else { recognise(next) };
+            known = Some((i + 1, alone));
+            if !next.is_empty() && alone.is_none() {
                 let joined = format!("{line} {next}");
                 if let Some(r) = recognise(&joined) {
-                    out.push(message(name, no, &joined, r));
+                    out(message(name, no, &joined, r));
                     i += 2;
                     continue;
                 }
@@ -133,7 +164,6 @@ pub(super) fn lines(name: &str, lines: &[(u64, &str)]) -> Vec<PastedMessage> {
         }
         i += 1;
     }
-    out
 }
 
 #[cfg(test)]
@@ -143,15 +173,8 @@ mod tests {
 
     #[test]
     fn wrapped_and_quoted_messages_count() {
-        let l = [
-            (1, "the scheduler said: 0/3 nodes are available: 3 node(s) had"),
-            (2, "  untolerated taint {dedicated: gpu}."),
-            (3, "hello"),
-            (
-                4,
-                r#"E0412 10:00:00.000000 1 kubelet.go:1] "Error syncing pod" err="failed to \"KillPodSandbox\" for \"web-1_shop(1f0e7c54-6f9a-4b4e-8a51-2d0a9e4c1b11)\" with KillPodSandboxError: \"rpc error: code = DeadlineExceeded desc = context deadline exceeded\"""#,
-            ),
-        ];
+        let text = "the scheduler said: 0/3 nodes are available: 3 node(s) had\n  untolerated taint {dedicated: gpu}.\nhello\nE0412 10:00:00.000000 1 kubelet.go:1] \"Error syncing pod\" err=\"failed to \\\"KillPodSandbox\\\" for \\\"web-1_shop(1f0e7c54-6f9a-4b4e-8a51-2d0a9e4c1b11)\\\" with KillPodSandboxError: \\\"rpc error: code = DeadlineExceeded desc = context deadline exceeded\\\"\"\n";
+        let l = Lines::new(text);
         let m = lines("paste.txt", &l);
         assert_eq!(m.len(), 2);
         assert_eq!(m[0].cause, Cause::UntoleratedTaint);
