@@ -182,6 +182,20 @@ fn check_pod(
 
     // The node: without a kubelet nothing confirms the containers stopped.
     let node_name = pod.spec.node_name.clone().unwrap_or_default();
+    let lost = pod.status.phase == "Unknown" || pod.status.reason.as_deref() == Some("NodeLost");
+    if node_name.is_empty() && lost {
+        // The node controller's verdict, without the node's name (a `get pods` without -o wide).
+        let f = Finding::new(Cause::NodeUnreachable, Severity::Warning, "The pod is Unknown: its node stopped reporting, so no kubelet confirms it stopped")
+            .object(info.key.clone())
+            .group("node|(not shown)")
+            .evidence(EvidenceKind::Field, Some(&info.key), "status.phase", format!("{}{}", pod.status.phase, pod.status.reason.as_deref().map(|r| format!(" (reason {r})")).unwrap_or_default()))
+            .explain(format!("The pod is past its grace period by {stuck_for}. The node lifecycle controller sets a pod's status to Unknown (reason NodeLost) only when its node stopped posting status: the API server waits for that node's kubelet to confirm the containers stopped, and it does not answer. The pod stays Terminating until the node comes back or its Node object is deleted."))
+            .step("Find the pod's node and its state", Some(format!("kubectl get pod {} -n {} -o wide; kubectl get nodes", info.name(), info.ns())), RiskLevel::None, "")
+            .step("Bring the node back, or if the machine is gone for good delete the Node object: the pod GC then removes its pods", Some("kubectl delete node NODE".into()), RiskLevel::Medium, "Only when the machine is really off: its pods would otherwise run unseen.")
+            .step("Force-delete the pod only when you know the machine is down", Some(force_cmd.clone()), RiskLevel::High, force_note);
+        out.push(del_ev(f));
+        return;
+    }
     if node_name.is_empty() {
         return; // unscheduled: only finalizers can hold it (the pod GC removes it otherwise)
     }
@@ -496,6 +510,15 @@ fn check_pod(
 /// The pod's node is gone (while nodes were loaded) or not Ready: no kubelet will confirm the
 /// pod stopped.
 pub(crate) fn node_down(snap: &kubewhy_model::Snapshot, pod: &kubewhy_model::objects::Pod) -> bool {
+    // The node controller marks a pod Unknown (NodeLost) only when its node stopped reporting.
+    if pod.status.phase == "Unknown" || pod.status.reason.as_deref() == Some("NodeLost") {
+        return pod
+            .spec
+            .node_name
+            .as_deref()
+            .and_then(|n| snap.node(n))
+            .is_none_or(|node| node.ready() != Some(true));
+    }
     pod.spec
         .node_name
         .as_deref()

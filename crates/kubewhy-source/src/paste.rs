@@ -52,6 +52,14 @@ static CONTAINER_STATE: LazyLock<Regex> =
 static FRAGMENT_START: LazyLock<Regex> = LazyLock::new(|| {
     re(r"^(?:status|metadata|spec|containerStatuses|initContainerStatuses|conditions|state|lastState):\s*$")
 });
+/// A name Kubernetes accepts for what `get` lists (DNS labels and subdomains).
+static OBJECT_NAME: LazyLock<Regex> =
+    LazyLock::new(|| re(r"^[a-z0-9]([-a-z0-9._]*[a-z0-9])?$"));
+/// Any kubectl command at a prompt (`delete`, `apply`, …): it ends what its previous output was.
+static ANY_COMMAND: LazyLock<Regex> =
+    LazyLock::new(|| {
+        re(r"^(?:\S*[$%#>]\s*)?(?:kubectl|oc|k)\s+(?:-\S+\s+\S+\s+)*(?:get|describe|delete|logs|apply|create|edit|patch|replace|drain|cordon|uncordon|rollout|scale|exec|top|events|label|annotate|taint|wait|debug|run|expose|set|explain|version|cluster-info|config)\b")
+    });
 /// Where a YAML object or stanza starts.
 static YAML_START: LazyLock<Regex> = LazyLock::new(|| {
     re(
@@ -349,6 +357,8 @@ impl EventRow {
 /// A row of `kubectl get pods` (or nodes, claims, namespaces): its cells, for `infer.rs`.
 #[derive(Debug, Clone)]
 pub(super) struct Row {
+    /// Shown after a `kubectl delete` of it in the same paste: the deletion did not finish.
+    pub deleted: bool,
     pub kind: &'static str,
     pub namespace: String,
     pub name: String,
@@ -389,6 +399,8 @@ struct Collected {
     notes: Vec<(u64, String)>,
     /// Whether the last command was `kubectl logs`: what follows is the pod's output.
     logs: bool,
+    /// Pods a `kubectl delete` in the paste deleted.
+    deleted: Vec<String>,
     /// Output of `kubectl logs POD`: (namespace, pod, line).
     pod_logs: Vec<(String, String, String)>,
 }
@@ -470,7 +482,7 @@ fn starts_block(line: &str) -> bool {
         || YAML_START.is_match(line)
         || line.starts_with('{')
         || LOG_LINE.is_match(line)
-        || COMMAND.is_match(line)
+        || ANY_COMMAND.is_match(line)
 }
 
 /// Tabs as a terminal shows them (stops every 8 columns): old kubectl aligned describe's tables
@@ -545,7 +557,13 @@ pub(crate) fn read(name: &str, text: &str, anchor: Timestamp, out: &mut FileOut)
         let continues = match state {
             State::None => false,
             State::Describe => blank || !col0 || (!starts_block(line) && describe_line(line)),
-            State::Table => !(blank || col0 && starts_block(line) && !table::is_header(line)),
+            State::Table => {
+                let indent = line.len() - line.trim_start().len();
+                !(blank
+                    || indent < yaml_base
+                    || ANY_COMMAND.is_match(line.trim_start())
+                    || col0 && starts_block(line) && !table::is_header(line))
+            }
             State::Fragment => {
                 let indent = line.len() - line.trim_start().len();
                 !blank && indent >= yaml_base && !LOG_LINE.is_match(line.trim_start())
@@ -570,10 +588,13 @@ pub(crate) fn read(name: &str, text: &str, anchor: Timestamp, out: &mut FileOut)
         };
         if continues {
             if state == State::Table {
-                if table::is_header(line) {
-                    header = Some(table::columns(line));
+                // An indented table (a quoted paste) is read from its header's indentation.
+                let indent = line.len() - line.trim_start().len();
+                let row = &line[indent.min(yaml_base)..];
+                if table::is_header(row) {
+                    header = Some(table::columns(row));
                 } else if let Some(h) = &header {
-                    table_row(h, no, line, anchor, &mut c);
+                    table_row(h, no, row, anchor, &mut c);
                 }
             } else {
                 block.push((no, line));
@@ -588,14 +609,15 @@ pub(crate) fn read(name: &str, text: &str, anchor: Timestamp, out: &mut FileOut)
             continue;
         }
         let trimmed = line.trim_start();
-        if COMMAND.is_match(trimmed) {
+        if COMMAND.is_match(trimmed) || ANY_COMMAND.is_match(trimmed) {
             command(trimmed, &mut c);
         } else if col0 && line.starts_with("Name:") {
             state = State::Describe;
             block.push((no, line));
-        } else if col0 && table::is_header(line) {
+        } else if table::is_header(trimmed) {
             state = State::Table;
-            header = Some(table::columns(line));
+            yaml_base = line.len() - trimmed.len();
+            header = Some(table::columns(trimmed));
         } else if col0 && YAML_START.is_match(line) || FRAGMENT_START.is_match(trimmed) {
             // A whole object, or a stanza cut from one at any indentation (`  status:`,
             // `    state:`): read from its own indentation.
@@ -698,6 +720,20 @@ fn command(line: &str, c: &mut Collected) {
         })
         .map(|(_, w)| *w)
         .collect();
+    // `kubectl delete pod X` (or `pod/X`): if X is listed after, its deletion did not finish.
+    if let Some(at) = args.iter().position(|w| *w == "delete") {
+        match &args[at + 1..] {
+            [res, name, ..] if matches!(*res, "pod" | "pods" | "po") => {
+                c.deleted.push(name.to_string())
+            }
+            [res, ..] if res.starts_with("pod/") || res.starts_with("pods/") => {
+                if let Some((_, n)) = res.split_once('/') {
+                    c.deleted.push(n.to_string());
+                }
+            }
+            _ => {}
+        }
+    }
     if let Some(verb) = args
         .iter()
         .position(|w| matches!(*w, "describe" | "get" | "logs"))
@@ -797,6 +833,10 @@ fn table_row(h: &[(String, usize)], no: u64, line: &str, anchor: Timestamp, c: &
     };
     // `pod/web-1` under `kubectl get pods -o name`-style NAME columns.
     let name = object_ref(&name).map_or(name, |(_, n)| n);
+    // A line that is no row (a prompt, prose) under a header is not an object.
+    if !OBJECT_NAME.is_match(&name) {
+        return c.other.push((no, line.to_string()));
+    }
     // A row of an object the paste already shows whole adds nothing.
     let key_ns = if cluster_scoped(kind) { String::new() } else { ns.clone() };
     if c.seen
@@ -804,7 +844,9 @@ fn table_row(h: &[(String, usize)], no: u64, line: &str, anchor: Timestamp, c: &
     {
         return;
     }
+    let deleted = kind == "Pod" && c.deleted.iter().any(|d| *d == name);
     c.rows.push(Row {
+        deleted,
         kind,
         namespace: ns,
         name,
@@ -1235,6 +1277,12 @@ fn finish(name: &str, mut c: Collected, anchor: Timestamp, out: &mut FileOut) {
             .push(e);
     }
     // Objects shown only by table rows or events: a stub with the state they imply.
+    let deleted: HashSet<&str> = c
+        .rows
+        .iter()
+        .filter(|r| r.deleted)
+        .map(|r| r.name.as_str())
+        .collect();
     let mut stubbed: HashSet<Key> = HashSet::new();
     for row in &c.rows {
         let ns = if cluster_scoped(row.kind) {
@@ -1247,7 +1295,7 @@ fn finish(name: &str, mut c: Collected, anchor: Timestamp, out: &mut FileOut) {
             continue;
         }
         let events = by_object.get(&key).map_or(&[][..], Vec::as_slice);
-        let (v, p) = infer::from_row(row, events, anchor);
+        let (v, p) = infer::from_row(row, events, deleted.contains(row.name.as_str()), anchor);
         c.objects.push((row.line, v, Some(p)));
     }
     for key in order {

@@ -80,6 +80,7 @@ pub fn classify_pull_error(text: &str) -> Option<(Cause, Confidence)> {
         (Cause::ImagePullAuth, High)
     } else if has(&[
         ": not found",
+        "not found in repository",
         "manifest unknown",
         "not found: manifest",
         "manifest for ",
@@ -93,6 +94,8 @@ pub fn classify_pull_error(text: &str) -> Option<(Cause, Confidence)> {
         (Cause::ImageNotFound, Medium)
     } else if has(&[
         "no such host",
+        "server misbehaving",
+        "temporary failure in name resolution",
         "connection refused",
         "network is unreachable",
         "no route to host",

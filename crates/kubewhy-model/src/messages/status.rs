@@ -25,6 +25,13 @@ const PHRASES: &[(&str, Cause)] = &[
     ("Reason:        NodeLost", Cause::NodeUnreachable),
     // A node that no longer exists, as the API says it.
     ("(NotFound): nodes \"", Cause::NodeDeleted),
+    // The pod garbage collector (kube-controller-manager's log, every era).
+    ("Found orphaned Pod", Cause::PodGcOrphaned),
+    ("Forced deletion of orphaned Pod", Cause::PodGcOrphaned),
+    ("PodGC: node no longer exists", Cause::PodGcOrphaned),
+    ("Found unscheduled terminating Pod", Cause::PodGcUnscheduledTerminating),
+    ("garbage collecting ", Cause::PodGcThreshold),
+    ("Garbage collecting pods", Cause::PodGcThreshold),
     // Node conditions and the kubelet's events about them.
     ("Kubelet stopped posting node status", Cause::NodeNotReady),
     ("Kubelet never posted node status", Cause::NodeNotReady),
@@ -53,9 +60,18 @@ static ANY: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(&alternatives.join("|")).unwrap()
 });
 
+/// A pod volume still mounted, as `mount` or `/proc/mounts` shows it: `/dev/sdb on
+/// /var/lib/kubelet/pods/<uid>/volumes/…` (pasted when the pod will not go away).
+static POD_VOLUME_MOUNT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r" on /var/lib/kubelet/pods/[0-9a-f]{8}-[0-9a-f-]{27}/volumes/\S+ type ").unwrap()
+});
+
 /// The cause a state phrase in `text` names, with where it starts.
 pub fn classify(text: &str) -> Option<(Cause, usize)> {
     if !ANY.is_match(text) {
+        if let Some(m) = POD_VOLUME_MOUNT.find(text) {
+            return Some((Cause::VolumeUnmountStuck, m.start()));
+        }
         return EXIT_CODE.captures(text).and_then(|c| {
             let at = c.get(0).map_or(0, |m| m.start());
             exit_code_cause(c[1].parse().ok()?).map(|cause| (cause, at))

@@ -65,7 +65,7 @@ pub(super) fn line(raw: &str) -> Option<String> {
     let t = l.trim();
     for fence in ["```", "~~~"] {
         if let Some(rest) = t.strip_prefix(fence) {
-            let rest = rest.trim_start_matches(['`', '~']);
+            let rest = rest.trim_start_matches(['`', '~']).trim_start();
             if rest.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
                 return None; // ```yaml, ```, ~~~bash
             }
@@ -150,6 +150,7 @@ mod tests {
     fn decorations_go() {
         assert_eq!(line("```yaml"), None);
         assert_eq!(line("```"), None);
+        assert_eq!(line("``` yaml"), None);
         assert_eq!(line("```Events:").as_deref(), Some("Events:"));
         assert_eq!(
             line("> NAME   READY").as_deref(),

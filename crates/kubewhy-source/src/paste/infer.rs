@@ -420,7 +420,12 @@ pub(super) fn from_events(
 
 /// An object known from a `kubectl get` row: pods by STATUS, READY, RESTARTS and NODE; nodes by
 /// STATUS (`Ready`, `NotReady`, `SchedulingDisabled`); claims and namespaces by STATUS.
-pub(super) fn from_row(row: &Row, events: &[&EventRow], anchor: Timestamp) -> (Value, Pasted) {
+pub(super) fn from_row(
+    row: &Row,
+    events: &[&EventRow],
+    deleted: bool,
+    anchor: Timestamp,
+) -> (Value, Pasted) {
     let cell = |n: &str| table::get(&row.cells, n);
     let status = cell("STATUS");
     let namespaced = !matches!(row.kind, "Node" | "Namespace");
@@ -442,7 +447,8 @@ pub(super) fn from_row(row: &Row, events: &[&EventRow], anchor: Timestamp) -> (V
                     .push((format!("{UNKNOWN}-{}", st.containers.len()), String::new()));
             }
             let mut terminated: Option<&str> = None;
-            let mut deleting = false;
+            // Deleted by a command in the paste and listed after it: still being deleted.
+            let mut deleting = deleted;
             match status {
                 "Pending" if st.node.is_none() && st.unschedulable.is_none() => {
                     st.containers.clear();
@@ -493,9 +499,10 @@ pub(super) fn from_row(row: &Row, events: &[&EventRow], anchor: Timestamp) -> (V
                     }
                 }
             }
+            // STATUS shows a reason when the pod has one; "Unknown" is the phase alone.
             if matches!(
                 status,
-                "Evicted" | "NodeLost" | "Unknown" | "NodeAffinity" | "OutOfcpu" | "OutOfmemory"
+                "Evicted" | "NodeLost" | "NodeAffinity" | "OutOfcpu" | "OutOfmemory"
             ) {
                 v["status"]["reason"] = json!(status);
             }
@@ -544,6 +551,17 @@ pub(super) fn from_row(row: &Row, events: &[&EventRow], anchor: Timestamp) -> (V
             "metadata": {"name": row.name, "namespace": row.namespace},
         }),
     };
+    // Every kind's AGE says when it was created.
+    let mut v = v;
+    if v["metadata"].get("creationTimestamp").is_none()
+        && let Some(t) = cell("AGE")
+            .split_whitespace()
+            .next()
+            .and_then(parse_age)
+            .and_then(|age| anchor.checked_sub(jiff::SignedDuration::from_secs(age)).ok())
+    {
+        v["metadata"]["creationTimestamp"] = json!(t.to_string());
+    }
     let p = Pasted {
         object: ObjectKey {
             kind: row.kind.into(),
@@ -561,7 +579,7 @@ pub(super) fn from_row(row: &Row, events: &[&EventRow], anchor: Timestamp) -> (V
         } else {
             "its state beyond the table's columns".into()
         },
-        settle: if status == "Terminating" {
+        settle: if status == "Terminating" || deleted {
             settle_deletion(&row.namespace, &row.name, v["spec"]["nodeName"].as_str())
         } else {
             settle(row.kind, &row.namespace, &row.name)
