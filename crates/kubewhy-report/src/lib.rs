@@ -66,7 +66,8 @@ pub enum Format {
 pub fn write(report: &Report, format: Format, w: &mut dyn std::io::Write) -> std::io::Result<()> {
     match format {
         Format::Json => {
-            serde_json::to_writer_pretty(&mut *w, &json_doc(report)).map_err(std::io::Error::other)?;
+            serde_json::to_writer_pretty(&mut *w, &json_doc(report))
+                .map_err(std::io::Error::other)?;
             w.write_all(b"\n")
         }
         _ => w.write_all(render(report, format).as_bytes()),

@@ -49,7 +49,9 @@ pub fn example_node_log(page: &str) -> Option<String> {
 pub fn example_container_log(page: &str) -> Option<kubewhy_model::objects::ContainerLog> {
     let start = page.find("## Example")?;
     let rest = &page[start..];
-    let who = rest.find("<!-- log: ").map(|i| &rest[i + "<!-- log: ".len()..])?;
+    let who = rest
+        .find("<!-- log: ")
+        .map(|i| &rest[i + "<!-- log: ".len()..])?;
     let who = &who[..who.find(" -->")?];
     let mut parts = who.trim().splitn(3, '/');
     let (ns, pod, container) = (parts.next()?, parts.next()?, parts.next()?);
@@ -162,10 +164,17 @@ mod tests {
         );
         assert_eq!(s[0].risk, RiskLevel::None);
         assert_eq!(s[2].risk, RiskLevel::Medium);
-        assert!(s[2].risk_note.starts_with("Containers keep running"), "{:?}", s[2]);
+        assert!(
+            s[2].risk_note.starts_with("Containers keep running"),
+            "{:?}",
+            s[2]
+        );
         let s = steps(Cause::AppExitError);
         assert_eq!(s[0].action, "Run");
-        assert_eq!(s[0].command.as_deref(), Some("kubectl logs POD -c C --previous"));
+        assert_eq!(
+            s[0].command.as_deref(),
+            Some("kubectl logs POD -c C --previous")
+        );
         assert_eq!(s[1].risk, RiskLevel::Low);
     }
 }

@@ -158,10 +158,7 @@ fn check_container(
     if term.is_none() && start_error.is_none() && probe_kill.is_none() && recognised.is_none() {
         return; // nothing to decode: reported as unexplained
     }
-    let cause = recognised
-        .as_ref()
-        .and_then(|r| r.cause)
-        .unwrap_or(cause);
+    let cause = recognised.as_ref().and_then(|r| r.cause).unwrap_or(cause);
 
     let container = info.container(&cs.name);
     let limit = container
@@ -300,7 +297,8 @@ fn summary(cause: Cause, c: &str, t: Option<&StateTerminated>, limit: Option<&st
         Cause::ContainerStartFailed => format!("The runtime cannot start container \"{c}\""),
         Cause::DependencyUnreachable => format!(
             "Container \"{c}\" exits because something it needs does not answer{}",
-            t.map(|t| format!(" (exit code {})", t.exit_code)).unwrap_or_default()
+            t.map(|t| format!(" (exit code {})", t.exit_code))
+                .unwrap_or_default()
         ),
         Cause::PodNetworkBroken => {
             format!("Container \"{c}\" cannot reach Service IPs from its node and exits")

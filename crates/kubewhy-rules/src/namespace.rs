@@ -151,7 +151,11 @@ fn check_namespace(ctx: &Ctx, ns: &Namespace, out: &mut Vec<Finding>) {
     //    controller's): `foregroundDeletion`, or an operator's.
     if !ns.metadata.finalizers.is_empty() && !failing {
         let fins = ns.metadata.finalizers.join(", ");
-        let foreground = ns.metadata.finalizers.iter().any(|f| f == "foregroundDeletion");
+        let foreground = ns
+            .metadata
+            .finalizers
+            .iter()
+            .any(|f| f == "foregroundDeletion");
         let mut f = Finding::new(
             Cause::FinalizerPending,
             Severity::Warning,
@@ -159,7 +163,12 @@ fn check_namespace(ctx: &Ctx, ns: &Namespace, out: &mut Vec<Finding>) {
         )
         .object(key.clone())
         .group(format!("ns|{fins}"))
-        .evidence(EvidenceKind::Field, Some(&key), "metadata.finalizers", fins.clone());
+        .evidence(
+            EvidenceKind::Field,
+            Some(&key),
+            "metadata.finalizers",
+            fins.clone(),
+        );
         f = f.explain(format!(
             "Namespace {name} is Terminating{stuck} and its metadata carries finalizer(s) {fins}: the object stays until each is removed by whoever set it. {}",
             if foreground {

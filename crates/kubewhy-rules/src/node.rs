@@ -902,6 +902,139 @@ pub fn configz_candidates(snap: &kubewhy_model::Snapshot, max: usize) -> Vec<Str
     out.into_iter().take(max).map(|(_, _, n)| n).collect()
 }
 
+/// Whether a termination record is what a node or runtime restart leaves: exit code 255 and
+/// the reason `Unknown` (or none: a paste cut before it).
+pub(crate) fn lost_to_restart(t: &kubewhy_model::objects::StateTerminated) -> bool {
+    t.exit_code == 255 && matches!(t.reason.as_str(), "Unknown" | "")
+}
+
+/// A container that ended under a restart: its pod, the field, when, and the quote.
+type Ended<'a> = (&'a Pod, String, Option<Timestamp>, String);
+
+/// Containers that ended with exit code 255 and reason Unknown: what the kubelet records when
+/// the node (or its container runtime) restarted under them. One finding per node; certain
+/// when several containers there ended within the same two minutes.
+fn restarted(ctx: &Ctx, out: &mut Vec<Finding>) {
+    let mut by_node: HashMap<&str, Vec<Ended>> = HashMap::new();
+    for pod in &ctx.snap.pods {
+        let node = pod.spec.node_name.as_deref().unwrap_or("");
+        let lists = [
+            ("initContainerStatuses", &pod.status.init_container_statuses),
+            ("containerStatuses", &pod.status.container_statuses),
+        ];
+        for (list, statuses) in lists {
+            for cs in statuses {
+                for (field, t) in [
+                    ("lastState", cs.last_state.terminated.as_deref()),
+                    ("state", cs.state.terminated.as_deref()),
+                ] {
+                    if let Some(t) = t.filter(|t| lost_to_restart(t)) {
+                        by_node.entry(node).or_default().push((
+                            pod,
+                            format!("status.{list}[{}].{field}.terminated", cs.name),
+                            t.finished_at,
+                            format!(
+                                "reason={} exitCode=255{}",
+                                if t.reason.is_empty() {
+                                    "(not shown)"
+                                } else {
+                                    &t.reason
+                                },
+                                t.finished_at
+                                    .map(|f| format!(" finishedAt={f}"))
+                                    .unwrap_or_default()
+                            ),
+                        ));
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    let mut nodes: Vec<_> = by_node.into_iter().collect();
+    nodes.sort_by_key(|(n, _)| *n);
+    for (node, ended) in nodes {
+        let times: Vec<i64> = ended
+            .iter()
+            .filter_map(|e| e.2.map(|t| t.as_second()))
+            .collect();
+        let together = times.len() >= 2
+            && times.iter().max().unwrap_or(&0) - times.iter().min().unwrap_or(&0) <= 120;
+        let where_ = if node.is_empty() {
+            "their node".to_string()
+        } else {
+            format!("node {node}")
+        };
+        let mut f = Finding::new(
+            Cause::NodeRestarted,
+            Severity::Warning,
+            format!(
+                "{} container(s) on {where_} ended with exit code 255 and reason Unknown: the node or its container runtime restarted",
+                ended.len()
+            ),
+        )
+        .group(format!("restart|{node}"))
+        .confidence(if together {
+            Confidence::High
+        } else {
+            Confidence::Medium
+        });
+        if !node.is_empty() {
+            f = f.object(ObjectKey {
+                kind: "Node".into(),
+                name: node.into(),
+                ..Default::default()
+            });
+        }
+        for (pod, field, _, quote) in ended.iter().take(10) {
+            let key = ObjectKey::of("Pod", &pod.metadata);
+            if !f.objects.contains(&key) {
+                f = f.object(key.clone());
+            }
+            f = f.evidence(
+                EvidenceKind::Field,
+                Some(&key),
+                field.clone(),
+                quote.clone(),
+            );
+        }
+        let describe = if node.is_empty() {
+            "kubectl get pods -A -o wide | grep -v Running; kubectl get nodes".to_string()
+        } else {
+            format!("kubectl describe node {node}")
+        };
+        f = f
+            .explain(format!(
+                "Exit code 255 with reason Unknown is what the kubelet records for a container whose runtime lost it: the machine rebooted, or containerd / the kubelet restarted and could not find the running task. Nothing in the application failed; {} {}",
+                if together {
+                    "several containers ended within the same two minutes, which only a restart under all of them does."
+                } else {
+                    "with one container on record, a crash of the runtime itself is as likely as a reboot."
+                },
+                "The pods restart by themselves; what matters is whether the restart was planned."
+            ))
+            .step(
+                "See when the node started and what its events say (Rebooted, Starting kubelet)",
+                Some(describe),
+                RiskLevel::None,
+                "",
+            )
+            .step(
+                "On the node: the boots, and the runtime's last lines before this one",
+                Some("journalctl --list-boots | tail -3; journalctl -u containerd -u kubelet -b -1 | tail -50".into()),
+                RiskLevel::None,
+                "",
+            )
+            .step(
+                "If the restart was not planned, find why (kernel panic, the node out of memory, power) and drain nodes before planned reboots",
+                Some("kubectl drain NODE --ignore-daemonsets --delete-emptydir-data".into()),
+                RiskLevel::Low,
+                "Draining evicts the node's pods; PodDisruptionBudgets may hold it.",
+            );
+        out.push(f);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use crate::tests::{add_node_log, snapshot_of};
@@ -1140,127 +1273,5 @@ status:
         assert_eq!(f.cause.slug(), "static-pod-stale");
         assert_eq!(f.confidence, Confidence::Medium);
         assert_eq!(f.objects[1].name, "kube-scheduler-tke-node");
-    }
-}
-
-/// Whether a termination record is what a node or runtime restart leaves: exit code 255 and
-/// the reason `Unknown` (or none: a paste cut before it).
-pub(crate) fn lost_to_restart(t: &kubewhy_model::objects::StateTerminated) -> bool {
-    t.exit_code == 255 && matches!(t.reason.as_str(), "Unknown" | "")
-}
-
-/// Containers that ended with exit code 255 and reason Unknown: what the kubelet records when
-/// the node (or its container runtime) restarted under them. One finding per node; certain
-/// when several containers there ended within the same two minutes.
-fn restarted(ctx: &Ctx, out: &mut Vec<Finding>) {
-    let mut by_node: HashMap<&str, Vec<(&Pod, String, Option<Timestamp>, String)>> =
-        HashMap::new();
-    for pod in &ctx.snap.pods {
-        let node = pod.spec.node_name.as_deref().unwrap_or("");
-        let lists = [
-            ("initContainerStatuses", &pod.status.init_container_statuses),
-            ("containerStatuses", &pod.status.container_statuses),
-        ];
-        for (list, statuses) in lists {
-            for cs in statuses {
-                for (field, t) in [
-                    ("lastState", cs.last_state.terminated.as_deref()),
-                    ("state", cs.state.terminated.as_deref()),
-                ] {
-                    if let Some(t) = t.filter(|t| lost_to_restart(t)) {
-                        by_node.entry(node).or_default().push((
-                            pod,
-                            format!("status.{list}[{}].{field}.terminated", cs.name),
-                            t.finished_at,
-                            format!(
-                                "reason={} exitCode=255{}",
-                                if t.reason.is_empty() { "(not shown)" } else { &t.reason },
-                                t.finished_at
-                                    .map(|f| format!(" finishedAt={f}"))
-                                    .unwrap_or_default()
-                            ),
-                        ));
-                        break;
-                    }
-                }
-            }
-        }
-    }
-    let mut nodes: Vec<_> = by_node.into_iter().collect();
-    nodes.sort_by_key(|(n, _)| *n);
-    for (node, ended) in nodes {
-        let times: Vec<i64> = ended
-            .iter()
-            .filter_map(|e| e.2.map(|t| t.as_second()))
-            .collect();
-        let together = times.len() >= 2
-            && times.iter().max().unwrap_or(&0) - times.iter().min().unwrap_or(&0) <= 120;
-        let where_ = if node.is_empty() {
-            "their node".to_string()
-        } else {
-            format!("node {node}")
-        };
-        let mut f = Finding::new(
-            Cause::NodeRestarted,
-            Severity::Warning,
-            format!(
-                "{} container(s) on {where_} ended with exit code 255 and reason Unknown: the node or its container runtime restarted",
-                ended.len()
-            ),
-        )
-        .group(format!("restart|{node}"))
-        .confidence(if together {
-            Confidence::High
-        } else {
-            Confidence::Medium
-        });
-        if !node.is_empty() {
-            f = f.object(ObjectKey {
-                kind: "Node".into(),
-                name: node.into(),
-                ..Default::default()
-            });
-        }
-        for (pod, field, _, quote) in ended.iter().take(10) {
-            let key = ObjectKey::of("Pod", &pod.metadata);
-            if !f.objects.contains(&key) {
-                f = f.object(key.clone());
-            }
-            f = f.evidence(EvidenceKind::Field, Some(&key), field.clone(), quote.clone());
-        }
-        let describe = if node.is_empty() {
-            "kubectl get pods -A -o wide | grep -v Running; kubectl get nodes".to_string()
-        } else {
-            format!("kubectl describe node {node}")
-        };
-        f = f
-            .explain(format!(
-                "Exit code 255 with reason Unknown is what the kubelet records for a container whose runtime lost it: the machine rebooted, or containerd / the kubelet restarted and could not find the running task. Nothing in the application failed; {} {}",
-                if together {
-                    "several containers ended within the same two minutes, which only a restart under all of them does."
-                } else {
-                    "with one container on record, a crash of the runtime itself is as likely as a reboot."
-                },
-                "The pods restart by themselves; what matters is whether the restart was planned."
-            ))
-            .step(
-                "See when the node started and what its events say (Rebooted, Starting kubelet)",
-                Some(describe),
-                RiskLevel::None,
-                "",
-            )
-            .step(
-                "On the node: the boots, and the runtime's last lines before this one",
-                Some("journalctl --list-boots | tail -3; journalctl -u containerd -u kubelet -b -1 | tail -50".into()),
-                RiskLevel::None,
-                "",
-            )
-            .step(
-                "If the restart was not planned, find why (kernel panic, the node out of memory, power) and drain nodes before planned reboots",
-                Some("kubectl drain NODE --ignore-daemonsets --delete-emptydir-data".into()),
-                RiskLevel::Low,
-                "Draining evicts the node's pods; PodDisruptionBudgets may hold it.",
-            );
-        out.push(f);
     }
 }

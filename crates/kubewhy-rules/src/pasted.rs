@@ -210,7 +210,7 @@ pub(crate) fn from_messages(snap: &Snapshot, findings: &mut Vec<Finding>) {
         .iter()
         .position(|f| f.confidence == Confidence::Low && generic(f.cause))
         .unwrap_or(findings.len());
-    added.sort_by(|a, b| b.confidence.cmp(&a.confidence));
+    added.sort_by_key(|f| std::cmp::Reverse(f.confidence));
     findings.splice(at..at, added);
 }
 
@@ -274,7 +274,10 @@ fn settle_for(o: &ObjectKey) -> String {
             "kubectl get pods -A | grep -v -E 'Running|Completed'".into()
         }
         _ if unknown(&o.namespace) => {
-            format!("kubectl get pods -A --field-selector metadata.name={}", o.name)
+            format!(
+                "kubectl get pods -A --field-selector metadata.name={}",
+                o.name
+            )
         }
         _ if unknown(&o.name) => format!(
             "kubectl get pods -n {} | grep -v -E 'Running|Completed'",

@@ -698,6 +698,127 @@ fn remediation(mut f: Finding, ctx: &Ctx, info: &PodInfo, cause: Cause, detail: 
     )
 }
 
+/// A claim Pending this long is not being provisioned (dynamic provisioning takes seconds).
+const CLAIM_STUCK_AFTER_SECS: i64 = 5 * 60;
+
+/// Claims Pending for minutes that no pending pod's finding covers (a pod's own verdict names
+/// its claims): one finding per storage class. A claim of a WaitForFirstConsumer class waits
+/// for its pod by design and is left alone.
+fn unbound_claims(ctx: &Ctx, out: &mut Vec<Finding>) {
+    let snap = ctx.snap;
+    let used_by_pending: std::collections::HashSet<(&str, &str)> = snap
+        .pods
+        .iter()
+        .filter(|p| p.status.phase == "Pending")
+        .flat_map(|p| {
+            p.spec.volumes.iter().filter_map(move |v| {
+                v.persistent_volume_claim
+                    .as_ref()
+                    .map(|c| (p.metadata.ns(), c.claim_name.as_str()))
+            })
+        })
+        .collect();
+    let classes_known = snap.kinds_loaded.contains_key("StorageClass");
+    let mut by_class: std::collections::BTreeMap<
+        String,
+        Vec<&kubewhy_model::objects::PersistentVolumeClaim>,
+    > = Default::default();
+    for pvc in &snap.pvcs {
+        if pvc.status.phase != "Pending"
+            || pvc.metadata.deletion_timestamp.is_some()
+            || used_by_pending.contains(&(pvc.metadata.ns(), pvc.metadata.name.as_str()))
+        {
+            continue;
+        }
+        let age = pvc
+            .metadata
+            .creation_timestamp
+            .map(|t| ctx.now.as_second() - t.as_second());
+        if age.is_some_and(|a| a < CLAIM_STUCK_AFTER_SECS) {
+            continue;
+        }
+        let class = pvc
+            .spec
+            .storage_class_name
+            .as_deref()
+            .unwrap_or("")
+            .to_string();
+        let sc = snap
+            .storage_classes
+            .iter()
+            .find(|c| c.metadata.name == class);
+        if sc.is_some_and(|c| c.volume_binding_mode.as_deref() == Some("WaitForFirstConsumer")) {
+            continue;
+        }
+        by_class.entry(class).or_default().push(pvc);
+    }
+    for (class, claims) in by_class {
+        let sc = snap
+            .storage_classes
+            .iter()
+            .find(|c| c.metadata.name == class);
+        let (what, confidence) = match (class.is_empty(), sc, classes_known) {
+            (true, _, _) => (
+                "They name no storage class: with no default StorageClass (or none that matches), nothing provisions them and no PersistentVolume was created to match them.".to_string(),
+                Confidence::Medium,
+            ),
+            (false, None, true) => (
+                format!("Their storage class \"{class}\" does not exist, so no provisioner serves them."),
+                Confidence::High,
+            ),
+            (false, Some(c), _) => (
+                format!("Storage class \"{class}\" names provisioner {}, which has not created their volumes: it is not running, or it fails (its events on the claims say why).", c.provisioner),
+                Confidence::High,
+            ),
+            (false, None, false) => (
+                format!("Their storage class \"{class}\" has not provisioned them: its provisioner is missing or failing, or the class does not exist (the data does not show StorageClasses). A class with volumeBindingMode WaitForFirstConsumer waits for a pod by design."),
+                Confidence::Medium,
+            ),
+        };
+        let first = &claims[0];
+        let ns = first.metadata.ns();
+        let mut f = Finding::new(
+            Cause::PvcUnbound,
+            Severity::Warning,
+            format!(
+                "{} PersistentVolumeClaim(s) {} stay Pending: no volume is provisioned for them",
+                claims.len(),
+                if class.is_empty() {
+                    "without a storage class".to_string()
+                } else {
+                    format!("of storage class \"{class}\"")
+                }
+            ),
+        )
+        .group(format!("claims|{class}"))
+        .confidence(confidence);
+        for c in claims.iter().take(20) {
+            let key = ObjectKey::of("PersistentVolumeClaim", &c.metadata);
+            f = f.object(key.clone()).evidence(
+                EvidenceKind::Field,
+                Some(&key),
+                "status.phase",
+                format!(
+                    "Pending{}",
+                    c.metadata
+                        .creation_timestamp
+                        .map(|t| format!(
+                            " for {}",
+                            human_duration(ctx.now.as_second() - t.as_second())
+                        ))
+                        .unwrap_or_default()
+                ),
+            );
+        }
+        f = f
+            .explain(format!("A claim is bound when a PersistentVolume matches it or its class's provisioner creates one, normally within seconds. {what} Pods that mount these claims cannot be scheduled until they are bound."))
+            .step("See why a claim is not bound (its events name the provisioner's error)", Some(format!("kubectl describe pvc {} -n {ns}", first.metadata.name)), RiskLevel::None, "")
+            .step("Check the storage classes, the default one, and that the provisioner runs", Some("kubectl get storageclass; kubectl get pods -A | grep -i -E 'provisioner|csi'".into()), RiskLevel::None, "")
+            .step("Install or fix the provisioner, set a default StorageClass, or create PersistentVolumes that match the claims", None, RiskLevel::Low, "Marking a class default changes where every later claim without a class goes.");
+        out.push(f);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -834,7 +955,10 @@ mod tests {
                 "node(s) had taint {node.kubernetes.io/unreachable: }, that the pod didn't tolerate"
             ),
             // The node controller's taint: the node's state, not a reservation.
-            Some((Cause::NodeNotReady, "{node.kubernetes.io/unreachable: }".into()))
+            Some((
+                Cause::NodeNotReady,
+                "{node.kubernetes.io/unreachable: }".into()
+            ))
         );
         assert_eq!(
             c("node(s) had taints that the pod didn't tolerate"),
@@ -885,110 +1009,5 @@ mod tests {
             Some(Cause::PodAffinityUnsatisfiable)
         );
         assert_eq!(c("something new"), None);
-    }
-}
-
-/// A claim Pending this long is not being provisioned (dynamic provisioning takes seconds).
-const CLAIM_STUCK_AFTER_SECS: i64 = 5 * 60;
-
-/// Claims Pending for minutes that no pending pod's finding covers (a pod's own verdict names
-/// its claims): one finding per storage class. A claim of a WaitForFirstConsumer class waits
-/// for its pod by design and is left alone.
-fn unbound_claims(ctx: &Ctx, out: &mut Vec<Finding>) {
-    let snap = ctx.snap;
-    let used_by_pending: std::collections::HashSet<(&str, &str)> = snap
-        .pods
-        .iter()
-        .filter(|p| p.status.phase == "Pending")
-        .flat_map(|p| {
-            p.spec.volumes.iter().filter_map(move |v| {
-                v.persistent_volume_claim
-                    .as_ref()
-                    .map(|c| (p.metadata.ns(), c.claim_name.as_str()))
-            })
-        })
-        .collect();
-    let classes_known = snap.kinds_loaded.contains_key("StorageClass");
-    let mut by_class: std::collections::BTreeMap<String, Vec<&kubewhy_model::objects::PersistentVolumeClaim>> =
-        Default::default();
-    for pvc in &snap.pvcs {
-        if pvc.status.phase != "Pending"
-            || pvc.metadata.deletion_timestamp.is_some()
-            || used_by_pending.contains(&(pvc.metadata.ns(), pvc.metadata.name.as_str()))
-        {
-            continue;
-        }
-        let age = pvc
-            .metadata
-            .creation_timestamp
-            .map(|t| ctx.now.as_second() - t.as_second());
-        if age.is_some_and(|a| a < CLAIM_STUCK_AFTER_SECS) {
-            continue;
-        }
-        let class = pvc.spec.storage_class_name.as_deref().unwrap_or("").to_string();
-        let sc = snap.storage_classes.iter().find(|c| c.metadata.name == class);
-        if sc.is_some_and(|c| c.volume_binding_mode.as_deref() == Some("WaitForFirstConsumer")) {
-            continue;
-        }
-        by_class.entry(class).or_default().push(pvc);
-    }
-    for (class, claims) in by_class {
-        let sc = snap.storage_classes.iter().find(|c| c.metadata.name == class);
-        let (what, confidence) = match (class.is_empty(), sc, classes_known) {
-            (true, _, _) => (
-                "They name no storage class: with no default StorageClass (or none that matches), nothing provisions them and no PersistentVolume was created to match them.".to_string(),
-                Confidence::Medium,
-            ),
-            (false, None, true) => (
-                format!("Their storage class \"{class}\" does not exist, so no provisioner serves them."),
-                Confidence::High,
-            ),
-            (false, Some(c), _) => (
-                format!("Storage class \"{class}\" names provisioner {}, which has not created their volumes: it is not running, or it fails (its events on the claims say why).", c.provisioner),
-                Confidence::High,
-            ),
-            (false, None, false) => (
-                format!("Their storage class \"{class}\" has not provisioned them: its provisioner is missing or failing, or the class does not exist (the data does not show StorageClasses). A class with volumeBindingMode WaitForFirstConsumer waits for a pod by design."),
-                Confidence::Medium,
-            ),
-        };
-        let first = &claims[0];
-        let ns = first.metadata.ns();
-        let mut f = Finding::new(
-            Cause::PvcUnbound,
-            Severity::Warning,
-            format!(
-                "{} PersistentVolumeClaim(s) {} stay Pending: no volume is provisioned for them",
-                claims.len(),
-                if class.is_empty() {
-                    "without a storage class".to_string()
-                } else {
-                    format!("of storage class \"{class}\"")
-                }
-            ),
-        )
-        .group(format!("claims|{class}"))
-        .confidence(confidence);
-        for c in claims.iter().take(20) {
-            let key = ObjectKey::of("PersistentVolumeClaim", &c.metadata);
-            f = f.object(key.clone()).evidence(
-                EvidenceKind::Field,
-                Some(&key),
-                "status.phase",
-                format!(
-                    "Pending{}",
-                    c.metadata
-                        .creation_timestamp
-                        .map(|t| format!(" for {}", human_duration(ctx.now.as_second() - t.as_second())))
-                        .unwrap_or_default()
-                ),
-            );
-        }
-        f = f
-            .explain(format!("A claim is bound when a PersistentVolume matches it or its class's provisioner creates one, normally within seconds. {what} Pods that mount these claims cannot be scheduled until they are bound."))
-            .step("See why a claim is not bound (its events name the provisioner's error)", Some(format!("kubectl describe pvc {} -n {ns}", first.metadata.name)), RiskLevel::None, "")
-            .step("Check the storage classes, the default one, and that the provisioner runs", Some("kubectl get storageclass; kubectl get pods -A | grep -i -E 'provisioner|csi'".into()), RiskLevel::None, "")
-            .step("Install or fix the provisioner, set a default StorageClass, or create PersistentVolumes that match the claims", None, RiskLevel::Low, "Marking a class default changes where every later claim without a class goes.");
-        out.push(f);
     }
 }

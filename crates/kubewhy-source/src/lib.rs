@@ -149,7 +149,7 @@ pub(crate) struct FileOut {
     /// Node log lines found in pasted text.
     bundles: Vec<kubewhy_model::node::NodeBundle>,
     /// A paste read but not finished: finished once its text is freed (`load_job`).
-    paste: Option<paste::Pending>,
+    paste: Option<Box<paste::Pending>>,
 }
 
 impl FileOut {
@@ -651,7 +651,7 @@ fn parse_text(
     match first {
         None => out.empty = true,
         Some('{') | Some('[') if paste::is_json_paste(trimmed) => {
-            out.paste = Some(paste::read(name, trimmed, anchor, out))
+            out.paste = Some(Box::new(paste::read(name, trimmed, anchor, out)))
         }
         Some('{') | Some('[') => json::parse_stream(name, trimmed, out),
         Some('=') if trimmed.trim_start().starts_with(logs::START_MARKER) => {
@@ -668,7 +668,7 @@ fn parse_text(
                     tail: logs::tail_lines(trimmed),
                 });
             } else if paste::is_paste(trimmed) {
-                out.paste = Some(paste::read(name, trimmed, anchor, out))
+                out.paste = Some(Box::new(paste::read(name, trimmed, anchor, out)))
             } else {
                 yaml::parse(name, trimmed, out)
             }

@@ -50,16 +50,18 @@ static CONTAINER_STATE: LazyLock<Regex> =
     LazyLock::new(|| re(r"^(?:Last )?State:\s+(?:Waiting|Running|Terminated)\s*$"));
 /// A stanza cut from an object, at any indentation: a key that opens a block.
 static FRAGMENT_START: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"^(?:status|metadata|spec|containerStatuses|initContainerStatuses|conditions|state|lastState):\s*$")
+    re(
+        r"^(?:status|metadata|spec|containerStatuses|initContainerStatuses|conditions|state|lastState):\s*$",
+    )
 });
 /// A name Kubernetes accepts for what `get` lists (DNS labels and subdomains).
-static OBJECT_NAME: LazyLock<Regex> =
-    LazyLock::new(|| re(r"^[a-z0-9]([-a-z0-9._]*[a-z0-9])?$"));
+static OBJECT_NAME: LazyLock<Regex> = LazyLock::new(|| re(r"^[a-z0-9]([-a-z0-9._]*[a-z0-9])?$"));
 /// Any kubectl command at a prompt (`delete`, `apply`, …): it ends what its previous output was.
-static ANY_COMMAND: LazyLock<Regex> =
-    LazyLock::new(|| {
-        re(r"^(?:\S*[$%#>]\s*)?(?:kubectl|oc|k)\s+(?:-\S+\s+\S+\s+)*(?:get|describe|delete|logs|apply|create|edit|patch|replace|drain|cordon|uncordon|rollout|scale|exec|top|events|label|annotate|taint|wait|debug|run|expose|set|explain|version|cluster-info|config)\b")
-    });
+static ANY_COMMAND: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"^(?:\S*[$%#>]\s*)?(?:kubectl|oc|k)\s+(?:-\S+\s+\S+\s+)*(?:get|describe|delete|logs|apply|create|edit|patch|replace|drain|cordon|uncordon|rollout|scale|exec|top|events|label|annotate|taint|wait|debug|run|expose|set|explain|version|cluster-info|config)\b",
+    )
+});
 /// Where a YAML object or stanza starts.
 static YAML_START: LazyLock<Regex> = LazyLock::new(|| {
     re(
@@ -411,7 +413,11 @@ impl Collected {
     fn emit(&mut self, name: &str, out: &mut FileOut) {
         for (line, v, partial) in std::mem::take(&mut self.objects) {
             let (k, ns, n) = key_of(&v);
-            let ns = if cluster_scoped(&k) { Str::default() } else { ns };
+            let ns = if cluster_scoped(&k) {
+                Str::default()
+            } else {
+                ns
+            };
             let node = v["spec"]["nodeName"].as_str().map(Str::from);
             let crashed = v["kind"] == "Pod" && infer::crashing(&v);
             self.seen.insert((k, ns, n), (node, crashed));
@@ -420,7 +426,6 @@ impl Collected {
             }
             crate::yaml::parse_value(name, line, v, out);
         }
-
     }
 
     /// Holds an event. One event shown twice — in a describe and in a `get events` table, or
@@ -578,10 +583,7 @@ pub(crate) fn read(name: &str, text: &str, anchor: Timestamp, out: &mut FileOut)
                         && (at.starts_with("- ")
                             || at.starts_with("---")
                             || (at.contains(':')
-                                && at
-                                    .chars()
-                                    .next()
-                                    .is_some_and(|ch| ch.is_ascii_lowercase())
+                                && at.chars().next().is_some_and(|ch| ch.is_ascii_lowercase())
                                 && !LOG_LINE.is_match(at)
                                 && !COMMAND.is_match(at)))
             }
@@ -838,13 +840,17 @@ fn table_row(h: &[(String, usize)], no: u64, line: &str, anchor: Timestamp, c: &
         return c.other.push((no, line.to_string()));
     }
     // A row of an object the paste already shows whole adds nothing.
-    let key_ns = if cluster_scoped(kind) { String::new() } else { ns.clone() };
+    let key_ns = if cluster_scoped(kind) {
+        String::new()
+    } else {
+        ns.clone()
+    };
     if c.seen
         .contains_key(&(kind.into(), key_ns.into(), name.as_str().into()))
     {
         return;
     }
-    let deleted = kind == "Pod" && c.deleted.iter().any(|d| *d == name);
+    let deleted = kind == "Pod" && c.deleted.contains(&name);
     c.rows.push(Row {
         deleted,
         kind,
@@ -888,7 +894,10 @@ fn fragment_block(block: &[(u64, &str)], base: usize, anchor: Timestamp, c: &mut
     let head = [
         format!("Name:         {pod}"),
         format!("Namespace:    {ns}"),
-        format!("Status:       {}", if crashed { "Running" } else { "Pending" }),
+        format!(
+            "Status:       {}",
+            if crashed { "Running" } else { "Pending" }
+        ),
         "Containers:".to_string(),
         // A describe key cannot start with `(`: renamed below.
         "  unnamed-container:".to_string(),
@@ -903,7 +912,12 @@ fn fragment_block(block: &[(u64, &str)], base: usize, anchor: Timestamp, c: &mut
     let lines: Vec<(u64, &str)> = head
         .iter()
         .map(|h| (line, h.as_str()))
-        .chain(block.iter().map(|(n, _)| *n).zip(body.iter().map(String::as_str)))
+        .chain(
+            block
+                .iter()
+                .map(|(n, _)| *n)
+                .zip(body.iter().map(String::as_str)),
+        )
         .collect();
     let t = describe::tree(&lines);
     let ns_opt = Some(ns.as_str()).filter(|n| *n != UNKNOWN);
@@ -1034,7 +1048,8 @@ fn elision(line: &str) -> bool {
     let t = line.trim().trim_start_matches('#').trim();
     t.len() <= 16
         && (t.contains("...") || t.contains('…'))
-        && t.trim_matches(['.', '…', '[', ']', '(', ')', ' ']).is_empty()
+        && t.trim_matches(['.', '…', '[', ']', '(', ')', ' '])
+            .is_empty()
         || t.eq_ignore_ascii_case("(snip)")
         || t.eq_ignore_ascii_case("[snip]")
 }
@@ -1098,7 +1113,14 @@ fn stanza_or_object(name: &str, line: u64, mut v: Value, c: &mut Collected, out:
         && (status.contains_key("state") || status.contains_key("lastState"))
     {
         let mut cs = serde_json::Map::new();
-        for k in ["name", "state", "lastState", "restartCount", "ready", "image"] {
+        for k in [
+            "name",
+            "state",
+            "lastState",
+            "restartCount",
+            "ready",
+            "image",
+        ] {
             if let Some(x) = status.remove(k) {
                 cs.insert(k.to_string(), x);
             }
@@ -1252,7 +1274,11 @@ fn finish(name: &str, mut c: Collected, anchor: Timestamp, out: &mut FileOut) {
         c.events.push(EventRow {
             kind: kind.into(),
             namespace: ns.into(),
-            name: if kind == "Pod" { pod.into() } else { UNKNOWN.into() },
+            name: if kind == "Pod" {
+                pod.into()
+            } else {
+                UNKNOWN.into()
+            },
             type_: "Warning".into(),
             reason: reason.into(),
             message: m.into(),

@@ -89,9 +89,12 @@ impl Streamed {
 /// What a thread finished.
 enum Done {
     /// A file read whole.
-    File(FileOut),
+    File(Box<FileOut>),
     /// A decoded block of a streamed list (`None`: it did not decode cleanly).
-    Block { seq: usize, part: Option<Snapshot> },
+    Block {
+        seq: usize,
+        part: Option<Box<Snapshot>>,
+    },
     /// The end of a streamed list: how many blocks it had, and whether its layout held.
     Stream { blocks: usize, ok: bool },
 }
@@ -132,8 +135,8 @@ impl<'a> Pool<'a> {
             (0..self.jobs.len()).map(|_| Streamed::default()).collect();
         for (job, d) in done {
             match d {
-                Done::File(out) => outs[job] = Some(out),
-                Done::Block { part, .. } => streamed[job].parts.push(part),
+                Done::File(out) => outs[job] = Some(*out),
+                Done::Block { part, .. } => streamed[job].parts.push(part.map(|p| *p)),
                 Done::Stream { blocks, ok } => streamed[job].end = Some((blocks, ok)),
             }
         }
@@ -181,7 +184,7 @@ impl<'a> Pool<'a> {
             return self.read_stream(i, file, &bytes, &head);
         }
         let out = load_job(job, self.anchor);
-        lock(&self.done).push((i, Done::File(out)));
+        lock(&self.done).push((i, Done::File(Box::new(out))));
     }
 
     /// Reads a large list as blocks, queueing them for every thread.
@@ -224,7 +227,7 @@ impl<'a> Pool<'a> {
     }
 
     fn decode(&self, b: Block) {
-        let part = crate::json::fast_items(&b.bytes, &b.item_kind, &b.api);
+        let part = crate::json::fast_items(&b.bytes, &b.item_kind, &b.api).map(Box::new);
         self.buffers.give(b.bytes, 2 * self.threads + 2);
         lock(&self.done).push((b.job, Done::Block { seq: b.seq, part }));
     }

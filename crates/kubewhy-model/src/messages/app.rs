@@ -26,13 +26,11 @@ pub static DNS: LazyLock<Regex> = LazyLock::new(|| {
 });
 pub static REFUSED: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)connection refused|ECONNREFUSED"));
 pub static IN_USE: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)address already in use|EADDRINUSE"));
-pub static NOT_EMPTY: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?i)exists but is not empty|lost\+found|data directory has files in it")
-});
+pub static NOT_EMPTY: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i)exists but is not empty|lost\+found|data directory has files in it"));
 pub static DENIED: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)permission denied|EACCES"));
 /// A path in a line (`'/data/x'`, `"/var/lib/…"`).
-pub static PATH: LazyLock<Regex> =
-    LazyLock::new(|| re(r#"['"]?(/[\w.@+-]+(?:/[\w.@+-]+)*)"#));
+pub static PATH: LazyLock<Regex> = LazyLock::new(|| re(r#"['"]?(/[\w.@+-]+(?:/[\w.@+-]+)*)"#));
 /// What follows these words is an address (`dial tcp 10.0.0.7:5432`, `lookup orders-db on …`).
 pub static HOST: LazyLock<Regex> = LazyLock::new(|| {
     re(
@@ -51,7 +49,9 @@ pub static IO_TIMEOUT: LazyLock<Regex> =
 pub static EXEC_FORMAT: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)exec format error"));
 /// A command the image does not have.
 pub static NOT_IN_PATH: LazyLock<Regex> = LazyLock::new(|| {
-    re(r#"executable file not found in \$PATH|exec: "[^"]+": stat [^:]+: no such file or directory"#)
+    re(
+        r#"executable file not found in \$PATH|exec: "[^"]+": stat [^:]+: no such file or directory"#,
+    )
 });
 
 /// Every wording below at once, for one cheap pass before the ordered tests.
@@ -143,7 +143,9 @@ mod tests {
     fn causes_of_lines() {
         let c = |l: &str| classify(l).and_then(|a| a.cause);
         assert_eq!(
-            c("E0927 02:46:21.189588 1 server.go:369] err: Get https://10.0.0.1:443/api/v1/nodes/n: dial tcp 10.0.0.1:443: i/o timeout"),
+            c(
+                "E0927 02:46:21.189588 1 server.go:369] err: Get https://10.0.0.1:443/api/v1/nodes/n: dial tcp 10.0.0.1:443: i/o timeout"
+            ),
             Some(Cause::PodNetworkBroken)
         );
         assert_eq!(

@@ -39,7 +39,11 @@ pub const EVENT_MESSAGES: &[EventMessage] = &[
         "FailedScheduling",
         "Pod",
     ),
-    m(r"no nodes available to schedule pods", "FailedScheduling", "Pod"),
+    m(
+        r"no nodes available to schedule pods",
+        "FailedScheduling",
+        "Pod",
+    ),
     m(
         r"pod has unbound (?:immediate )?PersistentVolumeClaims",
         "FailedScheduling",
@@ -78,7 +82,11 @@ pub const EVENT_MESSAGES: &[EventMessage] = &[
         "Pod",
     ),
     // Crash loops.
-    m(r"Back-off restarting failed (?:docker )?container", "BackOff", "Pod"),
+    m(
+        r"Back-off restarting failed (?:docker )?container",
+        "BackOff",
+        "Pod",
+    ),
     m(
         r"(?i)back-off \S+ restarting failed container=",
         "BackOff",
@@ -96,7 +104,11 @@ pub const EVENT_MESSAGES: &[EventMessage] = &[
         "Failed",
         "Pod",
     ),
-    m(r"Error: failed to (?:create|start|generate)", "Failed", "Pod"),
+    m(
+        r"Error: failed to (?:create|start|generate)",
+        "Failed",
+        "Pod",
+    ),
     // Volumes.
     m(r"MountVolume\.\w+ failed", "FailedMount", "Pod"),
     m(
@@ -208,7 +220,10 @@ mod tests {
         assert_eq!(f.message.reason, "Failed");
         let f = find("the output is \" Warning FailedScheduling 61s default-scheduler 0/1 nodes are available: 1 node(s) had untolerated taint\"").unwrap();
         assert_eq!(f.message.reason, "FailedScheduling");
-        assert_eq!(event_reason("Back-off pulling image \"x\""), Some(("BackOff", "Pod")));
+        assert_eq!(
+            event_reason("Back-off pulling image \"x\""),
+            Some(("BackOff", "Pod"))
+        );
         assert_eq!(event_reason("hello"), None);
     }
 }

@@ -209,14 +209,10 @@ pub fn event_cause(reason: &str, msg: &str) -> Option<(Cause, Confidence)> {
                 return scheduler::classify_reason(name).map(|(c, _)| (c, Medium));
             }
             if msg.starts_with("Error: failed to") {
-                return Some(
-                    match app::classify(msg).and_then(|a| a.cause) {
-                        Some(c @ (Cause::CommandNotFound | Cause::ImagePlatformMismatch)) => {
-                            (c, High)
-                        }
-                        _ => (Cause::ContainerStartFailed, Medium),
-                    },
-                );
+                return Some(match app::classify(msg).and_then(|a| a.cause) {
+                    Some(c @ (Cause::CommandNotFound | Cause::ImagePlatformMismatch)) => (c, High),
+                    _ => (Cause::ContainerStartFailed, Medium),
+                });
             }
             None
         }
@@ -274,15 +270,21 @@ mod tests {
             Some(Cause::VolumeNodeAffinityConflict)
         );
         assert_eq!(
-            c("No nodes are available that match all of the predicates: Insufficient cpu (19), Insufficient memory (19), PodToleratesNodeTaints (10)."),
+            c(
+                "No nodes are available that match all of the predicates: Insufficient cpu (19), Insufficient memory (19), PodToleratesNodeTaints (10)."
+            ),
             Some(Cause::InsufficientResources)
         );
         assert_eq!(
-            c("0/4 nodes are available: 1 Insufficient cpu, 1 Insufficient memory, 1 NodeUnschedulable, 3 MatchNodeSelector."),
+            c(
+                "0/4 nodes are available: 1 Insufficient cpu, 1 Insufficient memory, 1 NodeUnschedulable, 3 MatchNodeSelector."
+            ),
             Some(Cause::NodeUnschedulable)
         );
         assert_eq!(
-            c("If the reason given is \"0 nodes available 1 node(s) had taint {node.kubernetes.io/disk-pressure: }\""),
+            c(
+                "If the reason given is \"0 nodes available 1 node(s) had taint {node.kubernetes.io/disk-pressure: }\""
+            ),
             Some(Cause::NodePressure)
         );
         assert_eq!(
@@ -290,7 +292,9 @@ mod tests {
             Some(Cause::ConfigError)
         );
         assert_eq!(
-            c("one of the worker node went NotReady due to PLEG is not healthy: pleg was last seen active ~30m ago; threshold is 3m0s."),
+            c(
+                "one of the worker node went NotReady due to PLEG is not healthy: pleg was last seen active ~30m ago; threshold is 3m0s."
+            ),
             Some(Cause::PlegUnhealthy)
         );
         assert_eq!(

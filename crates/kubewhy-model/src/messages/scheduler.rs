@@ -105,7 +105,11 @@ pub fn classify_reason(r: &str) -> Option<(Cause, String)> {
     }
     if let Some(c) = TAINT.captures(r) {
         let detail = c.get(1).map(|m| m.as_str().to_string()).unwrap_or_default();
-        let key = detail.trim_start_matches('{').split(':').next().unwrap_or("");
+        let key = detail
+            .trim_start_matches('{')
+            .split(':')
+            .next()
+            .unwrap_or("");
         return Some((taint_cause(key.trim()), detail));
     }
     // The kubelet's own taints and conditions, as the old predicates named them.

@@ -14,11 +14,23 @@ static EXIT_CODE: LazyLock<Regex> =
 const PHRASES: &[(&str, Cause)] = &[
     // The namespace controller's condition messages (only written when the condition is True;
     // its type names appear in every describe, True or False, and say nothing alone).
-    ("Discovery failed for some groups", Cause::ApiserviceUnavailable),
-    ("unable to retrieve the complete list of server APIs", Cause::ApiserviceUnavailable),
-    ("Some content in the namespace has finalizers remaining", Cause::NsFinalizerPending),
+    (
+        "Discovery failed for some groups",
+        Cause::ApiserviceUnavailable,
+    ),
+    (
+        "unable to retrieve the complete list of server APIs",
+        Cause::ApiserviceUnavailable,
+    ),
+    (
+        "Some content in the namespace has finalizers remaining",
+        Cause::NsFinalizerPending,
+    ),
     ("Some resources are remaining", Cause::NsResourcesRemaining),
-    ("Failed to delete all resource types", Cause::NsResourcesRemaining),
+    (
+        "Failed to delete all resource types",
+        Cause::NsResourcesRemaining,
+    ),
     // The node controller on a pod whose node stopped answering.
     ("which was running pod", Cause::NodeUnreachable),
     ("reason: NodeLost", Cause::NodeUnreachable),
@@ -29,7 +41,10 @@ const PHRASES: &[(&str, Cause)] = &[
     ("Found orphaned Pod", Cause::PodGcOrphaned),
     ("Forced deletion of orphaned Pod", Cause::PodGcOrphaned),
     ("PodGC: node no longer exists", Cause::PodGcOrphaned),
-    ("Found unscheduled terminating Pod", Cause::PodGcUnscheduledTerminating),
+    (
+        "Found unscheduled terminating Pod",
+        Cause::PodGcUnscheduledTerminating,
+    ),
     ("garbage collecting ", Cause::PodGcThreshold),
     ("Garbage collecting pods", Cause::PodGcThreshold),
     // Node conditions and the kubelet's events about them.
@@ -41,8 +56,14 @@ const PHRASES: &[(&str, Cause)] = &[
     ("NodeHasInsufficientMemory", Cause::NodePressure),
     ("NodeHasInsufficientPID", Cause::NodePressure),
     ("kubelet has disk pressure", Cause::NodePressure),
-    ("kubelet has insufficient memory available", Cause::NodePressure),
-    ("failed to garbage collect required amount of images", Cause::NodePressure),
+    (
+        "kubelet has insufficient memory available",
+        Cause::NodePressure,
+    ),
+    (
+        "failed to garbage collect required amount of images",
+        Cause::NodePressure,
+    ),
     ("Attempting to reclaim ", Cause::NodePressure),
     ("node.kubernetes.io/disk-pressure", Cause::NodePressure),
     ("node.kubernetes.io/memory-pressure", Cause::NodePressure),

@@ -13,7 +13,9 @@ fn re(s: &str) -> Regex {
 
 /// ANSI escape sequences: CSI (colours, cursor), OSC (titles, links), and lone escapes.
 static ANSI: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-Z\\-_]|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+    re(
+        r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-Z\\-_]|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]",
+    )
 });
 /// Prefixes other tools write before a log line: a node name (`talosctl logs`), `* ` (`minikube
 /// logs`), a web console's `5/18/2016 11:26:54 AM`.
@@ -104,9 +106,11 @@ pub(super) fn line(raw: &str) -> Option<String> {
 fn may_need(l: &str) -> bool {
     let b = l.as_bytes();
     let t = l.trim_start().as_bytes();
-    b.iter().any(|&c| c < 0x20 && c != b'\t' || c == 0x7f || c == b'`' || c >= 0x80)
+    b.iter()
+        .any(|&c| c < 0x20 && c != b'\t' || c == 0x7f || c == b'`' || c >= 0x80)
         || l.contains("**")
-        || t.first().is_some_and(|&c| matches!(c, b'>' | b'\\' | b'~' | b'*'))
+        || t.first()
+            .is_some_and(|&c| matches!(c, b'>' | b'\\' | b'~' | b'*'))
         || LOG_PREFIX.is_match(l)
 }
 
@@ -152,11 +156,11 @@ mod tests {
         assert_eq!(line("```"), None);
         assert_eq!(line("``` yaml"), None);
         assert_eq!(line("```Events:").as_deref(), Some("Events:"));
+        assert_eq!(line("> NAME   READY").as_deref(), Some("NAME   READY"));
         assert_eq!(
-            line("> NAME   READY").as_deref(),
-            Some("NAME   READY")
+            line("│   Type     Reason   │").as_deref(),
+            Some("  Type     Reason")
         );
-        assert_eq!(line("│   Type     Reason   │").as_deref(), Some("  Type     Reason"));
         assert_eq!(line("└──────┘"), None);
         assert_eq!(
             line("\x1b[31mWarning\x1b[0m  Failed\r").as_deref(),
@@ -171,7 +175,10 @@ mod tests {
             line("  **Warning  Unhealthy**").as_deref(),
             Some("  Warning  Unhealthy")
         );
-        assert_eq!(line("\\# kubectl get pod").as_deref(), Some("# kubectl get pod"));
+        assert_eq!(
+            line("\\# kubectl get pod").as_deref(),
+            Some("# kubectl get pod")
+        );
         assert_eq!(
             line(r#"talos-1.internal: {"level":"error"}"#).as_deref(),
             Some(r#"{"level":"error"}"#)
@@ -185,10 +192,7 @@ mod tests {
             Some("I0518 18:26:54.972753 1 event.go:211] z")
         );
         // YAML's own `>-` and inner ticks stay.
-        assert_eq!(
-            line("    message: >-").as_deref(),
-            Some("    message: >-")
-        );
+        assert_eq!(line("    message: >-").as_deref(), Some("    message: >-"));
         assert_eq!(
             line("the `Pending` state").as_deref(),
             Some("the `Pending` state")

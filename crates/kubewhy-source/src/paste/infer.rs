@@ -48,7 +48,16 @@ pub(super) fn stanza_kind(map: &Map<String, Value>) -> &'static str {
     } else if has(&status, "nodeInfo")
         || has(&status, "allocatable")
         || has(&spec, "podCIDR")
-        || conditions_of(&status, &["MemoryPressure", "DiskPressure", "PIDPressure", "OutOfDisk", "NetworkUnavailable"])
+        || conditions_of(
+            &status,
+            &[
+                "MemoryPressure",
+                "DiskPressure",
+                "PIDPressure",
+                "OutOfDisk",
+                "NetworkUnavailable",
+            ],
+        )
     {
         "Node"
     } else if has(&status, "accessModes") || has(&spec, "storageClassName") {
@@ -558,7 +567,11 @@ pub(super) fn from_row(
             .split_whitespace()
             .next()
             .and_then(parse_age)
-            .and_then(|age| anchor.checked_sub(jiff::SignedDuration::from_secs(age)).ok())
+            .and_then(|age| {
+                anchor
+                    .checked_sub(jiff::SignedDuration::from_secs(age))
+                    .ok()
+            })
     {
         v["metadata"]["creationTimestamp"] = json!(t.to_string());
     }

@@ -42,7 +42,9 @@ fn pod_named(line: &str) -> Option<(String, String)> {
 /// What starts a new entry rather than continuing a message: an event row, a log line's
 /// header, a describe key, a YAML key.
 static NEW_ENTRY: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"^(?:(?:Normal|Warning)\s|[IWEF]\d{4} |[A-Z][a-z]{2} [ \d]\d \d\d:|\d{4}-\d\d-\d\d[T ]|[A-Z][A-Za-z ]*:\s{2,}|[a-z][A-Za-z]*:\s*$|- |\$ )")
+    re(
+        r"^(?:(?:Normal|Warning)\s|[IWEF]\d{4} |[A-Z][a-z]{2} [ \d]\d \d\d:|\d{4}-\d\d-\d\d[T ]|[A-Z][A-Za-z ]*:\s{2,}|[a-z][A-Za-z]*:\s*$|- |\$ )",
+    )
 });
 
 const MAX_QUOTE: usize = 300;
@@ -151,7 +153,11 @@ fn scan(name: &str, lines: &Lines, out: &mut dyn FnMut(PastedMessage)) {
         // YAML folded string): read joined, when the next line alone says nothing.
         if let Some((_, next)) = lines.get(i + 1) {
             let next = next.trim();
-            let alone = if next.is_empty() { None } else { recognise(next) };
+            let alone = if next.is_empty() {
+                None
+            } else {
+                recognise(next)
+            };
             known = Some((i + 1, alone));
             if !next.is_empty() && alone.is_none() {
                 let joined = format!("{line} {next}");
