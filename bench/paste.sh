@@ -33,6 +33,17 @@ NOW=$(python3 -c "import json; print(json.load(open('tests/fixtures/real/cpu/exp
   2>"$PASTE.time" >"$PASTE.json"
 printf 'paste: %s MiB, %s lines\n' "$(( $(stat -c %s "$PASTE") / 1048576 ))" "$(wc -l <"$PASTE")"
 grep -E "Elapsed|Maximum resident" "$PASTE.time"
+# Peak memory against the paste's size (the target: at most 4x at size), and the process's floor
+# (an empty paste) that dominates small pastes.
+echo 'x' >"$PASTE.empty"
+/usr/bin/time -v "$BIN" scan --from "$PASTE.empty" -o json --fail-on never 2>"$PASTE.floor" >/dev/null || true
+python3 -c "
+import re,sys,os
+rss = int(re.search(r'Maximum resident set size \(kbytes\): (\d+)', open(sys.argv[1]).read()).group(1))
+floor = int(re.search(r'Maximum resident set size \(kbytes\): (\d+)', open(sys.argv[2]).read()).group(1))
+size = os.path.getsize(sys.argv[3]) / 1024
+print(f'memory: {rss/size:.2f}x the paste ({(rss-floor)/size:.2f}x above the {floor/1024:.0f} MB floor)')" "$PASTE.time" "$PASTE.floor" "$PASTE"
+rm -f "$PASTE.empty" "$PASTE.floor"
 python3 -c "
 import json,sys
 d = json.load(open(sys.argv[1]))

@@ -111,6 +111,13 @@ pub fn steps(cause: Cause) -> Vec<kubewhy_model::Step> {
             {
                 RiskLevel::None
             }
+            // Looking changes nothing.
+            _ if ["Read ", "See ", "Check ", "List ", "Find ", "Compare ", "Confirm "]
+                .iter()
+                .any(|v| text.starts_with(v)) =>
+            {
+                RiskLevel::None
+            }
             _ => RiskLevel::Low,
         };
         // The action is the sentence before the risk; what the risk says is its note.
@@ -125,8 +132,16 @@ pub fn steps(cause: Cause) -> Vec<kubewhy_model::Step> {
             }
             None => (text.trim().trim_end_matches('.'), ""),
         };
-        // The action is what comes before the first command; a step that is only a command
-        // is said by it.
+        // The action is what comes before the first command, without commands given in
+        // parentheses; a step that is only a command is said by it.
+        let mut action = action.to_string();
+        while let Some(open) = action.find("(`") {
+            match action[open..].find("`)") {
+                Some(close) => action.replace_range(open..open + close + 2, ""),
+                None => break,
+            }
+        }
+        let action = action.split_whitespace().collect::<Vec<_>>().join(" ");
         let before = action.split('`').next().unwrap_or("");
         let action = before.trim().trim_end_matches([':', ',', ' ']).trim();
         let action = if action.is_empty() {
@@ -169,6 +184,10 @@ mod tests {
             "{:?}",
             s[2]
         );
+        let s = steps(Cause::VolumeUnmountStuck);
+        assert_eq!(s[1].action, "Find what holds the mount and stop it");
+        assert_eq!(s[1].command.as_deref(), Some("grep POD_UID /proc/*/mountinfo"));
+        assert_eq!(s[0].risk, RiskLevel::None);
         let s = steps(Cause::AppExitError);
         assert_eq!(s[0].action, "Run");
         assert_eq!(

@@ -59,6 +59,19 @@ pub(crate) fn qualify(snap: &Snapshot, findings: &mut Vec<Finding>) {
             ),
             occurrences: 1,
         });
+        // Words cannot name what the paste did not either.
+        for s in [&mut f.summary, &mut f.explanation] {
+            if s.contains(Pasted::UNKNOWN) {
+                *s = s
+                    .replace(&format!("Container \"{}\"'s", Pasted::UNKNOWN), "The container's")
+                    .replace(&format!("Container \"{}\"", Pasted::UNKNOWN), "The container");
+            }
+        }
+        for step in &mut f.remediation {
+            step.action = step
+                .action
+                .replace(&format!("pod/{}", Pasted::UNKNOWN), "its workload");
+        }
         // Commands cannot name what the paste did not: placeholders instead of "(unknown)".
         for step in &mut f.remediation {
             if let Some(c) = &mut step.command
@@ -270,6 +283,10 @@ fn settle_for(o: &ObjectKey) -> String {
             "kubectl get namespaces --field-selector status.phase=Terminating".into()
         }
         "Namespace" => format!("kubectl get namespace {} -o yaml", o.name),
+        _ if unknown(&o.name) && !o.uid.is_empty() => format!(
+            "kubectl get pods -A -o custom-columns=NAMESPACE:.metadata.namespace,NAME:.metadata.name,UID:.metadata.uid | grep {}",
+            o.uid
+        ),
         _ if unknown(&o.name) && unknown(&o.namespace) => {
             "kubectl get pods -A | grep -v -E 'Running|Completed'".into()
         }

@@ -43,7 +43,7 @@ static EVENT_ROW: LazyLock<Regex> =
     LazyLock::new(|| re(r"^\s*(?:Normal|Warning)\s+[A-Z][A-Za-z]+\s+\S"));
 /// A shell prompt with a kubectl command.
 static COMMAND: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"^(?:\S*[$%#>]\s*)?(?:kubectl|oc|k)\s+(?:\S+\s+)*?(?:describe|get|logs|events)\b")
+    re(r"^(?:PS )?(?:\S*[$%#>❯➜]\s*)?(?:kubectl|oc|k)\s+(?:\S+\s+)*?(?:describe|get|logs|events)\b")
 });
 /// A container's state as describe prints it, where a fragment of a pod's describe starts.
 static CONTAINER_STATE: LazyLock<Regex> =
@@ -59,7 +59,7 @@ static OBJECT_NAME: LazyLock<Regex> = LazyLock::new(|| re(r"^[a-z0-9]([-a-z0-9._
 /// Any kubectl command at a prompt (`delete`, `apply`, …): it ends what its previous output was.
 static ANY_COMMAND: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"^(?:\S*[$%#>]\s*)?(?:kubectl|oc|k)\s+(?:-\S+\s+\S+\s+)*(?:get|describe|delete|logs|apply|create|edit|patch|replace|drain|cordon|uncordon|rollout|scale|exec|top|events|label|annotate|taint|wait|debug|run|expose|set|explain|version|cluster-info|config)\b",
+        r"^(?:PS )?(?:\S*[$%#>❯➜]\s*)?(?:kubectl|oc|k)\s+(?:-\S+\s+\S+\s+)*(?:get|describe|delete|logs|apply|create|edit|patch|replace|drain|cordon|uncordon|rollout|scale|exec|top|events|label|annotate|taint|wait|debug|run|expose|set|explain|version|cluster-info|config)\b",
     )
 });
 /// Where a YAML object or stanza starts.

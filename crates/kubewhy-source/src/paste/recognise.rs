@@ -61,12 +61,23 @@ fn quote(text: &str) -> String {
     format!("{}…", &t[..end])
 }
 
+/// A pod's UID where a line names it in place of its name (`Orphaned pod "<uid>" found`).
+static UID: LazyLock<Regex> =
+    LazyLock::new(|| re(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$"));
+
 fn message(name: &str, no: u64, text: &str, r: Recognition) -> PastedMessage {
-    let object = pod_named(text).map(|(ns, n)| ObjectKey {
-        kind: "Pod".into(),
-        namespace: ns.into(),
-        name: n.into(),
-        uid: String::new().into(),
+    let object = pod_named(text).map(|(ns, n)| {
+        let (n, uid) = if UID.is_match(&n) {
+            (UNKNOWN.to_string(), n)
+        } else {
+            (n, String::new())
+        };
+        ObjectKey {
+            kind: "Pod".into(),
+            namespace: ns.into(),
+            name: n.into(),
+            uid: uid.into(),
+        }
     });
     // Quote the line from the message on, with what a short prefix says (a klog header, an
     // event row's columns) when the line is short.

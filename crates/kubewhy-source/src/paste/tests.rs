@@ -299,3 +299,24 @@ proptest! {
         let _ = paste(&text);
     }
 }
+
+#[test]
+fn prompts_of_every_shell_name_the_namespace() {
+    for prompt in [
+        "$ kubectl -n shop describe pod web-1",
+        "❯ kubectl -n shop describe pod web-1",
+        "raphy@host:~/x$ kubectl -n shop describe pod web-1",
+        "PS C:\\> kubectl -n shop describe pod web-1",
+        "# kubectl -n shop describe pod web-1",
+    ] {
+        let (s, _) = paste(&format!(
+            "{prompt}\n    Last State:     Terminated\n      Reason:       OOMKilled\n      Exit Code:    137\n    Restart Count:  4\n"
+        ));
+        let pod = s.pods.first().unwrap_or_else(|| panic!("{prompt}: no pod"));
+        assert_eq!(
+            (pod.metadata.ns(), pod.metadata.name.as_str()),
+            ("shop", "web-1"),
+            "{prompt}"
+        );
+    }
+}
