@@ -112,9 +112,11 @@ pub fn steps(cause: Cause) -> Vec<kubewhy_model::Step> {
                 RiskLevel::None
             }
             // Looking changes nothing.
-            _ if ["Read ", "See ", "Check ", "List ", "Find ", "Compare ", "Confirm "]
-                .iter()
-                .any(|v| text.starts_with(v)) =>
+            _ if [
+                "Read ", "See ", "Check ", "List ", "Find ", "Compare ", "Confirm ",
+            ]
+            .iter()
+            .any(|v| text.starts_with(v)) =>
             {
                 RiskLevel::None
             }
@@ -186,7 +188,10 @@ mod tests {
         );
         let s = steps(Cause::VolumeUnmountStuck);
         assert_eq!(s[1].action, "Find what holds the mount and stop it");
-        assert_eq!(s[1].command.as_deref(), Some("grep POD_UID /proc/*/mountinfo"));
+        assert_eq!(
+            s[1].command.as_deref(),
+            Some("grep POD_UID /proc/*/mountinfo")
+        );
         assert_eq!(s[0].risk, RiskLevel::None);
         let s = steps(Cause::AppExitError);
         assert_eq!(s[0].action, "Run");

@@ -227,25 +227,39 @@ fn not_ready_or_pleg(ctx: &Ctx, node: &Node, out: &mut Vec<Finding>) {
         return;
     }
     if pods.is_empty() {
-        // Nothing runs there to be affected: pending pods get no-ready-nodes (pending.rs),
-        // terminating ones node-unreachable (terminating.rs).
-        return;
+        // Nothing runs there to be affected: terminating pods there get node-unreachable
+        // (terminating.rs), and with every node down pending pods get no-ready-nodes
+        // (pending.rs). A NotReady node with no pod at all in the data (a pasted `get nodes`)
+        // is still said, less certainly.
+        let bound = ctx.snap.pods_on_node(name).next().is_some();
+        let all_down = ctx.snap.nodes.iter().all(|n| n.ready() != Some(true));
+        let pending = ctx.snap.pods.iter().any(|p| p.status.phase == "Pending");
+        if bound || (all_down && pending) {
+            return;
+        }
     }
     let mut f = Finding::new(
         Cause::NodeNotReady,
         Severity::Warning,
         format!(
-            "Node {name} is {}{since}; {} pod(s) run on it",
+            "Node {name} is {}{since}; {}",
             ready.map_or("NotReady", |c| if c.status == "Unknown" {
                 "not reporting (Ready=Unknown)"
             } else {
                 "NotReady"
             }),
-            pods.len()
+            if pods.is_empty() {
+                "no pod in the data runs on it".to_string()
+            } else {
+                format!("{} pod(s) run on it", pods.len())
+            }
         ),
     )
     .object(key.clone())
     .group(format!("node|{name}"));
+    if pods.is_empty() {
+        f = f.confidence(Confidence::Medium);
+    }
     f = lease_evidence(ctx, with_pods(cond_evidence(f), &pods), name);
     let runtime = view.node_signal_lines(name, &[Signal::RuntimeDown]);
     f = quote_lines(f, Some(&key), &runtime, 1);

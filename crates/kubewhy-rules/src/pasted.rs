@@ -63,8 +63,14 @@ pub(crate) fn qualify(snap: &Snapshot, findings: &mut Vec<Finding>) {
         for s in [&mut f.summary, &mut f.explanation] {
             if s.contains(Pasted::UNKNOWN) {
                 *s = s
-                    .replace(&format!("Container \"{}\"'s", Pasted::UNKNOWN), "The container's")
-                    .replace(&format!("Container \"{}\"", Pasted::UNKNOWN), "The container");
+                    .replace(
+                        &format!("Container \"{}\"'s", Pasted::UNKNOWN),
+                        "The container's",
+                    )
+                    .replace(
+                        &format!("Container \"{}\"", Pasted::UNKNOWN),
+                        "The container",
+                    );
             }
         }
         for step in &mut f.remediation {

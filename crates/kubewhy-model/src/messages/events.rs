@@ -120,7 +120,7 @@ pub const EVENT_MESSAGES: &[EventMessage] = &[
     m(r"Multi-Attach error", "FailedAttachVolume", "Pod"),
     // Sandboxes.
     m(
-        r"Failed (?:to )?create pod sandbox|createPodSandbox for pod .* failed|RunPodSandbox from runtime service failed",
+        r"Failed (?:to )?create pod sandbox|createPodSandbox for pod .* failed|RunPodSandbox from runtime service failed|RunPodSandbox for \S+ failed, error",
         "FailedCreatePodSandBox",
         "Pod",
     ),

@@ -130,7 +130,12 @@ pub fn classify(msg: &str) -> Option<(Signal, String)> {
     let unknown = m.contains("No such container")
         || m.contains("code = NotFound")
         || (m.contains("not found") && UNKNOWN_OBJECT.is_match(m));
-    if m.contains("No ref for container") || (stop_call && failed && unknown) {
+    // docker still lists a container that containerd no longer has (`docker exec`, `docker
+    // stop` answered by containerd): the two runtimes disagree.
+    if m.contains("No ref for container")
+        || m.contains("containerd: container not found")
+        || (stop_call && failed && unknown)
+    {
         return Some((Signal::UnknownContainer, String::new()));
     }
     if stop_call && failed && !m.contains("returns successfully") {
