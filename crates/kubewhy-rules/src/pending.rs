@@ -32,7 +32,9 @@ const UNSEEN_AFTER_SECS: i64 = 120;
 
 #[cfg(test)]
 pub(crate) use kubewhy_model::messages::scheduler::classify_reason;
-pub(crate) use kubewhy_model::messages::scheduler::{parse_scheduler_message, primary_reason};
+pub(crate) use kubewhy_model::messages::scheduler::{
+    SetAside, parse_scheduler_message, primary_and_set_aside,
+};
 
 impl Check for Pending {
     fn name(&self) -> &'static str {
@@ -119,7 +121,7 @@ fn check_pod(
         return;
     };
     let parsed = parse_scheduler_message(&message);
-    let Some(primary) = primary_reason(&parsed) else {
+    let Some((primary, aside)) = primary_and_set_aside(&parsed) else {
         // A wording kubewhy does not know: the nodes' state still answers.
         match sim.and_then(|sim| from_simulation(ctx, info, sim)) {
             Some(f) => out.push(f),
@@ -138,7 +140,7 @@ fn check_pod(
     let others: Vec<String> = parsed
         .reasons
         .iter()
-        .filter(|(_, t)| *t != reason_text)
+        .filter(|(_, t)| *t != reason_text && !aside.iter().any(|(_, a, _)| a == t))
         .map(|(n, t)| match n {
             Some(n) => format!("{n} {t}"),
             None => t.clone(),
@@ -166,6 +168,21 @@ fn check_pod(
     if let Some(e) = last_event {
         f = f.event(Some(&info.key), e);
     }
+    if !aside.is_empty() {
+        f = f.evidence(
+            EvidenceKind::Analysis,
+            Some(&info.key),
+            "nodes set aside (they explain nothing)",
+            aside
+                .iter()
+                .map(|(n, t, why)| match n {
+                    Some(n) => format!("{n} {t} ({})", why.why()),
+                    None => format!("{t} ({})", why.why()),
+                })
+                .collect::<Vec<_>>()
+                .join("; "),
+        );
+    }
     let nodes = parsed
         .nodes
         .map(|n| format!("{n} node(s)"))
@@ -179,6 +196,11 @@ fn check_pod(
             " (from the latest FailedScheduling event; the PodScheduled condition was not in the data)"
         }
     );
+    if !aside.is_empty() {
+        explanation.push_str(&set_aside_sentence(
+            aside.iter().map(|(n, t, why)| (*n, t.as_str(), *why)),
+        ));
+    }
     if !others.is_empty() {
         explanation.push_str(&format!(
             " Other nodes were ruled out by: {}.",
@@ -245,6 +267,20 @@ fn simulation_evidence(mut f: Finding, info: &PodInfo, sim: &Verdict) -> Finding
     f
 }
 
+/// The reasons set aside for the primary one, as a sentence of the explanation.
+fn set_aside_sentence<'a>(aside: impl Iterator<Item = (Option<u32>, &'a str, SetAside)>) -> String {
+    let parts: Vec<String> = aside
+        .map(|(n, t, why)| match n {
+            Some(n) => format!("{n} {t} ({})", why.why()),
+            None => format!("{t} ({})", why.why()),
+        })
+        .collect();
+    format!(
+        " Set aside, because those nodes were never candidates: {}.",
+        parts.join("; ")
+    )
+}
+
 /// How the analysis compares with the scheduler's verdict, in a sentence or two.
 fn cross_check(sim: &Verdict, said: Cause) -> String {
     let fitting = sim.fitting();
@@ -296,6 +332,13 @@ fn from_simulation(ctx: &Ctx, info: &PodInfo, sim: &Verdict) -> Option<Finding> 
         sim.node_count,
         sim.summary()
     );
+    if !sim.set_aside().is_empty() {
+        explanation.push_str(&set_aside_sentence(
+            sim.set_aside()
+                .iter()
+                .map(|(n, t, why)| (Some(*n), t.as_str(), *why)),
+        ));
+    }
     if let Some(miss) = sim.nearest_miss() {
         explanation.push_str(&format!(
             " The nearest miss is node {}: {}.",

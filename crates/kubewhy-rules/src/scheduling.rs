@@ -8,6 +8,7 @@
 //! that rejects it; unlike it, every failing filter is kept, so the nearest miss can say
 //! everything a node would need.
 
+use kubewhy_model::messages::scheduler::{SetAside, pick_primary, set_aside};
 use kubewhy_model::objects::{
     Container, LabelSelector, Labels, Node, NodeSelector, Pod, PodAffinityTerm, QuantityText, Str,
     Taint,
@@ -655,9 +656,26 @@ impl<'a> Simulation<'a> {
         format!("{fit}/{total} nodes: {}", parts.join(", "))
     }
 
-    /// The failure that rules out the most nodes (the first filter's, as the scheduler counts).
-    pub fn primary(&self) -> Option<Failure> {
-        self.hist.first().map(|(_, _, f)| f.clone())
+    /// The failure to fix first, by the rule the scheduler's verdicts are read with
+    /// ([`pick_primary`]): nodes the pod never wanted, and nodes out of service, explain
+    /// nothing while other nodes fail for another reason.
+    /// Also the histogram entries set aside for it.
+    pub fn primary_and_set_aside(&self) -> Option<(Failure, Vec<(u32, String, SetAside)>)> {
+        let view: Vec<(u32, Cause, &str)> = self
+            .hist
+            .iter()
+            .map(|(n, r, f)| (*n, f.cause(), r.as_str()))
+            .collect();
+        let total = u32::try_from(self.node_count).ok();
+        let (i, aside) = pick_primary(&view, total)?;
+        let aside = aside
+            .into_iter()
+            .filter_map(|j| {
+                let (n, r, f) = &self.hist[j];
+                set_aside(f.cause(), r).map(|why| (*n, r.clone(), why))
+            })
+            .collect();
+        Some((self.hist[i].2.clone(), aside))
     }
 
     /// The node closest to fitting: fewest failing filters, then the smallest shortfall.
@@ -687,6 +705,8 @@ pub(crate) struct Verdict {
     pub node_count: usize,
     summary: String,
     primary: Option<Failure>,
+    /// Histogram entries set aside for the primary: `(nodes, reason, why)`.
+    set_aside: Vec<(u32, String, SetAside)>,
     nearest: Option<NearMiss>,
     /// Up to three nodes that can take the pod.
     fitting: Vec<String>,
@@ -714,6 +734,9 @@ impl Verdict {
     pub fn primary(&self) -> Option<Failure> {
         self.primary.clone()
     }
+    pub fn set_aside(&self) -> &[(u32, String, SetAside)] {
+        &self.set_aside
+    }
     pub fn nearest_miss(&self) -> Option<&NearMiss> {
         self.nearest.as_ref()
     }
@@ -724,11 +747,16 @@ impl Verdict {
 
 impl Simulation<'_> {
     pub fn verdict(&self) -> Verdict {
+        let (primary, set_aside) = match self.primary_and_set_aside() {
+            Some((p, a)) => (Some(p), a),
+            None => (None, Vec::new()),
+        };
         Verdict {
             pod_level: self.pod_level.clone(),
             node_count: self.node_count,
             summary: self.summary(),
-            primary: self.primary(),
+            primary,
+            set_aside,
             nearest: self.nearest_miss().map(|m| NearMiss {
                 node: m.node.metadata.name.to_string(),
                 failures: m.failures.clone(),

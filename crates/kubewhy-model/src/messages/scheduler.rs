@@ -97,6 +97,10 @@ static PVC_NOT_FOUND: LazyLock<Regex> =
 /// Maps one scheduler reason to its cause and a detail (resource, taint, claim).
 pub fn classify_reason(r: &str) -> Option<(Cause, String)> {
     let r = r.trim();
+    // The pod count's wording before "Too many pods" (kube-scheduler ≤1.17).
+    if r == "Insufficient pods" {
+        return Some((Cause::TooManyPods, String::new()));
+    }
     if let Some(c) = INSUFFICIENT.captures(r) {
         return Some((Cause::InsufficientResources, c[1].to_string()));
     }
@@ -224,43 +228,217 @@ pub fn taint_cause(key: &str) -> Cause {
     }
 }
 
-/// The reason to fix first: (node count, cause, detail, the reason's text).
+/// Why a reason in a scheduling verdict explains nothing by itself: the nodes it rules out
+/// were never candidates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum SetAside {
+    /// The pod's own placement rules ruled them out: its nodeSelector / required node affinity,
+    /// its required pod affinity (to run beside certain pods).
+    PodIntent,
+    /// Out by design or out of service: the control plane's standard taints, a cordon, a node
+    /// that is not ready or unreachable.
+    NodeOutOfService,
+}
+
+impl SetAside {
+    /// Why, in words, for explanations.
+    pub fn why(self) -> &'static str {
+        match self {
+            SetAside::PodIntent => "the pod's own nodeSelector / affinity rules them out",
+            SetAside::NodeOutOfService => {
+                "control-plane, cordoned or not-ready nodes, out of service by design"
+            }
+        }
+    }
+}
+
+/// Taint keys the control plane's nodes carry so that ordinary pods stay off them.
+pub const CONTROL_PLANE_TAINTS: &[&str] = &[
+    "node-role.kubernetes.io/master",
+    "node-role.kubernetes.io/control-plane",
+];
+
+/// Whether a reason (its cause and text) only says the pod never wanted those nodes, or the
+/// nodes are out of service.
+pub fn set_aside(cause: Cause, text: &str) -> Option<SetAside> {
+    match cause {
+        Cause::NodeSelectorMismatch => Some(SetAside::PodIntent),
+        Cause::PodAffinityUnsatisfiable
+            if text.contains("pod affinity") && !text.contains("anti-affinity") =>
+        {
+            Some(SetAside::PodIntent)
+        }
+        Cause::NodeUnschedulable | Cause::NodeNotReady => Some(SetAside::NodeOutOfService),
+        Cause::UntoleratedTaint if CONTROL_PLANE_TAINTS.iter().any(|k| text.contains(k)) => {
+            Some(SetAside::NodeOutOfService)
+        }
+        _ => None,
+    }
+}
+
+/// The index of the reason to fix first among `(nodes ruled out, cause, reason text)`, and the
+/// indexes of the reasons set aside for it. The rule, shared by the scheduler's verdicts and
+/// kubewhy's own evaluation of every node:
 ///
-/// The reason that rules out the most nodes, with two refinements. Nodes the pod's own node
-/// selector or pod affinity rules out are nodes it never wanted: when some nodes match them,
-/// what rules out those is the answer. On a tie a cordon wins (the scheduler's first filter: a cordoned node
-/// that is also full is out because of the cordon). A reason without a count (a PreFilter
-/// failure) rules out every node.
+/// - nodes the pod's own rules exclude, and nodes out of service by design, explain nothing
+///   while other nodes fail for another reason: the answer is why those nodes fail;
+/// - when every reason is of that kind, nodes out of service come before the pod's intent (a
+///   node that passed the pod's node selector and was then rejected is the one it wants);
+/// - among what is left, the reason that rules out the most nodes; on a tie a cordon first
+///   (the scheduler's first filter), then the cause's order. A reason without a count (a
+///   PreFilter failure) rules out every node.
+///
+/// A reason that rules out every node (`total`, when known) is never set aside: old schedulers
+/// listed every failing predicate of each node, and a selector no node matches is the answer.
+///
+/// Old schedulers (≤1.16) listed every failing predicate of each node, so counts overlap
+/// (`0/4 nodes are available: 1 Insufficient cpu, 1 NodeUnschedulable, 3 MatchNodeSelector`:
+/// one node, cordoned and full). There a cordoned or not-ready node may be the very node
+/// that fails the other way, and is not set aside.
+pub fn pick_primary(
+    reasons: &[(u32, Cause, &str)],
+    total: Option<u32>,
+) -> Option<(usize, Vec<usize>)> {
+    let counted: u64 = reasons
+        .iter()
+        .filter(|r| r.0 != u32::MAX)
+        .map(|r| u64::from(r.0))
+        .sum();
+    let overlap = total.is_some_and(|t| counted > u64::from(t));
+    let tier = |i: usize| match set_aside(reasons[i].1, reasons[i].2) {
+        _ if total.is_some_and(|t| reasons[i].0 >= t) => 0,
+        None => 0,
+        Some(SetAside::NodeOutOfService) if overlap => 0,
+        Some(SetAside::NodeOutOfService) => 1,
+        Some(SetAside::PodIntent) => 2,
+    };
+    let best_tier = (0..reasons.len()).map(tier).min()?;
+    let rank = |c: Cause| u8::from(c != Cause::NodeUnschedulable);
+    let chosen = (0..reasons.len())
+        .filter(|&i| tier(i) == best_tier)
+        .max_by(|&a, &b| {
+            let (x, y) = (&reasons[a], &reasons[b]);
+            x.0.cmp(&y.0)
+                .then(rank(y.1).cmp(&rank(x.1)))
+                .then(y.1.cmp(&x.1))
+                .then(b.cmp(&a))
+        })?;
+    let aside = (0..reasons.len())
+        .filter(|&i| tier(i) > best_tier)
+        .collect();
+    Some((chosen, aside))
+}
+
+/// The reason to fix first: (node count, cause, detail, the reason's text); see
+/// [`pick_primary`].
 pub fn primary_reason(parsed: &SchedulerMessage) -> Option<(u32, Cause, String, String)> {
-    let classified: Vec<(u32, Cause, String, String)> = parsed
+    primary_and_set_aside(parsed).map(|(p, _)| p)
+}
+
+/// [`primary_reason`], with the reasons set aside for it (`(count, text, why)`).
+#[allow(clippy::type_complexity)]
+pub fn primary_and_set_aside(
+    parsed: &SchedulerMessage,
+) -> Option<(
+    (u32, Cause, String, String),
+    Vec<(Option<u32>, String, SetAside)>,
+)> {
+    let classified: Vec<(u32, Cause, String, String, Option<u32>)> = parsed
         .reasons
         .iter()
         .filter_map(|(n, text)| {
-            classify_reason(text).map(|(c, d)| (n.unwrap_or(u32::MAX), c, d, text.clone()))
+            classify_reason(text).map(|(c, d)| (n.unwrap_or(u32::MAX), c, d, text.clone(), *n))
         })
         .collect();
-    // The pod's own placement rules: node selector / affinity, and required pod affinity (to
-    // be beside certain pods; anti-affinity is about room, not wishes).
-    let unwanted = |c: &(u32, Cause, String, String)| {
-        (c.1 == Cause::NodeSelectorMismatch
-            || c.1 == Cause::PodAffinityUnsatisfiable
-                && c.3.contains("pod affinity")
-                && !c.3.contains("anti-affinity"))
-            && parsed.nodes.is_some_and(|n| c.0 < n)
-    };
-    let wanted: Vec<&(u32, Cause, String, String)> =
-        classified.iter().filter(|c| !unwanted(c)).collect();
-    let pool = if wanted.is_empty() {
-        classified.iter().collect()
-    } else {
-        wanted
-    };
-    let rank = |c: Cause| u8::from(c != Cause::NodeUnschedulable);
-    pool.into_iter()
-        .max_by(|a, b| {
-            a.0.cmp(&b.0)
-                .then(rank(b.1).cmp(&rank(a.1)))
-                .then(b.1.cmp(&a.1))
+    let view: Vec<(u32, Cause, &str)> = classified
+        .iter()
+        .map(|c| (c.0, c.1, c.3.as_str()))
+        .collect();
+    let (i, aside) = pick_primary(&view, parsed.nodes)?;
+    let c = &classified[i];
+    let aside = aside
+        .into_iter()
+        .filter_map(|j| {
+            let a = &classified[j];
+            set_aside(a.1, &a.3).map(|why| (a.4, a.3.clone(), why))
         })
-        .cloned()
+        .collect();
+    Some(((c.0, c.1, c.2.clone(), c.3.clone()), aside))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn primary(msg: &str) -> (Cause, String, Vec<String>) {
+        let (p, aside) = primary_and_set_aside(&parse_scheduler_message(msg)).expect("a reason");
+        (p.1, p.3, aside.into_iter().map(|(_, t, _)| t).collect())
+    }
+
+    #[test]
+    fn the_control_plane_taint_explains_nothing_beside_a_real_reason() {
+        let (cause, text, aside) = primary(
+            "0/6 nodes are available: 3 node(s) had untolerated taint {node-role.kubernetes.io/master: }, 3 node(s) had volume node affinity conflict.",
+        );
+        assert_eq!(cause, Cause::VolumeNodeAffinityConflict);
+        assert_eq!(text, "node(s) had volume node affinity conflict");
+        assert_eq!(
+            aside,
+            ["node(s) had untolerated taint {node-role.kubernetes.io/master: }"]
+        );
+        // 1.20's wording, and the newer control-plane key.
+        let (cause, _, _) = primary(
+            "0/3 nodes are available: 1 node(s) had taint {node-role.kubernetes.io/master: }, that the pod didn't tolerate, 2 Insufficient cpu.",
+        );
+        assert_eq!(cause, Cause::InsufficientResources);
+        let (cause, _, _) = primary(
+            "0/5 nodes are available: 3 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }, 2 node(s) didn't match pod topology spread constraints. preemption: 0/5 nodes are available: 5 Preemption is not helpful for scheduling.",
+        );
+        assert_eq!(cause, Cause::PodAffinityUnsatisfiable);
+    }
+
+    #[test]
+    fn the_pods_own_selector_explains_nothing_beside_a_real_reason() {
+        let (cause, text, aside) = primary(
+            "0/4 nodes are available: 1 Insufficient pods, 3 node(s) didn't match node selector.",
+        );
+        assert_eq!(
+            (cause, text.as_str()),
+            (Cause::TooManyPods, "Insufficient pods")
+        );
+        assert_eq!(aside, ["node(s) didn't match node selector"]);
+    }
+
+    #[test]
+    fn cordoned_and_not_ready_nodes_are_set_aside_when_others_fail_otherwise() {
+        let (cause, _, aside) = primary(
+            "0/3 nodes are available: 1 node(s) were unschedulable, 1 node(s) had taint {node.kubernetes.io/not-ready: }, that the pod didn't tolerate, 1 Insufficient memory.",
+        );
+        assert_eq!(cause, Cause::InsufficientResources);
+        assert_eq!(aside.len(), 2);
+        // Every node out of service: that is the answer, the cordon first on a tie.
+        let (cause, _, _) = primary(
+            "0/2 nodes are available: 1 node(s) were unschedulable, 1 node(s) had taint {node-role.kubernetes.io/master: }, that the pod didn't tolerate.",
+        );
+        assert_eq!(cause, Cause::NodeUnschedulable);
+        // The selector leaves only control-plane nodes: they are the ones the pod wants.
+        let (cause, _, _) = primary(
+            "0/3 nodes are available: 1 node(s) had taint {node-role.kubernetes.io/master: }, that the pod didn't tolerate, 2 node(s) didn't match node selector.",
+        );
+        assert_eq!(cause, Cause::UntoleratedTaint);
+        // A selector no node matches is the answer.
+        let (cause, _, aside) =
+            primary("0/3 nodes are available: 3 node(s) didn't match node selector.");
+        assert_eq!(cause, Cause::NodeSelectorMismatch);
+        assert!(aside.is_empty());
+    }
+
+    #[test]
+    fn overlapping_counts_of_old_schedulers_keep_the_cordon() {
+        // ≤1.16 listed every failing predicate per node: the one matching node is cordoned.
+        let (cause, _, _) = primary(
+            "0/4 nodes are available: 1 Insufficient cpu, 1 Insufficient memory, 1 NodeUnschedulable, 3 MatchNodeSelector.",
+        );
+        assert_eq!(cause, Cause::NodeUnschedulable);
+    }
 }
