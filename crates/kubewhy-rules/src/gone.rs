@@ -557,6 +557,24 @@ fn judge(snap: &Snapshot, history: &History, f: &Facts) -> Verdict {
     } else {
         None
     };
+    let node_now = (!node.is_empty()).then(|| snap.node(node)).flatten();
+    let gc = GcState {
+        scheduled: scheduled_known,
+        terminated: (!rec_or_live_phase.is_empty()).then_some(terminated),
+        node_gone,
+        // The kubelet registers its Node again minutes after it was deleted: one created after
+        // the pod went is not the one the pod ran on.
+        node_back: !node_gone
+            && matches!(
+                (node_now.and_then(|n| n.metadata.creation_timestamp), when),
+                (Some(c), Some(w)) if c > w
+            ),
+        node_there: !node_gone
+            && node_now.is_some_and(|n| {
+                !matches!((n.metadata.creation_timestamp, when), (Some(c), Some(w)) if c > w)
+            }),
+        node,
+    };
     let ns_gone = namespace_gone(snap, history, ns);
     let owner_state = f
         .owner
@@ -608,7 +626,7 @@ fn judge(snap: &Snapshot, history: &History, f: &Facts) -> Verdict {
             ControllerAction::GcOrphaned => (Cause::PodGcOrphaned, format!("the pod garbage collector deleted it: its node {} no longer exists", c.node.as_deref().unwrap_or(node)), Confidence::High),
             ControllerAction::GcUnscheduledTerminating => (Cause::PodGcUnscheduledTerminating, "the pod garbage collector deleted it: it was terminating and never scheduled".into(), Confidence::High),
             ControllerAction::TaintEviction => (Cause::EvictedTaint, format!("the taint manager deleted it: a NoExecute taint on {node} it did not tolerate"), Confidence::High),
-            ControllerAction::GcForceDelete => gc_rule(scheduled_known, terminated, node_gone, node, Confidence::Medium),
+            ControllerAction::GcForceDelete => gc_rule(&gc, Confidence::Medium),
         });
     }
     // 3. The audit log: who asked.
@@ -625,13 +643,7 @@ fn judge(snap: &Snapshot, history: &History, f: &Facts) -> Verdict {
                 )
             } else {
                 match cause_of_actor(actor) {
-                Some(Cause::PodGcThreshold) => gc_rule(
-                    scheduled_known,
-                    terminated,
-                    node_gone,
-                    node,
-                    Confidence::High,
-                ),
+                Some(Cause::PodGcThreshold) => gc_rule(&gc, Confidence::High),
                 Some(Cause::OwnerDeleted) => {
                     owner_cause(snap, history, f, &mut fd, owner_state.as_ref(), Confidence::High)
                 }
@@ -799,45 +811,93 @@ fn judge(snap: &Snapshot, history: &History, f: &Facts) -> Verdict {
     } else {
         advise(fd, cause, ns, node, who.as_deref())
     };
+    if matches!(
+        cause,
+        Cause::PodGcThreshold | Cause::PodGcOrphaned | Cause::PodGcUnscheduledTerminating
+    ) && confidence != Confidence::High
+    {
+        fd = fd.step(gc_settle(ns, name, node), None, RiskLevel::None, "");
+    }
     Verdict::Found(Box::new(fd))
 }
 
-/// Which pod GC rule applies, from the pod's last state (`scheduled`: whether it was bound to
-/// a node, when the data shows it).
-fn gc_rule(
+/// What tells the pod garbage collector's rules apart, from the pod's last state and the
+/// cluster now.
+struct GcState<'a> {
+    /// Whether it was bound to a node, when the data shows it.
     scheduled: Option<bool>,
-    terminated: bool,
+    /// Whether it had terminated (Succeeded / Failed), when its last phase is known.
+    terminated: Option<bool>,
+    /// Its node no longer exists (or was deleted while the pod was bound).
     node_gone: bool,
-    node: &str,
-    c: Confidence,
-) -> (Cause, String, Confidence) {
-    if node_gone {
-        (
+    /// A Node of that name registered after the pod went: the one it ran on was deleted.
+    node_back: bool,
+    /// The Node it was bound to is in the data, the same object.
+    node_there: bool,
+    node: &'a str,
+}
+
+/// Which pod GC rule deleted the pod: only on evidence that separates the rules; else the
+/// likeliest at low confidence, with what would settle it.
+fn gc_rule(g: &GcState, c: Confidence) -> (Cause, String, Confidence) {
+    let node = g.node;
+    if g.node_gone || (g.node_back && g.terminated != Some(true)) {
+        return (
             Cause::PodGcOrphaned,
-            format!("the pod garbage collector deleted it: its node {node} no longer exists"),
+            format!("the pod garbage collector deleted it: its node {node} no longer existed"),
             c,
-        )
-    } else if scheduled == Some(false) && !terminated {
-        (
+        );
+    }
+    if g.scheduled == Some(false) {
+        return (
             Cause::PodGcUnscheduledTerminating,
             "the pod garbage collector deleted it: it was terminating and never scheduled".into(),
             c,
-        )
-    } else {
-        // Scheduled to a node that is still there: of the three rules only the threshold
-        // remains, even when the pod's last phase is unknown.
-        (
+        );
+    }
+    match g.terminated {
+        Some(true) => (
             Cause::PodGcThreshold,
             "the pod garbage collector deleted it: one of the oldest terminated pods over --terminated-pod-gc-threshold".into(),
-            if terminated {
+            if g.node_there || g.scheduled.is_none() && !g.node_back {
                 c
-            } else if scheduled == Some(true) {
-                Confidence::Medium
             } else {
-                Confidence::Low
+                Confidence::Medium
             },
-        )
+        ),
+        // Not terminated, bound to a node that is there: the threshold rule takes only
+        // terminated pods and the unscheduled one only unbound pods; what is left is its node
+        // deleted and registered again in between.
+        Some(false) => (
+            Cause::PodGcOrphaned,
+            format!(
+                "the pod garbage collector deleted a pod that had not terminated, on node {node}: of its rules only the orphan one fits (the Node object deleted and registered again)"
+            ),
+            Confidence::Low,
+        ),
+        None if g.scheduled == Some(true) && g.node_there => (
+            Cause::PodGcThreshold,
+            format!("the pod garbage collector deleted it: bound to node {node}, which still exists, so of its rules only the one on terminated pods over --terminated-pod-gc-threshold fits"),
+            Confidence::Medium,
+        ),
+        None => (
+            Cause::PodGcThreshold,
+            "the pod garbage collector deleted it; the data does not show which of its rules (terminated pods over the threshold, its node gone, or never scheduled)".into(),
+            Confidence::Low,
+        ),
     }
+}
+
+/// The sources that would tell the pod GC's rules apart, for a verdict that could not.
+fn gc_settle(ns: &str, name: &str, node: &str) -> String {
+    let node = if node.is_empty() {
+        "its node".to_string()
+    } else {
+        format!("node {node}")
+    };
+    format!(
+        "Which rule: kube-controller-manager's log line after the deletion (`grep {ns}/{name}` in it: \"Forced deletion of orphaned Pod\" or \"… unscheduled terminating Pod\" name their rule, a \"garbage collecting N pods\" batch the threshold), the pod's last phase (`kubewhy watch --record`), and whether {node} existed then"
+    )
 }
 
 enum OwnerState {
@@ -1851,6 +1911,74 @@ metadata: {name: data}
             .collect();
         pods.sort();
         assert_eq!(pods, ["etl-extract-1234", "etl-load-99"]);
+    }
+
+    /// The pod GC's force-delete line is the same for every rule: the success line beside it,
+    /// or the state, separates them; without either the answer says it cannot.
+    #[test]
+    fn which_pod_gc_rule_from_the_line_beside_it_or_the_state() {
+        let controller = |text: &str| {
+            let mut h = History::default();
+            let mut w = Vec::new();
+            kubewhy_source::parse_controller_log(
+                "kcm.log",
+                text.as_bytes(),
+                "2026-11-22T12:00:00Z".parse().ok(),
+                &mut h.controller,
+                &mut w,
+            );
+            assert!(w.is_empty());
+            h.sources.push("controller log".into());
+            h
+        };
+        // node-1 registered again at 11:25, after the pod went at 11:20.
+        let snap = crate::tests::snapshot_of(
+            "apiVersion: v1\nkind: Node\nmetadata: {name: node-1, creationTimestamp: '2026-11-22T11:25:00Z'}\n---\napiVersion: v1\nkind: Namespace\nmetadata: {name: data}\n",
+            "2026-11-22T12:00:00Z",
+        );
+        // 1.20 at the default verbosity: the success line names the orphan rule.
+        let h = controller(
+            "I1122 11:20:00.100000   10834 gc_controller.go:78] PodGC is force deleting Pod: data/orphan
+I1122 11:20:00.110000   10834 gc_controller.go:185] Forced deletion of orphaned Pod data/orphan succeeded
+",
+        );
+        let a = ask(&snap, &h, "data", "orphan");
+        assert_eq!(cause(&a), (Cause::PodGcOrphaned, Confidence::High));
+        assert!(a.findings[0].evidence.iter().any(|e| e.quote.ends_with("Forced deletion of orphaned Pod data/orphan succeeded")), "{:#?}", a.findings[0].evidence);
+        // The force-delete line alone, nothing else known: the family, at low confidence, and
+        // what would settle it.
+        let h = controller(
+            "I1122 11:20:00.100000   10834 gc_controller.go:78] PodGC is force deleting Pod: data/lone\n",
+        );
+        let a = ask(&Snapshot::default(), &h, "data", "lone");
+        assert_eq!(cause(&a), (Cause::PodGcThreshold, Confidence::Low));
+        assert!(a.findings[0].summary.contains("does not show which of its rules"));
+        assert!(a.findings[0].remediation.iter().any(|s| s.action.starts_with("Which rule: kube-controller-manager's log line")), "{:#?}", a.findings[0].remediation);
+        // The force-delete line, and the recorder's last state: Running on node-1, whose Node
+        // now is newer than the deletion: the orphan rule, not the threshold (the old answer).
+        let mut h = controller(
+            "I1122 11:20:00.100000   10834 gc_controller.go:78] PodGC is force deleting Pod: data/orphan\n",
+        );
+        h.pods.push(PodRecord {
+            namespace: "data".into(),
+            name: "orphan".into(),
+            uid: "u-orphan".into(),
+            node: "node-1".into(),
+            phase: "Running".into(),
+            deleted: "2026-11-22T11:20:00Z".parse().ok(),
+            ..Default::default()
+        });
+        h.sources.push("flight recorder".into());
+        let a = ask(&snap, &h, "data", "orphan");
+        assert_eq!(a.findings[0].cause, Cause::PodGcOrphaned, "{a:#?}");
+        // Terminated on a node that is still the same object: the threshold.
+        let snap_same = crate::tests::snapshot_of(
+            "apiVersion: v1\nkind: Node\nmetadata: {name: node-1, creationTimestamp: '2026-11-01T00:00:00Z'}\n",
+            "2026-11-22T12:00:00Z",
+        );
+        h.pods[0].phase = "Succeeded".into();
+        let a = ask(&snap_same, &h, "data", "orphan");
+        assert_eq!(cause(&a), (Cause::PodGcThreshold, Confidence::Medium));
     }
 
     /// An audit log alone, with what the cluster shows now: the Scheduled event names the node

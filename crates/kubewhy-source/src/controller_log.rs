@@ -5,7 +5,12 @@
 //!
 //! Real 1.20 lines (`pkg/controller/podgc/gc_controller.go`):
 //! `I1123 00:19:03.552119   10834 gc_controller.go:142] garbage collecting 3 pods`, then one
-//! `PodGC is force deleting Pod: rc-scn/done-3` per pod.
+//! `PodGC is force deleting Pod: rc-scn/done-3` per pod. Every rule logs the force-delete line;
+//! what tells them apart is the line beside it: the batch line before it (terminated pods over
+//! the threshold), `Found orphaned Pod …` / `Found unscheduled terminating Pod …` before it
+//! (V(2), absent at the default verbosity), `Forced deletion of orphaned Pod … succeeded` /
+//! `Forced deletion of unscheduled terminating Pod … succeeded` after it (V(0)). A success
+//! line settles the rule of the force-delete line before it.
 
 use crate::LoadWarning;
 use jiff::Timestamp;
@@ -47,9 +52,27 @@ static OLD_UNSCHEDULED: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"Found unscheduled terminating Pod (\S+)/(\S+) not assigned to any Node")
         .expect("regex")
 });
+/// The pod GC's success lines (V(0), so at the default verbosity they are the only lines that
+/// name the orphan and unscheduled rules; they follow the pod's force-delete line).
+static OLD_ORPHAN_DONE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"Forced deletion of orphaned Pod (\S+)/(\S+) succeeded").expect("regex")
+});
+static OLD_UNSCHEDULED_DONE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"Forced deletion of unscheduled terminating Pod (\S+)/(\S+) succeeded")
+        .expect("regex")
+});
 static OLD_TAINT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"NoExecuteTaintManager is deleting [Pp]od: (\S+)/(\S+)").expect("regex")
 });
+
+/// A line as evidence: bounded.
+fn quote_of(raw: &str) -> String {
+    let mut quote: String = raw.chars().take(MAX_QUOTE).collect();
+    if quote.len() < raw.len() {
+        quote.push('…');
+    }
+    quote
+}
 
 /// Where the line's message is and when it was written.
 struct Line<'a> {
@@ -148,6 +171,8 @@ pub fn parse_controller_log<R: BufRead>(
     let mut batch_left = 0usize;
     // Pods an orphaned / unscheduled line already named: their force-delete line is the same act.
     let mut named: HashSet<(String, String)> = HashSet::new();
+    // This reader's entries start here (a success line only settles a line of the same log).
+    let first = out.len();
     crate::for_each_line(name, reader, warnings, |line_no, buf, _| {
         let raw = String::from_utf8_lossy(buf);
         let raw = raw.trim();
@@ -156,6 +181,7 @@ pub fn parse_controller_log<R: BufRead>(
             || raw.contains("PodGC")
             || raw.contains("rphaned Pod")
             || raw.contains("unscheduled terminating Pod")
+            || raw.contains("Forced deletion")
             || raw.contains("NoExecuteTaintManager"))
         {
             return ControlFlow::Continue(());
@@ -164,11 +190,11 @@ pub fn parse_controller_log<R: BufRead>(
             return ControlFlow::Continue(());
         };
         let msg = line.message;
-        let mut push = |action, ns: String, pod: String, node: Option<String>| {
-            let mut quote: String = raw.chars().take(MAX_QUOTE).collect();
-            if quote.len() < raw.len() {
-                quote.push('…');
-            }
+        let push = |out: &mut Vec<ControllerLogEntry>,
+                    action,
+                    ns: String,
+                    pod: String,
+                    node: Option<String>| {
             out.push(ControllerLogEntry {
                 origin: format!("{name}:{line_no}"),
                 time: line.time,
@@ -176,7 +202,7 @@ pub fn parse_controller_log<R: BufRead>(
                 namespace: ns,
                 name: pod,
                 node,
-                line: quote,
+                line: quote_of(raw),
             });
         };
         if let Some(c) = BATCH.captures(msg) {
@@ -187,9 +213,61 @@ pub fn parse_controller_log<R: BufRead>(
                 .unwrap_or(0);
             return ControlFlow::Continue(());
         }
+        // A success line: the rule of the pod's force-delete line before it.
+        let done = OLD_ORPHAN_DONE
+            .captures(msg)
+            .map(|c| (ControllerAction::GcOrphaned, c[1].to_string(), c[2].to_string()))
+            .or_else(|| {
+                OLD_UNSCHEDULED_DONE.captures(msg).map(|c| {
+                    (
+                        ControllerAction::GcUnscheduledTerminating,
+                        c[1].to_string(),
+                        c[2].to_string(),
+                    )
+                })
+            })
+            .or_else(|| {
+                let action = if msg.contains("Forced deletion of orphaned Pod succeeded") {
+                    ControllerAction::GcOrphaned
+                } else if msg.contains("Forced deletion of unscheduled terminating Pod succeeded") {
+                    ControllerAction::GcUnscheduledTerminating
+                } else {
+                    return None;
+                };
+                structured_pod(msg, "pod").map(|(ns, pod)| (action, ns, pod))
+            });
+        if let Some((action, ns, pod)) = done {
+            let earlier = out[first..].iter_mut().rev().find(|e| {
+                e.namespace == ns
+                    && e.name == pod
+                    && matches!(
+                        e.action,
+                        ControllerAction::GcForceDelete
+                            | ControllerAction::GcTerminated
+                            | ControllerAction::GcOrphaned
+                            | ControllerAction::GcUnscheduledTerminating
+                    )
+            });
+            match earlier {
+                // Already named by its "Found …" line.
+                Some(e) if e.action == action => {}
+                Some(e) => {
+                    if e.action == ControllerAction::GcTerminated {
+                        // Counted against a batch it was not part of.
+                        batch_left += 1;
+                    }
+                    e.action = action;
+                    e.origin = format!("{name}:{line_no}");
+                    e.line = quote_of(raw);
+                }
+                None => push(out, action, ns, pod, None),
+            }
+            return ControlFlow::Continue(());
+        }
         if let Some(c) = OLD_ORPHAN.captures(msg) {
             named.insert((c[1].into(), c[2].into()));
             push(
+                out,
                 ControllerAction::GcOrphaned,
                 c[1].into(),
                 c[2].into(),
@@ -199,11 +277,12 @@ pub fn parse_controller_log<R: BufRead>(
             if let Some((ns, pod)) = structured_pod(msg, "pod") {
                 named.insert((ns.clone(), pod.clone()));
                 let node = structured_value(msg, "node");
-                push(ControllerAction::GcOrphaned, ns, pod, node);
+                push(out, ControllerAction::GcOrphaned, ns, pod, node);
             }
         } else if let Some(c) = OLD_UNSCHEDULED.captures(msg) {
             named.insert((c[1].into(), c[2].into()));
             push(
+                out,
                 ControllerAction::GcUnscheduledTerminating,
                 c[1].into(),
                 c[2].into(),
@@ -212,7 +291,7 @@ pub fn parse_controller_log<R: BufRead>(
         } else if msg.contains("Found unscheduled terminating Pod not assigned to any Node") {
             if let Some((ns, pod)) = structured_pod(msg, "pod") {
                 named.insert((ns.clone(), pod.clone()));
-                push(ControllerAction::GcUnscheduledTerminating, ns, pod, None);
+                push(out, ControllerAction::GcUnscheduledTerminating, ns, pod, None);
             }
         } else if let Some((ns, pod)) = OLD_FORCE
             .captures(msg)
@@ -232,7 +311,7 @@ pub fn parse_controller_log<R: BufRead>(
             } else {
                 ControllerAction::GcForceDelete
             };
-            push(action, ns, pod, None);
+            push(out, action, ns, pod, None);
         } else if let Some((ns, pod)) = OLD_TAINT
             .captures(msg)
             .map(|c| (c[1].to_string(), c[2].to_string()))
@@ -242,7 +321,7 @@ pub fn parse_controller_log<R: BufRead>(
                     .flatten()
             })
         {
-            push(ControllerAction::TaintEviction, ns, pod, None);
+            push(out, ControllerAction::TaintEviction, ns, pod, None);
         }
         ControlFlow::Continue(())
     });
@@ -333,6 +412,44 @@ I1120 10:00:03.000000       1 taint_manager.go:106] NoExecuteTaintManager is del
         // A January line read in late November is from January of the same year.
         assert_eq!(out[0].time.unwrap().to_string(), "2026-01-01T10:00:00Z");
         assert_eq!(out[3].time.unwrap().to_string(), "2025-11-20T10:00:02.5Z");
+    }
+
+    #[test]
+    fn a_success_line_settles_the_rule_of_the_force_delete_before_it() {
+        // 1.20 at the default verbosity: the force-delete line, then the rule's success line;
+        // a batch count left over must not make the orphan a terminated pod.
+        let out = parse(
+            "I1123 10:20:03.552119   10834 gc_controller.go:142] garbage collecting 2 pods
+I1123 10:20:03.552204   10834 gc_controller.go:78] PodGC is force deleting Pod: rc-scn/done-3
+I1123 10:20:43.100000   10834 gc_controller.go:78] PodGC is force deleting Pod: e2e-gone-node/orphan
+I1123 10:20:43.110000   10834 gc_controller.go:185] Forced deletion of orphaned Pod e2e-gone-node/orphan succeeded
+I1123 10:20:45.000000   10834 gc_controller.go:78] PodGC is force deleting Pod: shop/early
+I1123 10:20:45.010000   10834 gc_controller.go:212] Forced deletion of unscheduled terminating Pod shop/early succeeded
+I1123 10:21:00.000000       1 gc_controller.go:329] \"PodGC is force deleting Pod\" pod=\"shop/web-7\"
+I1123 10:21:00.010000       1 gc_controller.go:260] \"Forced deletion of orphaned Pod succeeded\" pod=\"shop/web-7\"
+{\"ts\":1795616470.5,\"msg\":\"PodGC is force deleting Pod\",\"pod\":{\"name\":\"web-8\",\"namespace\":\"shop\"}}
+{\"ts\":1795616470.6,\"msg\":\"Forced deletion of unscheduled terminating Pod succeeded\",\"pod\":{\"name\":\"web-8\",\"namespace\":\"shop\"}}
+I1123 10:21:10.000000       1 gc_controller.go:260] \"Forced deletion of orphaned Pod succeeded\" pod=\"shop/web-9\"
+",
+        );
+        let got: Vec<(ControllerAction, &str, &str)> = out
+            .iter()
+            .map(|e| (e.action, e.name.as_str(), e.origin.as_str()))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                (ControllerAction::GcTerminated, "done-3", "kcm.log:2"),
+                (ControllerAction::GcOrphaned, "orphan", "kcm.log:4"),
+                (ControllerAction::GcUnscheduledTerminating, "early", "kcm.log:6"),
+                (ControllerAction::GcOrphaned, "web-7", "kcm.log:8"),
+                (ControllerAction::GcUnscheduledTerminating, "web-8", "kcm.log:10"),
+                (ControllerAction::GcOrphaned, "web-9", "kcm.log:11"),
+            ]
+        );
+        assert!(out[1].line.contains("Forced deletion of orphaned Pod e2e-gone-node/orphan succeeded"));
+        // The force-delete line's time is kept: when the pod went.
+        assert_eq!(out[1].time.unwrap().to_string(), "2026-11-23T10:20:43.1Z");
     }
 
     #[test]
