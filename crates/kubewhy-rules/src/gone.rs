@@ -570,9 +570,9 @@ fn judge(snap: &Snapshot, history: &History, f: &Facts) -> Verdict {
                 (Some(c), Some(w)) if c > w
             ),
         node_there: !node_gone
-            && node_now.is_some_and(|n| {
-                !matches!((n.metadata.creation_timestamp, when), (Some(c), Some(w)) if c > w)
-            }),
+            && node_now.is_some_and(
+                |n| !matches!((n.metadata.creation_timestamp, when), (Some(c), Some(w)) if c > w),
+            ),
         node,
     };
     let ns_gone = namespace_gone(snap, history, ns);
@@ -1944,7 +1944,13 @@ I1122 11:20:00.110000   10834 gc_controller.go:185] Forced deletion of orphaned 
         );
         let a = ask(&snap, &h, "data", "orphan");
         assert_eq!(cause(&a), (Cause::PodGcOrphaned, Confidence::High));
-        assert!(a.findings[0].evidence.iter().any(|e| e.quote.ends_with("Forced deletion of orphaned Pod data/orphan succeeded")), "{:#?}", a.findings[0].evidence);
+        assert!(
+            a.findings[0].evidence.iter().any(|e| e
+                .quote
+                .ends_with("Forced deletion of orphaned Pod data/orphan succeeded")),
+            "{:#?}",
+            a.findings[0].evidence
+        );
         // The force-delete line alone, nothing else known: the family, at low confidence, and
         // what would settle it.
         let h = controller(
@@ -1952,8 +1958,18 @@ I1122 11:20:00.110000   10834 gc_controller.go:185] Forced deletion of orphaned 
         );
         let a = ask(&Snapshot::default(), &h, "data", "lone");
         assert_eq!(cause(&a), (Cause::PodGcThreshold, Confidence::Low));
-        assert!(a.findings[0].summary.contains("does not show which of its rules"));
-        assert!(a.findings[0].remediation.iter().any(|s| s.action.starts_with("Which rule: kube-controller-manager's log line")), "{:#?}", a.findings[0].remediation);
+        assert!(
+            a.findings[0]
+                .summary
+                .contains("does not show which of its rules")
+        );
+        assert!(
+            a.findings[0].remediation.iter().any(|s| s
+                .action
+                .starts_with("Which rule: kube-controller-manager's log line")),
+            "{:#?}",
+            a.findings[0].remediation
+        );
         // The force-delete line, and the recorder's last state: Running on node-1, whose Node
         // now is newer than the deletion: the orphan rule, not the threshold (the old answer).
         let mut h = controller(

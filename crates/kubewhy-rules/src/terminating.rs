@@ -6,8 +6,9 @@
 use crate::podinfo::{PodInfo, human_duration};
 use crate::{Check, Ctx};
 use crate::{node, nodelink};
+use kubewhy_model::Snapshot;
 use kubewhy_model::node::Signal;
-use kubewhy_model::objects::condition;
+use kubewhy_model::objects::{Meta, condition};
 use kubewhy_model::{Cause, Confidence, EvidenceKind, Finding, ObjectKey, RiskLevel, Severity};
 
 pub(crate) struct Terminating;
@@ -49,6 +50,11 @@ impl Check for Terminating {
         for (i, pod) in ctx.snap.pods.iter().enumerate() {
             if let Some(deadline) = pod.metadata.deletion_timestamp {
                 check_pod(ctx, i, &PodInfo::new(pod), deadline, out);
+            }
+        }
+        for w in &ctx.snap.workloads {
+            if let Some(f) = foreground_owner(ctx, w) {
+                out.push(f);
             }
         }
     }
@@ -99,7 +105,16 @@ fn check_pod(
     // kubelet will confirm it stopped. Say so now rather than "terminating normally".
     let node_down = node_down(snap, pod);
     let in_grace = past <= STUCK_AFTER_SECS;
-    if in_grace && !node_down {
+    // Every container stopped and a finalizer of some controller left: waiting for the grace
+    // period to end changes nothing.
+    let stopped = containers_stopped(pod);
+    let held = stopped.is_some()
+        && pod
+            .metadata
+            .finalizers
+            .iter()
+            .any(|f| !is_system_finalizer(f));
+    if in_grace && !node_down && !held {
         // A pod marked with why it is being removed gets that finding instead (removal.rs).
         if condition(&pod.status.conditions, "DisruptionTarget").is_some_and(|c| c.status == "True")
         {
@@ -127,7 +142,7 @@ fn check_pod(
     let stuck_for = human_duration(past);
 
     // Finalizers: the object stays until they are removed, whatever the kubelet does.
-    if !in_grace && !pod.metadata.finalizers.is_empty() {
+    if (!in_grace || held) && !pod.metadata.finalizers.is_empty() {
         let fins = pod.metadata.finalizers.join(", ");
         let mut f = Finding::new(
             Cause::FinalizerPending,
@@ -143,6 +158,14 @@ fn check_pod(
             format!("[{fins}]"),
         );
         f = del_ev(f);
+        if let Some(states) = stopped.as_ref().filter(|_| in_grace) {
+            f = f.evidence(
+                EvidenceKind::Field,
+                Some(&info.key),
+                "status.containerStatuses",
+                states.clone(),
+            );
+        }
         let mut owners: Vec<String> = Vec::new();
         for fin in &pod.metadata.finalizers {
             owners.push(finalizer_owner(fin));
@@ -165,8 +188,14 @@ fn check_pod(
                 );
             }
         }
+        let when = if in_grace {
+            "Its containers have all stopped, so the rest of its grace period changes nothing"
+                .to_string()
+        } else {
+            format!("The pod is past its grace period by {stuck_for}")
+        };
         f = f.explain(format!(
-            "The pod is past its grace period by {stuck_for}, but the API server keeps an object until its finalizers list is empty, and only the controller that added a finalizer should remove it. {}",
+            "{when}: the API server keeps an object until its finalizers list is empty, and only the controller that added a finalizer should remove it. {}",
             owners.join(" ")
         ))
         .step("See who added the finalizer (managedFields show the field manager)", Some(format!("kubectl get pod {} -n {} -o yaml --show-managed-fields", info.name(), info.ns())), RiskLevel::None, "")
@@ -529,6 +558,43 @@ pub(crate) fn node_down(snap: &kubewhy_model::Snapshot, pod: &kubewhy_model::obj
         })
 }
 
+/// Finalizers Kubernetes' own controllers add and remove: a pod held by one of them alone is
+/// the garbage collector's or the Job controller's business, not an operator's.
+pub(crate) fn is_system_finalizer(fin: &str) -> bool {
+    matches!(
+        fin,
+        "foregroundDeletion" | "orphan" | "batch.kubernetes.io/job-tracking"
+    )
+}
+
+/// Whether every container of the pod has stopped, as the kubelet reports them (or its phase
+/// is final): the states, in words, as evidence.
+fn containers_stopped(pod: &kubewhy_model::objects::Pod) -> Option<String> {
+    let statuses = &pod.status.container_statuses;
+    let terminal = matches!(pod.status.phase.as_str(), "Succeeded" | "Failed");
+    if !terminal && (statuses.is_empty() || statuses.iter().any(|s| s.state.running.is_some())) {
+        return None;
+    }
+    let states: Vec<String> = statuses
+        .iter()
+        .map(|s| match &s.state.terminated {
+            Some(t) if t.reason.is_empty() => {
+                format!("{}: terminated, exit code {}", s.name, t.exit_code)
+            }
+            Some(t) => format!(
+                "{}: terminated ({}), exit code {}",
+                s.name, t.reason, t.exit_code
+            ),
+            None => format!("{}: not running", s.name),
+        })
+        .collect();
+    Some(if states.is_empty() {
+        format!("phase {}", pod.status.phase)
+    } else {
+        states.join("; ")
+    })
+}
+
 /// Who removes a finalizer, in a sentence: the well-known ones by name, custom ones by their
 /// prefix (usually the operator's domain).
 pub(crate) fn finalizer_owner(fin: &str) -> String {
@@ -544,36 +610,192 @@ pub(crate) fn finalizer_owner(fin: &str) -> String {
     }
 }
 
-/// Objects in the snapshot whose ownerReferences name `uid` and block its deletion.
-pub(crate) fn dependents(snap: &kubewhy_model::Snapshot, uid: &str) -> Vec<ObjectKey> {
+/// What holds a foreground deletion: following dependents that are themselves deleted in the
+/// foreground, the first one kept by a finalizer of its own (or still running), with the path.
+struct Holder<'a> {
+    kind: &'a str,
+    meta: &'a Meta,
+    /// `ReplicaSet shop/web-7d9f → Pod shop/web-7d9f-abcde`.
+    path: Vec<String>,
+}
+
+fn holder<'a>(snap: &'a Snapshot, uid: &str, depth: usize) -> Option<Holder<'a>> {
+    if depth > 4 {
+        return None;
+    }
+    let deps = dependents_meta(snap, uid);
+    let name = |kind: &str, m: &Meta| format!("{kind} {}/{}", m.ns(), m.name);
+    // A dependent held by a controller's finalizer first, then one deleted in the foreground
+    // in turn (follow it), then any dependent still there.
+    if let Some((kind, m)) = deps
+        .iter()
+        .find(|(_, m)| m.finalizers.iter().any(|f| !is_system_finalizer(f)))
+    {
+        return Some(Holder {
+            kind,
+            meta: m,
+            path: vec![name(kind, m)],
+        });
+    }
+    for (kind, m) in &deps {
+        if m.finalizers.iter().any(|f| f == "foregroundDeletion")
+            && let Some(mut h) = holder(snap, &m.uid, depth + 1)
+        {
+            h.path.insert(0, name(kind, m));
+            return Some(h);
+        }
+    }
+    deps.first().map(|(kind, m)| Holder {
+        kind,
+        meta: m,
+        path: vec![name(kind, m)],
+    })
+}
+
+/// A workload deleted in the foreground (`--cascade=foreground`, or the TTL controller's
+/// Job deletion) that waits on a dependent: reported on the owner, with the dependent that
+/// holds it. Grouped with that dependent's own finding when a finalizer holds it.
+fn foreground_owner(ctx: &Ctx, w: &kubewhy_model::objects::Workload) -> Option<Finding> {
+    let m = &w.metadata;
+    let since = m.deletion_timestamp?;
+    if !m.finalizers.iter().any(|f| f == "foregroundDeletion") {
+        return None;
+    }
+    let h = holder(ctx.snap, &m.uid, 0)?;
+    let fins: Vec<&str> = h.meta.finalizers.iter().map(|f| f.as_str()).collect();
+    let custom = fins.iter().any(|f| !is_system_finalizer(f));
+    let waited = ctx.now.as_second() - since.as_second();
+    // The garbage collector deletes dependents within seconds; a dependent a controller's
+    // finalizer holds will not go by waiting.
+    if !custom && waited <= STUCK_AFTER_SECS {
+        return None;
+    }
+    let key = ObjectKey::of(&w.kind, m);
+    let holder_name = h.path.last().cloned().unwrap_or_default();
+    let fins_text = fins.join(", ");
+    let chain = format!("{} {}/{} → {}", w.kind, m.ns(), m.name, h.path.join(" → "));
+    let group = if h.kind == "Pod" && custom {
+        format!("pod|{fins_text}")
+    } else {
+        format!("foreground|{}|{}", key.namespace, holder_name)
+    };
+    let mut f = Finding::new(
+        Cause::FinalizerPending,
+        Severity::Warning,
+        format!(
+            "Deletion of {} {}/{} waits on its dependent {holder_name}{}",
+            w.kind,
+            m.ns(),
+            m.name,
+            if fins.is_empty() {
+                String::new()
+            } else {
+                format!(" (finalizer {fins_text})")
+            }
+        ),
+    )
+    .object(key.clone())
+    .group(group)
+    .evidence(
+        EvidenceKind::Field,
+        Some(&key),
+        "metadata.finalizers, metadata.deletionTimestamp",
+        format!(
+            "[foregroundDeletion], deleted at {since} ({} ago)",
+            human_duration(waited.max(0))
+        ),
+    )
+    .evidence(
+        EvidenceKind::Field,
+        Some(&key),
+        "the dependent that holds the foreground deletion",
+        if fins.is_empty() {
+            format!("{chain}: still there")
+        } else {
+            format!("{chain}, held by finalizer(s) {fins_text}")
+        },
+    );
+    for fin in fins.iter().filter(|f| !is_system_finalizer(f)) {
+        f = f.evidence(
+            EvidenceKind::Field,
+            None,
+            format!("{holder_name}: metadata.finalizers"),
+            finalizer_owner(fin),
+        );
+    }
+    let (kind_lc, ns) = (h.kind.to_ascii_lowercase(), h.meta.ns());
+    f = f
+        .explain(format!(
+            "A foreground deletion keeps the owner (with the foregroundDeletion finalizer) until the garbage collector has deleted every dependent with blockOwnerDeletion; {holder_name} is still there, so {} {} stays too. Resolve what holds the dependent and the owner goes by itself.",
+            w.kind, m.name
+        ))
+        .step(
+            format!("See what holds {holder_name}"),
+            Some(format!("kubectl get {kind_lc} {} -n {ns} -o yaml --show-managed-fields", h.meta.name)),
+            RiskLevel::None,
+            "",
+        )
+        .step(
+            "Start or fix the controller that owns the dependent's finalizer; the deletion then finishes by itself",
+            None,
+            RiskLevel::None,
+            "",
+        );
+    Some(f)
+}
+
+/// Objects in the snapshot whose ownerReferences name `uid`, with their kind.
+fn dependents_meta<'a>(snap: &'a Snapshot, uid: &str) -> Vec<(&'a str, &'a Meta)> {
     if uid.is_empty() {
         return Vec::new();
     }
-    let mut out = Vec::new();
-    let mut check = |kind: &str, meta: &kubewhy_model::objects::Meta| {
-        if meta.owner_references.iter().any(|o| o.uid == uid) {
-            out.push(ObjectKey::of(kind, meta));
-        }
-    };
-    for p in &snap.pods {
-        check("Pod", &p.metadata);
-    }
-    for w in &snap.workloads {
-        check(&w.kind, &w.metadata);
-    }
-    for c in &snap.pvcs {
-        check("PersistentVolumeClaim", &c.metadata);
-    }
-    for c in &snap.config_maps {
-        check("ConfigMap", &c.metadata);
-    }
-    for c in &snap.secrets {
-        check("Secret", &c.metadata);
-    }
-    for o in &snap.others {
-        check(&o.kind, &o.metadata);
-    }
+    let mut out: Vec<(&'a str, &'a Meta)> = Vec::new();
+    let owned = |m: &Meta| m.owner_references.iter().any(|o| o.uid == uid);
+    out.extend(
+        snap.pods
+            .iter()
+            .filter(|p| owned(&p.metadata))
+            .map(|p| ("Pod", &p.metadata)),
+    );
+    out.extend(
+        snap.workloads
+            .iter()
+            .filter(|w| owned(&w.metadata))
+            .map(|w| (w.kind.as_str(), &w.metadata)),
+    );
+    out.extend(
+        snap.pvcs
+            .iter()
+            .filter(|c| owned(&c.metadata))
+            .map(|c| ("PersistentVolumeClaim", &c.metadata)),
+    );
+    out.extend(
+        snap.config_maps
+            .iter()
+            .filter(|c| owned(&c.metadata))
+            .map(|c| ("ConfigMap", &c.metadata)),
+    );
+    out.extend(
+        snap.secrets
+            .iter()
+            .filter(|c| owned(&c.metadata))
+            .map(|c| ("Secret", &c.metadata)),
+    );
+    out.extend(
+        snap.others
+            .iter()
+            .filter(|o| owned(&o.metadata))
+            .map(|o| (o.kind.as_str(), &o.metadata)),
+    );
     out
+}
+
+/// Objects in the snapshot whose ownerReferences name `uid` and block its deletion.
+pub(crate) fn dependents(snap: &Snapshot, uid: &str) -> Vec<ObjectKey> {
+    dependents_meta(snap, uid)
+        .into_iter()
+        .map(|(kind, m)| ObjectKey::of(kind, m))
+        .collect()
 }
 
 #[cfg(test)]
@@ -609,6 +831,60 @@ mod tests {
             f[0].explanation
                 .contains("the garbage collector removes it once every dependent")
         );
+    }
+
+    /// Containers stopped, a controller's finalizer left: finalizer-pending at once, not
+    /// "nothing is stuck yet" until the grace period ends (real 1.20 states).
+    #[test]
+    fn a_finalizer_alone_holding_stopped_containers_is_reported_at_once() {
+        let pod = |state: &str| {
+            format!(
+                "apiVersion: v1\nkind: Pod\nmetadata: {{name: held, namespace: shop, uid: u1, deletionTimestamp: '2026-11-22T12:09:00Z', deletionGracePeriodSeconds: 600, finalizers: [e2e.kubewhy.dev/hold]}}\nspec: {{nodeName: node-1, containers: [{{name: main}}]}}\nstatus: {{phase: Running, containerStatuses: [{{name: main, state: {state}}}]}}\n---\napiVersion: v1\nkind: Node\nmetadata: {{name: node-1}}\nstatus: {{conditions: [{{type: Ready, status: 'True'}}]}}\n"
+            )
+        };
+        let f = findings(&pod(
+            "{terminated: {exitCode: 0, reason: Completed, startedAt: '2026-11-22T11:50:00Z', finishedAt: '2026-11-22T11:59:01Z'}}",
+        ));
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(f[0].cause, Cause::FinalizerPending);
+        assert!(
+            f[0].evidence
+                .iter()
+                .any(|e| e.source == "status.containerStatuses"
+                    && e.quote == "main: terminated (Completed), exit code 0")
+        );
+        assert!(
+            f[0].explanation
+                .starts_with("Its containers have all stopped")
+        );
+        // Still running: the grace period is the answer.
+        let f = findings(&pod("{running: {startedAt: '2026-11-22T11:50:00Z'}}"));
+        assert_eq!(f[0].cause, Cause::GracePeriodPending);
+    }
+
+    /// A Deployment deleted in the foreground waits on its ReplicaSet, which waits on a pod a
+    /// finalizer holds: one finding names the pod, and the owners with the chain.
+    #[test]
+    fn a_foreground_deletion_is_reported_on_the_owner_with_the_dependent_that_holds_it() {
+        let yaml = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: shop, uid: d1, deletionTimestamp: '2026-11-22T11:59:30Z', finalizers: [foregroundDeletion]}\n---\napiVersion: apps/v1\nkind: ReplicaSet\nmetadata: {name: web-7d9f, namespace: shop, uid: r1, deletionTimestamp: '2026-11-22T11:59:30Z', finalizers: [foregroundDeletion], ownerReferences: [{kind: Deployment, name: web, uid: d1, controller: true, blockOwnerDeletion: true}]}\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: web-7d9f-abcde, namespace: shop, uid: p1, deletionTimestamp: '2026-11-22T11:59:32Z', deletionGracePeriodSeconds: 2, finalizers: [e2e.kubewhy.dev/hold], ownerReferences: [{kind: ReplicaSet, name: web-7d9f, uid: r1, controller: true, blockOwnerDeletion: true}]}\nspec: {nodeName: node-1, containers: [{name: web}]}\nstatus: {phase: Running, containerStatuses: [{name: web, state: {terminated: {exitCode: 137, reason: Error}}}]}\n---\napiVersion: v1\nkind: Node\nmetadata: {name: node-1}\nstatus: {conditions: [{type: Ready, status: 'True'}]}\n";
+        let f = findings(yaml);
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(f[0].cause, Cause::FinalizerPending);
+        let objects: Vec<String> = f[0]
+            .objects
+            .iter()
+            .map(|o| format!("{}/{}", o.kind, o.name))
+            .collect();
+        assert_eq!(
+            objects,
+            [
+                "Pod/web-7d9f-abcde",
+                "Deployment/web",
+                "ReplicaSet/web-7d9f"
+            ]
+        );
+        assert!(f[0].evidence.iter().any(|e| e.quote
+            == "Deployment shop/web → ReplicaSet shop/web-7d9f → Pod shop/web-7d9f-abcde, held by finalizer(s) e2e.kubewhy.dev/hold"), "{:#?}", f[0].evidence);
     }
 
     #[test]

@@ -216,7 +216,13 @@ pub fn parse_controller_log<R: BufRead>(
         // A success line: the rule of the pod's force-delete line before it.
         let done = OLD_ORPHAN_DONE
             .captures(msg)
-            .map(|c| (ControllerAction::GcOrphaned, c[1].to_string(), c[2].to_string()))
+            .map(|c| {
+                (
+                    ControllerAction::GcOrphaned,
+                    c[1].to_string(),
+                    c[2].to_string(),
+                )
+            })
             .or_else(|| {
                 OLD_UNSCHEDULED_DONE.captures(msg).map(|c| {
                     (
@@ -291,7 +297,13 @@ pub fn parse_controller_log<R: BufRead>(
         } else if msg.contains("Found unscheduled terminating Pod not assigned to any Node") {
             if let Some((ns, pod)) = structured_pod(msg, "pod") {
                 named.insert((ns.clone(), pod.clone()));
-                push(out, ControllerAction::GcUnscheduledTerminating, ns, pod, None);
+                push(
+                    out,
+                    ControllerAction::GcUnscheduledTerminating,
+                    ns,
+                    pod,
+                    None,
+                );
             }
         } else if let Some((ns, pod)) = OLD_FORCE
             .captures(msg)
@@ -441,13 +453,25 @@ I1123 10:21:10.000000       1 gc_controller.go:260] \"Forced deletion of orphane
             vec![
                 (ControllerAction::GcTerminated, "done-3", "kcm.log:2"),
                 (ControllerAction::GcOrphaned, "orphan", "kcm.log:4"),
-                (ControllerAction::GcUnscheduledTerminating, "early", "kcm.log:6"),
+                (
+                    ControllerAction::GcUnscheduledTerminating,
+                    "early",
+                    "kcm.log:6"
+                ),
                 (ControllerAction::GcOrphaned, "web-7", "kcm.log:8"),
-                (ControllerAction::GcUnscheduledTerminating, "web-8", "kcm.log:10"),
+                (
+                    ControllerAction::GcUnscheduledTerminating,
+                    "web-8",
+                    "kcm.log:10"
+                ),
                 (ControllerAction::GcOrphaned, "web-9", "kcm.log:11"),
             ]
         );
-        assert!(out[1].line.contains("Forced deletion of orphaned Pod e2e-gone-node/orphan succeeded"));
+        assert!(
+            out[1]
+                .line
+                .contains("Forced deletion of orphaned Pod e2e-gone-node/orphan succeeded")
+        );
         // The force-delete line's time is kept: when the pod went.
         assert_eq!(out[1].time.unwrap().to_string(), "2026-11-23T10:20:43.1Z");
     }
