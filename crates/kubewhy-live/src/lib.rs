@@ -165,6 +165,13 @@ pub(crate) const RESOURCES: &[Resource] = &[
         kind: "Lease",
         namespaced: true,
     },
+    // What evictions respect, and the pods the API server just evicted (status.disruptedPods).
+    Resource {
+        prefixes: &["/apis/policy/v1", "/apis/policy/v1beta1"],
+        plural: "poddisruptionbudgets",
+        kind: "PodDisruptionBudget",
+        namespaced: true,
+    },
     Resource {
         prefixes: &["/apis/scheduling.k8s.io/v1"],
         plural: "priorityclasses",

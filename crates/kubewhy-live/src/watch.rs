@@ -35,6 +35,14 @@ pub enum Seen {
     },
     /// An owner, node or namespace is gone.
     ObjectGone(Box<ObjectRecord>),
+    /// A PodDisruptionBudget's `status.disruptedPods` named a pod: the API server granted its
+    /// eviction at `at` (the entry goes once the pod is being deleted, so only a watch sees it).
+    Evicted {
+        namespace: String,
+        pod: String,
+        pdb: String,
+        at: String,
+    },
     /// A watch (re)started listing, or failed: `kind`, and the error if any.
     Health {
         kind: &'static str,
@@ -52,6 +60,7 @@ enum Kind {
     DaemonSet,
     Node,
     Namespace,
+    Pdb,
 }
 
 impl Kind {
@@ -66,6 +75,7 @@ impl Kind {
             "daemonsets" => Kind::DaemonSet,
             "nodes" => Kind::Node,
             "namespaces" => Kind::Namespace,
+            "poddisruptionbudgets" => Kind::Pdb,
             _ => return None,
         })
     }
@@ -79,6 +89,7 @@ impl Kind {
             Kind::DaemonSet => "DaemonSet",
             Kind::Node => "Node",
             Kind::Namespace => "Namespace",
+            Kind::Pdb => "PodDisruptionBudget",
         }
     }
     fn name(self) -> &'static str {
@@ -91,6 +102,7 @@ impl Kind {
             Kind::DaemonSet => "daemonsets",
             Kind::Node => "nodes",
             Kind::Namespace => "namespaces",
+            Kind::Pdb => "poddisruptionbudgets",
         }
     }
 }
@@ -309,6 +321,8 @@ struct Tracker {
     event_counts: HashMap<String, i64>,
     /// During a (re)list: the uids listed so far.
     relist: Option<HashSet<String>>,
+    /// Evictions already reported: (namespace, pod, time).
+    evictions: HashSet<(String, String, String)>,
 }
 
 impl Tracker {
@@ -319,6 +333,7 @@ impl Tracker {
             objects: HashMap::new(),
             event_counts: HashMap::new(),
             relist: None,
+            evictions: HashSet::new(),
         }
     }
 
@@ -369,6 +384,25 @@ impl Tracker {
                             });
                         }
                     }
+                    Kind::Pdb => {
+                        let b: kubewhy_model::objects::PodDisruptionBudget = slim(&o);
+                        // Bounded: entries live for seconds; old ones need not be remembered.
+                        if self.evictions.len() > 10_000 {
+                            self.evictions.clear();
+                        }
+                        for (pod, at) in &b.status.disrupted_pods {
+                            let key =
+                                (b.metadata.ns().to_string(), pod.to_string(), at.to_string());
+                            if self.evictions.insert(key.clone()) {
+                                out.push(Seen::Evicted {
+                                    namespace: key.0,
+                                    pod: key.1,
+                                    pdb: b.metadata.name.to_string(),
+                                    at: key.2,
+                                });
+                            }
+                        }
+                    }
                     _ => {
                         self.objects.insert(uid, object_record(kind, &o));
                     }
@@ -389,6 +423,7 @@ impl Tracker {
                         }
                     }
                     Kind::Event => self.event_counts.retain(|u, _| seen.contains(u)),
+                    Kind::Pdb => {}
                     _ => {
                         for (_, mut rec) in self.objects.extract_if(|u, _| !seen.contains(u)) {
                             rec.deleted = Some(now);
@@ -410,6 +445,7 @@ impl Tracker {
                     Kind::Event => {
                         self.event_counts.remove(&uid);
                     }
+                    Kind::Pdb => {}
                     _ => {
                         self.objects.remove(&uid);
                         let mut rec = object_record(kind, &o);

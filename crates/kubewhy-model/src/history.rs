@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 /// One request from an API server audit log (`audit.k8s.io/v1` Event), kept when it deleted
 /// or evicted something.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct AuditEntry {
     /// `file:line`, for evidence.
     pub origin: String,
@@ -143,6 +143,16 @@ pub struct PodRecord {
     pub events: Vec<RecordedEvent>,
     /// The recorder's verdict when it wrote the row (a cause slug), or empty.
     pub initiator: String,
+    /// `spec.priorityClassName` and `spec.priority` (rows written before they were kept lack
+    /// them).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub priority_class: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub priority: Option<i64>,
+    /// A PodDisruptionBudget's `status.disruptedPods` named the pod: the API server granted
+    /// its eviction (`PDB at TIME`).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub evicted_under: String,
 }
 
 /// An object other than a pod whose deletion the recorder saw: an owner, a node, a namespace.
@@ -220,6 +230,13 @@ impl PodRecord {
                 m.deletion_timestamp.unwrap_or_default() - jiff::SignedDuration::from_secs(grace)
             }),
             deletion_grace: m.deletion_timestamp.and(m.deletion_grace_period_seconds),
+            priority_class: pod
+                .spec
+                .priority_class_name
+                .as_deref()
+                .unwrap_or_default()
+                .to_string(),
+            priority: pod.spec.priority,
             ..Default::default()
         }
     }

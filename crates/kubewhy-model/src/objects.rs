@@ -268,6 +268,8 @@ pub struct PodSpec {
     pub scheduler_name: Option<Str>,
     pub service_account_name: Option<Str>,
     pub priority_class_name: Option<Str>,
+    /// The priority the admission plugin resolved from the class (0 without one).
+    pub priority: Option<i64>,
     pub termination_grace_period_seconds: Option<i64>,
     #[serde(deserialize_with = "exact")]
     pub containers: Vec<Container>,
@@ -540,6 +542,8 @@ pub struct PodStatus {
     pub init_container_statuses: Vec<ContainerStatus>,
     #[serde(deserialize_with = "lenient_time")]
     pub start_time: Option<Timestamp>,
+    /// The node the scheduler's preemption cleared room on for this pod.
+    pub nominated_node_name: Option<Str>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -1042,6 +1046,32 @@ pub struct LeaseSpec {
     pub lease_duration_seconds: Option<i64>,
     #[serde(deserialize_with = "lenient_time")]
     pub renew_time: Option<Timestamp>,
+}
+
+/// A PodDisruptionBudget: what an eviction must respect, and the pods the API server just
+/// evicted under it.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct PodDisruptionBudget {
+    pub metadata: Meta,
+    pub spec: PdbSpec,
+    pub status: PdbStatus,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct PdbSpec {
+    pub selector: Option<LabelSelector>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct PdbStatus {
+    /// Pod name → when the API server granted its eviction (until the pod is being deleted).
+    pub disrupted_pods: std::collections::BTreeMap<Str, Str>,
+    pub disruptions_allowed: i64,
+    pub current_healthy: i64,
+    pub desired_healthy: i64,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]

@@ -13,6 +13,7 @@
 //! The answer is a finding with one of the Gone causes, or an honest "cannot tell" that names
 //! the source that would.
 
+use crate::disruption::{self, Said};
 use crate::podinfo::PodInfo;
 use kubewhy_model::history::{
     AuditEntry, ControllerAction, ControllerLogEntry, History, ObjectRecord, OwnerLink, PodRecord,
@@ -583,39 +584,128 @@ fn judge(snap: &Snapshot, history: &History, f: &Facts) -> Verdict {
     let argo = argo_gc(snap, f);
     let mut by_argo = false;
 
+    // Who preempted it, when the data says: the scheduler's event, a nominated pod.
+    let said: Vec<Said> = f
+        .events
+        .iter()
+        .map(|e| Said::of(e))
+        .chain(
+            f.recorded
+                .map(|r| r.events.as_slice())
+                .unwrap_or_default()
+                .iter()
+                .map(|e| Said {
+                    reason: &e.reason,
+                    message: &e.message,
+                    source: format!("flight recorder: event {} from {}", e.reason, e.source),
+                }),
+        )
+        .collect();
+    let victim_priority = last.and_then(|r| r.priority);
+    let victim_class = disruption::class_words(
+        last.map(|r| r.priority_class.as_str()).unwrap_or_default(),
+        victim_priority,
+    );
+    let preempted = |fd: &mut Finding, confidence: Confidence| {
+        let p = disruption::preemptor(snap, (ns, name), victim_priority, node, &said);
+        let summary = match &p {
+            Some(p) => {
+                if !p.source.starts_with("event ") && !p.source.starts_with("flight recorder") {
+                    push(
+                        fd,
+                        EvidenceKind::Field,
+                        None,
+                        p.source.clone(),
+                        p.quote.clone(),
+                    );
+                }
+                format!(
+                    "{} preempted it to make room on node {}; its own priority: {victim_class}",
+                    p.describe(),
+                    if p.node.is_empty() {
+                        node
+                    } else {
+                        p.node.as_str()
+                    }
+                )
+            }
+            None => format!(
+                "it was preempted to make room for a higher-priority pod; its own priority: {victim_class}"
+            ),
+        };
+        (Cause::Preempted, summary, confidence)
+    };
+    // The PodDisruptionBudget an eviction went through: in the data, or seen by the recorder.
+    let pdb = disruption::pdb_disrupted(snap, ns, name)
+        .map(|(b, at)| {
+            (
+                format!("PodDisruptionBudget {ns}/{b}: status.disruptedPods"),
+                format!("{name}: {at} (the API server granted its eviction then)"),
+                b,
+            )
+        })
+        .or_else(|| {
+            f.recorded.filter(|r| !r.evicted_under.is_empty()).map(|r| {
+                (
+                    "flight recorder: a PodDisruptionBudget's status.disruptedPods".to_string(),
+                    format!("{name}: {}", r.evicted_under),
+                    r.evicted_under
+                        .split(' ')
+                        .next()
+                        .unwrap_or_default()
+                        .to_string(),
+                )
+            })
+        });
+
     // 1. The pod's own last word.
     let mut chosen: Option<(Cause, String, Confidence)> = None;
     if let Some(r) = last {
-        chosen = match (r.disruption_reason.as_str(), r.reason.as_str()) {
-            ("PreemptionByScheduler", _) | (_, "Preempting") => Some((
-                Cause::Preempted,
-                "it was preempted to make room for a higher-priority pod".into(),
-                Confidence::High,
-            )),
-            ("DeletionByTaintManager", _) => Some((
+        let by_target = disruption::target_cause(&r.disruption_reason, &r.disruption_message);
+        chosen = match (by_target, r.reason.as_str()) {
+            (Some(Cause::Preempted), _) | (_, "Preempting") => {
+                Some(preempted(&mut fd, Confidence::High))
+            }
+            (Some(Cause::EvictedTaint), _) => Some((
                 Cause::EvictedTaint,
                 format!(
                     "the taint manager evicted it: a NoExecute taint on {node} it did not tolerate"
                 ),
                 Confidence::High,
             )),
-            ("EvictionByEvictionAPI", _) => Some((
+            (Some(Cause::EvictedApi), _) => Some((
                 Cause::EvictedApi,
                 "it was evicted through the Eviction API".into(),
                 Confidence::High,
             )),
-            ("DeletionByPodGC", _) => Some((
+            (Some(Cause::PodGcOrphaned), _) => Some((
                 Cause::PodGcOrphaned,
                 format!("the pod garbage collector deleted it: its node {node} no longer exists"),
                 Confidence::High,
             )),
-            ("TerminationByKubelet", _) | (_, "Evicted") => Some((
+            (Some(Cause::EvictedNodePressure), _) | (_, "Evicted") => Some((
                 Cause::EvictedNodePressure,
                 format!("the kubelet on {node} evicted it: the node was short of a resource"),
                 Confidence::High,
             )),
             _ => None,
         };
+    }
+    if chosen.is_none()
+        && let Some((source, quote, budget)) = &pdb
+    {
+        push(
+            &mut fd,
+            EvidenceKind::Field,
+            Some(key),
+            source.clone(),
+            quote.clone(),
+        );
+        chosen = Some((
+            Cause::EvictedApi,
+            format!("it was evicted through the Eviction API, under PodDisruptionBudget {budget}"),
+            Confidence::High,
+        ));
     }
     // 2. The controller-manager's own words.
     if chosen.is_none()
@@ -635,7 +725,9 @@ fn judge(snap: &Snapshot, history: &History, f: &Facts) -> Verdict {
     {
         let actor = a.actor();
         chosen =
-            Some(if a.subresource == "eviction" {
+            Some(if actor == disruption::SCHEDULER_USER {
+                preempted(&mut fd, Confidence::High)
+            } else if a.subresource == "eviction" {
                 (
                     Cause::EvictedApi,
                     format!("{actor} evicted it through the Eviction API"),
@@ -731,6 +823,34 @@ fn judge(snap: &Snapshot, history: &History, f: &Facts) -> Verdict {
             },
         ));
     }
+    // The scheduler's event on its victim.
+    if chosen.is_none()
+        && said
+            .iter()
+            .any(|e| e.reason == "Preempted" && e.message.contains("Preempted by"))
+    {
+        chosen = Some(preempted(&mut fd, Confidence::High));
+    }
+    // An audit log that records pod deletions, and none of this one by a client.
+    if chosen.is_none()
+        && let Some((quote, confidence)) = eviction_by_absence(history, f)
+    {
+        push(
+            &mut fd,
+            EvidenceKind::Absence,
+            Some(key),
+            "audit log",
+            quote,
+        );
+        if let Some(e) = replacement(snap, f) {
+            fd = fd.event(None, e);
+        }
+        chosen = Some((
+            Cause::EvictedApi,
+            "it was deleted gracefully and no client's delete request for it is in an audit log that records them: it was evicted through the Eviction API (drain, descheduler, autoscaler), which that audit policy does not record".into(),
+            confidence,
+        ));
+    }
     if chosen.is_none() {
         chosen = implied(
             snap,
@@ -743,6 +863,17 @@ fn judge(snap: &Snapshot, history: &History, f: &Facts) -> Verdict {
             ns_gone,
             owner_state.as_ref(),
         );
+    }
+    // "A client deleted it, who is unknown" — unless a higher-priority pod was nominated to its
+    // node: the scheduler cleared room there.
+    let unknown_client = chosen.as_ref().is_none_or(|(c, _, conf)| {
+        *c == Cause::DeletedByClient && *conf == Confidence::Low && !by_argo
+    });
+    if unknown_client
+        && !node.is_empty()
+        && disruption::preemptor(snap, (ns, name), victim_priority, node, &[]).is_some()
+    {
+        chosen = Some(preempted(&mut fd, Confidence::Medium));
     }
     let Some((cause, summary, confidence)) = chosen else {
         let status = if let Some(p) = f.live {
@@ -1223,13 +1354,6 @@ fn implied(
             Confidence::High,
         ));
     }
-    if f.events.iter().any(|e| e.reason == "Preempted") {
-        return Some((
-            Cause::Preempted,
-            "it was preempted to make room for a higher-priority pod".into(),
-            Confidence::High,
-        ));
-    }
     if let Some(why) = ns_gone {
         push(
             fd,
@@ -1343,6 +1467,109 @@ fn implied(
         ));
     }
     None
+}
+
+/// The deletion came through the Eviction API, shown by absence: the audit log records pod
+/// deletions (the kubelet's final delete of this very pod, or others'), covers the moment it
+/// was deleted, and holds no request from a client that deleted it — yet it was deleted with a
+/// grace period. The quote, and the confidence.
+fn eviction_by_absence(history: &History, f: &Facts) -> Option<(String, Confidence)> {
+    if initiator(f).is_some() || !history.sources.iter().any(|s| s == "audit log") {
+        return None;
+    }
+    let deletes = history
+        .audit
+        .iter()
+        .filter(|a| a.resource == "pods" && a.subresource.is_empty() && a.verb == "delete")
+        .count();
+    // A deletecollection names no pod: one in the pod's namespace may have been it.
+    let collection = history.audit.iter().any(|a| {
+        a.resource == "pods" && a.verb == "deletecollection" && a.namespace == f.key.namespace
+    });
+    if deletes == 0 || collection {
+        return None;
+    }
+    // Graceful: the kubelet's final delete (only a graceful deletion leaves it one), a grace
+    // period on the pod, or its Killing event.
+    let kubelet = f
+        .audit
+        .iter()
+        .find(|a| a.actor().starts_with("system:node:"));
+    let grace = f
+        .live
+        .and_then(|p| p.metadata.deletion_grace_period_seconds)
+        .or(f.recorded.and_then(|r| r.deletion_grace))
+        .filter(|g| *g > 0);
+    let killing = f
+        .events
+        .iter()
+        .find(|e| e.reason == "Killing")
+        .map(|e| e.first_time.or(e.last_time));
+    if kubelet.is_none() && grace.is_none() && killing.is_none() {
+        return None;
+    }
+    // When the deletion began: the recorder saw it, the live pod's deadline less its grace,
+    // the Killing event.
+    let began = f
+        .recorded
+        .and_then(|r| r.deletion_seen)
+        .or_else(|| {
+            let p = f.live?;
+            let end = p.metadata.deletion_timestamp?;
+            Some(
+                end - jiff::SignedDuration::from_secs(
+                    p.metadata.deletion_grace_period_seconds.unwrap_or(0),
+                ),
+            )
+        })
+        .or(killing.flatten());
+    let from = history.audit.iter().filter_map(|a| a.time).min();
+    let to = history.audit.iter().filter_map(|a| a.time).max();
+    // Only a log that covers the moment can show absence.
+    if !matches!((from, began), (Some(a), Some(b)) if a <= b) {
+        return None;
+    }
+    let span = match (from, to) {
+        (Some(a), Some(b)) => format!(" from {a} to {b}"),
+        _ => String::new(),
+    };
+    let how = match (kubelet, grace) {
+        (Some(k), _) => format!(
+            "only the kubelet's final delete ({}), which follows a graceful deletion",
+            k.actor()
+        ),
+        (None, Some(g)) => format!("the pod was deleted with a {g} s grace period"),
+        (None, None) => "the kubelet stopped its containers (Killing)".into(),
+    };
+    Some((
+        format!("{deletes} pod deletion(s) recorded{span}; none of this pod by a client, {how}"),
+        Confidence::Medium,
+    ))
+}
+
+/// The owner's replacement for the pod, created as it was being deleted: what a controller does
+/// after an eviction (or any deletion), for evidence.
+fn replacement<'a>(snap: &'a Snapshot, f: &Facts) -> Option<&'a Event> {
+    let (o, _) = f.owner.as_ref()?;
+    let began = f.recorded.and_then(|r| r.deletion_seen).or_else(|| {
+        let p = f.live?;
+        let end = p.metadata.deletion_timestamp?;
+        Some(
+            end - jiff::SignedDuration::from_secs(
+                p.metadata.deletion_grace_period_seconds.unwrap_or(0),
+            ),
+        )
+    })?;
+    snap.events.iter().find(|e| {
+        e.reason == "SuccessfulCreate"
+            && e.involved.kind == o.kind
+            && e.involved.name == o.name
+            && e.namespace == f.key.namespace
+            && e.message.strip_prefix("Created pod: ") != Some(f.key.name.as_str())
+            && e.first_time
+                .or(e.last_time)
+                .is_some_and(|t| (t.as_second() - began.as_second()).abs() <= 30)
+    })
 }
 
 fn push(
@@ -1532,6 +1759,9 @@ mod tests {
             &mut w,
         );
         assert!(w.is_empty(), "{w:?}");
+        if !h.sources.iter().any(|s| s == "audit log") {
+            h.sources.push("audit log".into());
+        }
     }
 
     fn assert_causes(snap: &Snapshot, h: &History, cases: &[(&str, &str, Cause)]) {
@@ -1911,6 +2141,167 @@ metadata: {name: data}
             .collect();
         pods.sort();
         assert_eq!(pods, ["etl-extract-1234", "etl-load-99"]);
+    }
+
+    /// Preemption: the scheduler's identity in the audit log, its event on the victim (every
+    /// wording), a DisruptionTarget of any era, a higher-priority pod nominated to the node —
+    /// each with the preemptor and both priorities.
+    #[test]
+    fn preemption_from_every_source_names_the_preemptor() {
+        let snap = crate::tests::snapshot_of(
+            "apiVersion: v1\nkind: Pod\nmetadata: {name: urgent, namespace: data, uid: u-urgent}\nspec: {nodeName: node-1, priorityClassName: high, priority: 1000, containers: [{name: c}]}\nstatus: {phase: Running, nominatedNodeName: node-1}\n---\napiVersion: v1\nkind: Event\nmetadata: {name: victim.1, namespace: data}\ninvolvedObject: {kind: Pod, name: victim, namespace: data, uid: u-victim}\nreason: Preempted\nmessage: 'Preempted by data/urgent on node node-1'\ntype: Normal\nsource: {component: default-scheduler}\nfirstTimestamp: '2026-11-22T11:20:00Z'\n",
+            "2026-11-22T12:00:00Z",
+        );
+        let victim = |h: &mut History| {
+            h.pods.push(PodRecord {
+                namespace: "data".into(),
+                name: "victim".into(),
+                uid: "u-victim".into(),
+                node: "node-1".into(),
+                phase: "Running".into(),
+                deletion_seen: "2026-11-22T11:20:00Z".parse().ok(),
+                deletion_grace: Some(30),
+                deleted: "2026-11-22T11:20:31Z".parse().ok(),
+                ..Default::default()
+            });
+            h.sources.push("flight recorder".into());
+        };
+        // The audit log: system:kube-scheduler deleted it (today's deleted-by-client).
+        let mut h = History::default();
+        audit_deletions(&mut h, &[("pods", "", "victim", "system:kube-scheduler")]);
+        let a = ask(&Snapshot::default(), &h, "data", "victim");
+        assert_eq!(cause(&a), (Cause::Preempted, Confidence::High));
+        // The event names the preemptor; the cluster shows its class.
+        let mut h = History::default();
+        victim(&mut h);
+        let a = ask(&snap, &h, "data", "victim");
+        assert_eq!(cause(&a), (Cause::Preempted, Confidence::High));
+        assert!(
+            a.findings[0].summary.contains("data/urgent (PriorityClass high, 1000) preempted it to make room on node node-1; its own priority: no PriorityClass, priority 0"),
+            "{}",
+            a.findings[0].summary
+        );
+        assert!(
+            a.findings[0]
+                .evidence
+                .iter()
+                .any(|e| e.quote == "Preempted by data/urgent on node node-1")
+        );
+        // DisruptionTarget, the older reason.
+        let mut h = History::default();
+        victim(&mut h);
+        h.pods[0].disruption_reason = "PreemptionByKubeScheduler".into();
+        h.pods[0].priority_class = "batch".into();
+        h.pods[0].priority = Some(10);
+        let a = ask(&Snapshot::default(), &h, "data", "victim");
+        assert_eq!(a.findings[0].cause, Cause::Preempted);
+        assert!(
+            a.findings[0]
+                .summary
+                .contains("its own priority: PriorityClass batch, 10")
+        );
+        // No event, no condition: a graceful deletion beside a pod nominated to its node.
+        let nominated = crate::tests::snapshot_of(
+            "apiVersion: v1\nkind: Pod\nmetadata: {name: urgent, namespace: data, uid: u-urgent}\nspec: {priorityClassName: high, priority: 1000, containers: [{name: c}]}\nstatus: {phase: Pending, nominatedNodeName: node-1}\n",
+            "2026-11-22T12:00:00Z",
+        );
+        let mut h = History::default();
+        victim(&mut h);
+        let a = ask(&nominated, &h, "data", "victim");
+        assert_eq!(cause(&a), (Cause::Preempted, Confidence::Medium));
+        assert!(
+            a.findings[0]
+                .evidence
+                .iter()
+                .any(|e| e.quote == "nominatedNodeName node-1, priority 1000")
+        );
+    }
+
+    /// Evictions the audit policy does not record: a PodDisruptionBudget's disruptedPods (in
+    /// the data, or seen by the recorder), the DisruptionTarget, and absence in an audit log
+    /// that records pod deletions.
+    #[test]
+    fn evictions_without_an_audited_eviction_request() {
+        let gone = |h: &mut History| {
+            h.pods.push(PodRecord {
+                namespace: "data".into(),
+                name: "web-1".into(),
+                uid: "u-web-1".into(),
+                node: "node-1".into(),
+                phase: "Running".into(),
+                owner: Some(OwnerLink {
+                    kind: "ReplicaSet".into(),
+                    name: "web-5d8f".into(),
+                    uid: "rs".into(),
+                }),
+                deletion_seen: "2026-11-22T11:20:00Z".parse().ok(),
+                deletion_grace: Some(30),
+                deleted: "2026-11-22T11:20:31Z".parse().ok(),
+                ..Default::default()
+            });
+            h.sources.push("flight recorder".into());
+        };
+        // The recorder saw the budget name it.
+        let mut h = History::default();
+        gone(&mut h);
+        h.pods[0].evicted_under = "web-pdb at 2026-11-22T11:20:00Z".into();
+        let a = ask(&Snapshot::default(), &h, "data", "web-1");
+        assert_eq!(cause(&a), (Cause::EvictedApi, Confidence::High));
+        assert!(
+            a.findings[0]
+                .summary
+                .contains("under PodDisruptionBudget web-pdb")
+        );
+        // A dump read at the moment: the budget's status names it.
+        let snap = crate::tests::snapshot_of(
+            "apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: web-pdb, namespace: data}\nspec: {maxUnavailable: 1, selector: {matchLabels: {app: web}}}\nstatus: {disruptedPods: {web-1: '2026-11-22T11:20:00Z'}, disruptionsAllowed: 0}\n",
+            "2026-11-22T12:00:00Z",
+        );
+        let mut h = History::default();
+        gone(&mut h);
+        let a = ask(&snap, &h, "data", "web-1");
+        assert_eq!(cause(&a), (Cause::EvictedApi, Confidence::High));
+        assert!(
+            a.findings[0]
+                .evidence
+                .iter()
+                .any(|e| e.source == "PodDisruptionBudget data/web-pdb: status.disruptedPods")
+        );
+        // The audit log records pod deletions from before the pod's deletion began; of this pod
+        // only the kubelet's final delete.
+        let entry = |name: &str, user: &str, at: &str| AuditEntry {
+            origin: format!("audit.log:{name}"),
+            time: at.parse().ok(),
+            verb: "delete".into(),
+            user: user.into(),
+            resource: "pods".into(),
+            namespace: "data".into(),
+            name: name.into(),
+            code: Some(200),
+            ..Default::default()
+        };
+        let mut h = History::default();
+        gone(&mut h);
+        h.audit = vec![
+            entry("other", "admin", "2026-11-22T11:00:00Z"),
+            entry("web-1", "system:node:node-1", "2026-11-22T11:20:31Z"),
+        ];
+        h.sources.push("audit log".into());
+        let a = ask(&Snapshot::default(), &h, "data", "web-1");
+        assert_eq!(cause(&a), (Cause::EvictedApi, Confidence::Medium));
+        assert!(a.findings[0].evidence.iter().any(|e| e.quote == "2 pod deletion(s) recorded from 2026-11-22T11:00:00Z to 2026-11-22T11:20:31Z; none of this pod by a client, only the kubelet's final delete (system:node:node-1), which follows a graceful deletion"), "{:#?}", a.findings[0].evidence);
+        // A log that starts after the deletion began cannot show absence.
+        h.audit[0].time = "2026-11-22T11:20:10Z".parse().ok();
+        assert_ne!(
+            ask(&Snapshot::default(), &h, "data", "web-1").findings[0].cause,
+            Cause::EvictedApi
+        );
+        // A client's delete in that log is the answer instead.
+        h.audit[0] = entry("web-1", "admin", "2026-11-22T11:20:00Z");
+        assert_eq!(
+            ask(&Snapshot::default(), &h, "data", "web-1").findings[0].cause,
+            Cause::DeletedByClient
+        );
     }
 
     /// The pod GC's force-delete line is the same for every rule: the success line beside it,

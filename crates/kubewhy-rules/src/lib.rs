@@ -5,6 +5,7 @@
 pub mod catalogue;
 mod crash;
 mod creation;
+mod disruption;
 pub mod fix;
 pub mod gone;
 mod image;

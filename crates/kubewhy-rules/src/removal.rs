@@ -5,9 +5,10 @@
 //! DeletionByPodGC, TerminationByKubelet). Events corroborate (Evicted, Preempted,
 //! TaintManagerEviction), but the status outlives them.
 
+use crate::disruption::{self, Preemptor, Said};
 use crate::{Check, Ctx};
 use kubewhy_model::objects::{Pod, condition};
-use kubewhy_model::{Cause, EvidenceKind, Finding, ObjectKey, RiskLevel, Severity};
+use kubewhy_model::{Cause, Confidence, EvidenceKind, Finding, ObjectKey, RiskLevel, Severity};
 
 pub(crate) struct Removal;
 
@@ -54,6 +55,82 @@ fn pressure(msg: &str) -> Option<String> {
     None
 }
 
+/// Why the pod is being removed, when its status or the data around it says: the cause, and
+/// the evidence beyond the status itself.
+struct Why {
+    cause: Cause,
+    confidence: Confidence,
+    preemptor: Option<Preemptor>,
+    /// The PodDisruptionBudget that granted its eviction, and when.
+    pdb: Option<(String, String)>,
+}
+
+/// Whether `check` has a finding for the pod (the terminating check leaves such pods to it).
+pub(crate) fn explains(ctx: &Ctx, pod: &Pod) -> bool {
+    why(ctx, pod).is_some()
+}
+
+fn why(ctx: &Ctx, pod: &Pod) -> Option<Why> {
+    let (ns, name) = (pod.metadata.ns(), pod.metadata.name.as_str());
+    let node = pod.spec.node_name.as_deref().unwrap_or_default();
+    let reason = pod.status.reason.as_deref().unwrap_or("");
+    let target =
+        condition(&pod.status.conditions, "DisruptionTarget").filter(|c| c.status == "True");
+    let by_target = target.and_then(|c| disruption::target_cause(&c.reason, &c.message));
+    let deleting = pod.metadata.deletion_timestamp.is_some();
+    let events = ctx.snap.events_for("Pod", &pod.metadata);
+    let said: Vec<Said> = events.iter().map(|e| Said::of(e)).collect();
+    let preempted_event = events
+        .iter()
+        .any(|e| e.reason == "Preempted" && e.message.contains("Preempted by"));
+    let plain = |cause| {
+        Some(Why {
+            cause,
+            confidence: Confidence::High,
+            preemptor: None,
+            pdb: None,
+        })
+    };
+    let preempted = |confidence| {
+        Some(Why {
+            cause: Cause::Preempted,
+            confidence,
+            preemptor: disruption::preemptor(ctx.snap, (ns, name), pod.spec.priority, node, &said),
+            pdb: None,
+        })
+    };
+    match (reason, by_target) {
+        ("Preempting", _) | (_, Some(Cause::Preempted)) => return preempted(Confidence::High),
+        ("Evicted", _) => return plain(Cause::EvictedNodePressure),
+        (_, Some(c)) => return plain(c),
+        _ => {}
+    }
+    if !deleting {
+        return None;
+    }
+    // Before newer clusters set DisruptionTarget (≈1.26): the scheduler's event on its victim,
+    // the PodDisruptionBudget an eviction went through, a higher-priority pod nominated to
+    // the node.
+    if preempted_event {
+        return preempted(Confidence::High);
+    }
+    if let Some(pdb) = disruption::pdb_disrupted(ctx.snap, ns, name) {
+        return Some(Why {
+            cause: Cause::EvictedApi,
+            confidence: Confidence::High,
+            preemptor: None,
+            pdb: Some(pdb),
+        });
+    }
+    let nominated = disruption::preemptor(ctx.snap, (ns, name), pod.spec.priority, node, &[])?;
+    Some(Why {
+        cause: Cause::Preempted,
+        confidence: Confidence::Medium,
+        preemptor: Some(nominated),
+        pdb: None,
+    })
+}
+
 fn check(ctx: &Ctx, pod: &Pod) -> Option<Finding> {
     let key = ObjectKey::of("Pod", &pod.metadata);
     let (ns, name) = (pod.metadata.ns(), pod.metadata.name.as_str());
@@ -62,46 +139,76 @@ fn check(ctx: &Ctx, pod: &Pod) -> Option<Finding> {
     let message = pod.status.message.clone().unwrap_or_default();
     let target =
         condition(&pod.status.conditions, "DisruptionTarget").filter(|c| c.status == "True");
-
-    let (cause, summary, group, explanation) = match (reason, target.map(|c| c.reason.as_str())) {
-        ("Evicted", _) | (_, Some("TerminationByKubelet")) if reason != "Preempting" => {
+    let w = why(ctx, pod)?;
+    let cause = w.cause;
+    let victim_class = disruption::class_words(
+        pod.spec.priority_class_name.as_deref().unwrap_or_default(),
+        pod.spec.priority,
+    );
+    let (summary, group, explanation) = match cause {
+        Cause::EvictedNodePressure => {
             let what = pressure(&message).unwrap_or_else(|| "a resource".into());
             (
-                Cause::EvictedNodePressure,
                 format!("The kubelet on {node} evicted the pod: the node was low on {what}"),
                 format!("pressure|{node}|{what}"),
                 format!("When a node runs low on memory, disk or PIDs, its kubelet evicts pods to protect itself: first those using more than they requested, lowest priority first. An evicted pod stays as a Failed object (status.reason Evicted) until the pod garbage collector removes it; its controller, if any, starts a replacement — which may be evicted again if the node is still short of {what}."),
             )
         }
-        (_, Some("PreemptionByScheduler")) | ("Preempting", _) => (
-            Cause::Preempted,
-            "The pod was preempted to make room for a higher-priority pod".to_string(),
+        Cause::Preempted => (
+            match &w.preemptor {
+                Some(p) => format!(
+                    "The pod was preempted by {} to make room on {}; its own priority: {victim_class}",
+                    p.describe(),
+                    if p.node.is_empty() { node.as_str() } else { p.node.as_str() }
+                ),
+                None => format!(
+                    "The pod was preempted to make room for a higher-priority pod; its own priority: {victim_class}"
+                ),
+            },
             format!("preempted|{node}"),
             "The scheduler (or, for critical pods, the kubelet) deletes lower-priority pods when a higher-priority pod cannot be placed otherwise. The victims are chosen by priority (PriorityClass); a pod without one has priority 0.".to_string(),
         ),
-        (_, Some("DeletionByTaintManager")) => (
-            Cause::EvictedTaint,
+        Cause::EvictedTaint => (
             format!("The pod was evicted by a NoExecute taint on {node}"),
             format!("taint|{node}"),
             "The taint eviction controller deletes pods that do not tolerate a NoExecute taint on their node (for node.kubernetes.io/not-ready and unreachable: after their tolerationSeconds, 300 s by default) — typically because the node stopped reporting.".to_string(),
         ),
-        (_, Some("EvictionByEvictionAPI")) => (
-            Cause::EvictedApi,
-            "The pod was evicted through the Eviction API".to_string(),
+        Cause::EvictedApi => (
+            match &w.pdb {
+                Some((pdb, _)) => format!(
+                    "The pod was evicted through the Eviction API, under PodDisruptionBudget {pdb}"
+                ),
+                None => "The pod was evicted through the Eviction API".to_string(),
+            },
             format!("api|{ns}"),
             "Something called the Eviction API for this pod: `kubectl drain`, the cluster autoscaler scaling a node down, a descheduler, or an operator. Evictions respect PodDisruptionBudgets. The API server's audit log names the caller.".to_string(),
         ),
-        (_, Some("DeletionByPodGC")) => (
-            Cause::PodGcOrphaned,
+        _ => (
             "The pod garbage collector is deleting the pod".to_string(),
             format!("podgc|{node}"),
             "The pod garbage collector deletes pods whose node no longer exists (after a 40 s quarantine) and terminating pods that were never scheduled; it marked this one with DisruptionTarget before deleting it.".to_string(),
         ),
-        _ => return None,
     };
     let mut f = Finding::new(cause, Severity::Warning, summary)
         .object(key.clone())
-        .group(group);
+        .group(group)
+        .confidence(w.confidence);
+    // The nominated preemptor (an event that names it is quoted below).
+    if let Some(p) = w
+        .preemptor
+        .as_ref()
+        .filter(|p| !p.source.starts_with("event "))
+    {
+        f = f.evidence(EvidenceKind::Field, None, p.source.clone(), p.quote.clone());
+    }
+    if let Some((pdb, at)) = &w.pdb {
+        f = f.evidence(
+            EvidenceKind::Field,
+            Some(&ObjectKey::new("PodDisruptionBudget", ns, pdb, "")),
+            "status.disruptedPods",
+            format!("{name}: {at} (the API server granted its eviction then)"),
+        );
+    }
     if !reason.is_empty() {
         f = f.evidence(
             EvidenceKind::Field,
@@ -183,6 +290,48 @@ mod tests {
         assert_eq!(
             pressure("The node was low on resource: ephemeral-storage. ").as_deref(),
             Some("ephemeral-storage")
+        );
+    }
+
+    /// 1.20 sets no DisruptionTarget: a Terminating pod with the scheduler's Preempted event is
+    /// preempted (with the preemptor), not "terminating normally"; a budget's disruptedPods
+    /// naming a Terminating pod is an eviction.
+    #[test]
+    fn preemption_and_eviction_of_a_1_20_pod_being_removed() {
+        let base = "apiVersion: v1\nkind: Pod\nmetadata: {name: victim, namespace: shop, uid: v1, labels: {app: batch}, deletionTimestamp: '2026-11-22T12:14:00Z', deletionGracePeriodSeconds: 900}\nspec: {nodeName: node-1, containers: [{name: c}]}\nstatus: {phase: Running, containerStatuses: [{name: c, state: {running: {}}}]}\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: urgent, namespace: shop, uid: u1}\nspec: {priorityClassName: e2e-high, priority: 1000, containers: [{name: c}]}\nstatus: {phase: Pending, nominatedNodeName: node-1}\n---\napiVersion: v1\nkind: Node\nmetadata: {name: node-1}\nstatus: {conditions: [{type: Ready, status: 'True'}]}\n";
+        let event = "---\napiVersion: v1\nkind: Event\nmetadata: {name: victim.1, namespace: shop}\ninvolvedObject: {kind: Pod, name: victim, namespace: shop, uid: v1}\nreason: Preempted\nmessage: Preempted by shop/urgent on node node-1\ntype: Normal\nsource: {component: default-scheduler}\nfirstTimestamp: '2026-11-22T11:59:00Z'\n";
+        let f = findings(&format!("{base}{event}"));
+        let f: Vec<&Finding> = f.iter().filter(|f| f.objects[0].name == "victim").collect();
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(
+            (f[0].cause, f[0].confidence),
+            (Cause::Preempted, kubewhy_model::Confidence::High)
+        );
+        assert_eq!(
+            f[0].summary,
+            "The pod was preempted by shop/urgent (PriorityClass e2e-high, 1000) to make room on node-1; its own priority: no PriorityClass, priority 0"
+        );
+        // Without the event, the nominated pod alone: medium.
+        let f = findings(base);
+        let f: Vec<&Finding> = f.iter().filter(|f| f.objects[0].name == "victim").collect();
+        assert_eq!(
+            (f[0].cause, f[0].confidence),
+            (Cause::Preempted, kubewhy_model::Confidence::Medium)
+        );
+        // An eviction the API server granted under a budget.
+        let evicted = base.replace(
+            "status: {phase: Pending, nominatedNodeName: node-1}",
+            "status: {phase: Pending}",
+        ) + "---\napiVersion: policy/v1beta1\nkind: PodDisruptionBudget\nmetadata: {name: batch-pdb, namespace: shop}\nspec: {maxUnavailable: 1, selector: {matchLabels: {app: batch}}}\nstatus: {disruptedPods: {victim: '2026-11-22T11:59:00Z'}}\n";
+        let f = findings(&evicted);
+        let f: Vec<&Finding> = f.iter().filter(|f| f.objects[0].name == "victim").collect();
+        assert_eq!(f.len(), 1, "{f:#?}");
+        assert_eq!(f[0].cause, Cause::EvictedApi);
+        assert!(
+            f[0].evidence
+                .iter()
+                .any(|e| e.source == "status.disruptedPods"
+                    && e.quote.starts_with("victim: 2026-11-22T11:59:00Z"))
         );
     }
 

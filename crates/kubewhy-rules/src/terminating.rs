@@ -8,7 +8,7 @@ use crate::{Check, Ctx};
 use crate::{node, nodelink};
 use kubewhy_model::Snapshot;
 use kubewhy_model::node::Signal;
-use kubewhy_model::objects::{Meta, condition};
+use kubewhy_model::objects::Meta;
 use kubewhy_model::{Cause, Confidence, EvidenceKind, Finding, ObjectKey, RiskLevel, Severity};
 
 pub(crate) struct Terminating;
@@ -115,9 +115,8 @@ fn check_pod(
             .iter()
             .any(|f| !is_system_finalizer(f));
     if in_grace && !node_down && !held {
-        // A pod marked with why it is being removed gets that finding instead (removal.rs).
-        if condition(&pod.status.conditions, "DisruptionTarget").is_some_and(|c| c.status == "True")
-        {
+        // A pod whose data says why it is being removed gets that finding instead (removal.rs).
+        if crate::removal::explains(ctx, pod) {
             return;
         }
         let f = Finding::new(

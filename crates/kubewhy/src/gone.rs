@@ -302,6 +302,8 @@ impl FlightRecorder {
         )?;
         let mut pending: Vec<Op> = Vec::new();
         let mut recent: std::collections::VecDeque<ObjectRecord> = Default::default();
+        // Pods a PodDisruptionBudget named as evicted: (namespace, pod) → "PDB at TIME".
+        let mut evictions: std::collections::HashMap<(String, String), String> = Default::default();
         let mut last_commit = Instant::now();
         let mut last_prune = Instant::now();
         let mut failures: std::collections::HashMap<&str, u32> = Default::default();
@@ -312,6 +314,9 @@ impl FlightRecorder {
             match got {
                 Ok(Some(seen)) => match seen {
                     Seen::PodGone(mut r) => {
+                        if let Some(e) = evictions.remove(&(r.namespace.clone(), r.name.clone())) {
+                            r.evicted_under = e;
+                        }
                         r.initiator = initiator(&r, &recent);
                         pending.push(Op::PodDeleted(r));
                     }
@@ -328,6 +333,19 @@ impl FlightRecorder {
                         pod,
                         event,
                     }),
+                    Seen::Evicted {
+                        namespace,
+                        pod,
+                        pdb,
+                        at,
+                    } => {
+                        // Kept until the pod goes (bounded: a pod evicted and never deleted
+                        // does not hold memory forever).
+                        if evictions.len() >= RECENT_OBJECTS {
+                            evictions.clear();
+                        }
+                        evictions.insert((namespace, pod), format!("{pdb} at {at}"));
+                    }
                     Seen::ObjectGone(o) => {
                         recent.push_back((*o).clone());
                         if recent.len() > RECENT_OBJECTS {
