@@ -115,7 +115,7 @@ pub(crate) fn preemptor(
         .iter()
         .rev()
         .find(|e| e.reason == "Preempted" && e.message.contains("Preempted by"))
-        && let Some(c) = PREEMPTED_BY.captures(&e.message)
+        && let Some(c) = PREEMPTED_BY.captures(e.message)
     {
         let node = c[4].trim_end_matches('.').to_string();
         let base = Preemptor {

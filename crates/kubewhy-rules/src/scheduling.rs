@@ -16,6 +16,9 @@ use kubewhy_model::objects::{
 use kubewhy_model::{Cause, ObjectKey, RiskLevel, Snapshot, quantity};
 use std::collections::{BTreeMap, HashMap, HashSet};
 
+/// A histogram entry set aside for the primary failure: `(nodes, reason, why)`.
+pub(crate) type Aside = (u32, String, SetAside);
+
 /// Requests in the scheduler's units: millicores for cpu, whole units (bytes, devices) otherwise.
 pub(crate) type Requests = BTreeMap<Str, i64>;
 
@@ -660,7 +663,7 @@ impl<'a> Simulation<'a> {
     /// ([`pick_primary`]): nodes the pod never wanted, and nodes out of service, explain
     /// nothing while other nodes fail for another reason.
     /// Also the histogram entries set aside for it.
-    pub fn primary_and_set_aside(&self) -> Option<(Failure, Vec<(u32, String, SetAside)>)> {
+    pub fn primary_and_set_aside(&self) -> Option<(Failure, Vec<Aside>)> {
         let view: Vec<(u32, Cause, &str)> = self
             .hist
             .iter()
@@ -705,8 +708,8 @@ pub(crate) struct Verdict {
     pub node_count: usize,
     summary: String,
     primary: Option<Failure>,
-    /// Histogram entries set aside for the primary: `(nodes, reason, why)`.
-    set_aside: Vec<(u32, String, SetAside)>,
+    /// Histogram entries set aside for the primary.
+    set_aside: Vec<Aside>,
     nearest: Option<NearMiss>,
     /// Up to three nodes that can take the pod.
     fitting: Vec<String>,
@@ -734,7 +737,7 @@ impl Verdict {
     pub fn primary(&self) -> Option<Failure> {
         self.primary.clone()
     }
-    pub fn set_aside(&self) -> &[(u32, String, SetAside)] {
+    pub fn set_aside(&self) -> &[Aside] {
         &self.set_aside
     }
     pub fn nearest_miss(&self) -> Option<&NearMiss> {
