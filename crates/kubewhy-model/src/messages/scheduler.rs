@@ -235,9 +235,12 @@ pub enum SetAside {
     /// The pod's own placement rules ruled them out: its nodeSelector / required node affinity,
     /// its required pod affinity (to run beside certain pods).
     PodIntent,
-    /// Out by design or out of service: the control plane's standard taints, a cordon, a node
-    /// that is not ready or unreachable.
-    NodeOutOfService,
+    /// The control plane's nodes, kept free of ordinary pods by their standard taints.
+    ControlPlane,
+    /// Cordoned.
+    Cordoned,
+    /// Not ready or unreachable.
+    NotReady,
 }
 
 impl SetAside {
@@ -245,10 +248,14 @@ impl SetAside {
     pub fn why(self) -> &'static str {
         match self {
             SetAside::PodIntent => "the pod's own nodeSelector / affinity rules them out",
-            SetAside::NodeOutOfService => {
-                "control-plane, cordoned or not-ready nodes, out of service by design"
-            }
+            SetAside::ControlPlane => "control-plane nodes, kept for the control plane by design",
+            SetAside::Cordoned => "cordoned: out of service on purpose",
+            SetAside::NotReady => "not ready: out of service",
         }
+    }
+    /// The pod's own wishes rank below nodes out of service (see [`pick_primary`]).
+    fn is_intent(self) -> bool {
+        self == SetAside::PodIntent
     }
 }
 
@@ -268,9 +275,10 @@ pub fn set_aside(cause: Cause, text: &str) -> Option<SetAside> {
         {
             Some(SetAside::PodIntent)
         }
-        Cause::NodeUnschedulable | Cause::NodeNotReady => Some(SetAside::NodeOutOfService),
+        Cause::NodeUnschedulable => Some(SetAside::Cordoned),
+        Cause::NodeNotReady => Some(SetAside::NotReady),
         Cause::UntoleratedTaint if CONTROL_PLANE_TAINTS.iter().any(|k| text.contains(k)) => {
-            Some(SetAside::NodeOutOfService)
+            Some(SetAside::ControlPlane)
         }
         _ => None,
     }
@@ -308,9 +316,9 @@ pub fn pick_primary(
     let tier = |i: usize| match set_aside(reasons[i].1, reasons[i].2) {
         _ if total.is_some_and(|t| reasons[i].0 >= t) => 0,
         None => 0,
-        Some(SetAside::NodeOutOfService) if overlap => 0,
-        Some(SetAside::NodeOutOfService) => 1,
-        Some(SetAside::PodIntent) => 2,
+        Some(a) if a.is_intent() => 2,
+        Some(_) if overlap => 0,
+        Some(_) => 1,
     };
     let best_tier = (0..reasons.len()).map(tier).min()?;
     let rank = |c: Cause| u8::from(c != Cause::NodeUnschedulable);
