@@ -468,7 +468,8 @@ impl Planner<'_> {
         };
         let past = self.now.as_second() - deadline.as_second();
         let in_grace = past <= STUCK_AFTER_SECS;
-        if in_grace && !terminating::node_down(self.snap, pod) {
+        let held = terminating::held_by_finalizer(pod);
+        if in_grace && !held && !terminating::node_down(self.snap, pod) {
             self.plan.notes.push(format!(
                 "{} is inside its grace period (it ends {}): nothing is stuck yet.",
                 t.display(),
@@ -480,7 +481,7 @@ impl Planner<'_> {
             ));
             return;
         }
-        if !in_grace && !pod.metadata.finalizers.is_empty() {
+        if (!in_grace || held) && !pod.metadata.finalizers.is_empty() {
             self.finalizers(&t, &pod.metadata, Cause::FinalizerPending, depth);
         }
         let Some(node) = pod.spec.node_name.as_deref().filter(|n| !n.is_empty()) else {

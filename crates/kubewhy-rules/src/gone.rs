@@ -785,10 +785,17 @@ fn judge(snap: &Snapshot, history: &History, f: &Facts) -> Verdict {
             }
             });
     }
-    // A namespace deletion names itself in the audit log even when the pods' deletions are not.
+    // A namespace deletion names itself in the audit log even when the pods' deletions are not
+    // — one of this pod's namespace: not before the pod existed, nor before the namespace of
+    // that name that exists now was created (a namespace deleted and made again).
+    let earlier = |t: Option<jiff::Timestamp>| before_the_pod(snap, f, t);
     if chosen.is_none()
         && let Some(a) = history.audit.iter().find(|a| {
-            a.resource == "namespaces" && a.name == ns && a.verb == "delete" && a.succeeded()
+            a.resource == "namespaces"
+                && a.name == ns
+                && a.verb == "delete"
+                && a.succeeded()
+                && !earlier(a.time)
         })
     {
         fd = fd.evidence(
@@ -833,7 +840,7 @@ fn judge(snap: &Snapshot, history: &History, f: &Facts) -> Verdict {
     }
     // An audit log that records pod deletions, and none of this one by a client.
     if chosen.is_none()
-        && let Some((quote, confidence)) = eviction_by_absence(history, f)
+        && let Some((quote, confidence)) = eviction_by_absence(snap, history, f)
     {
         push(
             &mut fd,
@@ -1473,7 +1480,11 @@ fn implied(
 /// deletions (the kubelet's final delete of this very pod, or others'), covers the moment it
 /// was deleted, and holds no request from a client that deleted it — yet it was deleted with a
 /// grace period. The quote, and the confidence.
-fn eviction_by_absence(history: &History, f: &Facts) -> Option<(String, Confidence)> {
+fn eviction_by_absence(
+    snap: &Snapshot,
+    history: &History,
+    f: &Facts,
+) -> Option<(String, Confidence)> {
     if initiator(f).is_some() || !history.sources.iter().any(|s| s == "audit log") {
         return None;
     }
@@ -1482,9 +1493,13 @@ fn eviction_by_absence(history: &History, f: &Facts) -> Option<(String, Confiden
         .iter()
         .filter(|a| a.resource == "pods" && a.subresource.is_empty() && a.verb == "delete")
         .count();
-    // A deletecollection names no pod: one in the pod's namespace may have been it.
+    // A deletecollection names no pod: one in the pod's namespace, since the pod existed, may
+    // have been it.
     let collection = history.audit.iter().any(|a| {
-        a.resource == "pods" && a.verb == "deletecollection" && a.namespace == f.key.namespace
+        a.resource == "pods"
+            && a.verb == "deletecollection"
+            && a.namespace == f.key.namespace
+            && !before_the_pod(snap, f, a.time)
     });
     if deletes == 0 || collection {
         return None;
@@ -1545,6 +1560,25 @@ fn eviction_by_absence(history: &History, f: &Facts) -> Option<(String, Confiden
         format!("{deletes} pod deletion(s) recorded{span}; none of this pod by a client, {how}"),
         Confidence::Medium,
     ))
+}
+
+/// Whether a moment is before this pod existed, or before the namespace of its name that
+/// exists now was created: a request then (a namespace deleted and made again, with its pods)
+/// was about something else.
+fn before_the_pod(snap: &Snapshot, f: &Facts, t: Option<jiff::Timestamp>) -> bool {
+    let Some(t) = t else {
+        return false;
+    };
+    let pod_born = f.last.as_ref().and_then(|r| r.created).or_else(|| {
+        f.events
+            .iter()
+            .filter_map(|e| e.first_time.or(e.last_time))
+            .min()
+    });
+    let ns_born = snap
+        .namespace(&f.key.namespace)
+        .and_then(|n| n.metadata.creation_timestamp);
+    pod_born.is_some_and(|b| t < b) || ns_born.is_some_and(|c| t < c)
 }
 
 /// The owner's replacement for the pod, created as it was being deleted: what a controller does
@@ -2287,8 +2321,17 @@ metadata: {name: data}
             entry("web-1", "system:node:node-1", "2026-11-22T11:20:31Z"),
         ];
         h.sources.push("audit log".into());
+        // A namespace of that name deleted before the pod existed (and made again) explains
+        // nothing (seen on the real cluster: the e2e suite recreates its namespaces).
+        h.pods[0].created = "2026-11-22T11:10:00Z".parse().ok();
+        h.audit.push(AuditEntry {
+            resource: "namespaces".into(),
+            namespace: "data".into(),
+            ..entry("data", "admin", "2026-11-22T11:05:00Z")
+        });
         let a = ask(&Snapshot::default(), &h, "data", "web-1");
         assert_eq!(cause(&a), (Cause::EvictedApi, Confidence::Medium));
+        h.audit.pop();
         assert!(a.findings[0].evidence.iter().any(|e| e.quote == "2 pod deletion(s) recorded from 2026-11-22T11:00:00Z to 2026-11-22T11:20:31Z; none of this pod by a client, only the kubelet's final delete (system:node:node-1), which follows a graceful deletion"), "{:#?}", a.findings[0].evidence);
         // A log that starts after the deletion began cannot show absence.
         h.audit[0].time = "2026-11-22T11:20:10Z".parse().ok();

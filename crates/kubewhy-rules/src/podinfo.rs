@@ -188,10 +188,31 @@ impl<'a> PodInfo<'a> {
         if phase == "Running" && self.all_ready() {
             return false;
         }
-        if self.age_secs(now).is_some_and(|a| a < 120) {
+        // Young pods are still starting — unless a container already says it fails: a
+        // back-off, a config error, a restart, a failed exit.
+        if self.age_secs(now).is_some_and(|a| a < 120) && !self.failing_already() {
             return false;
         }
         true
+    }
+
+    /// A container status that is a failure whatever the pod's age.
+    fn failing_already(&self) -> bool {
+        let s = &self.pod.status;
+        s.container_statuses
+            .iter()
+            .chain(&s.init_container_statuses)
+            .any(|c| {
+                c.restart_count > 0
+                    || c.state.waiting.as_ref().is_some_and(|w| {
+                        !w.reason.is_empty()
+                            && !matches!(w.reason.as_str(), "ContainerCreating" | "PodInitializing")
+                    })
+                    || c.state
+                        .terminated
+                        .as_ref()
+                        .is_some_and(|t| t.exit_code != 0)
+            })
     }
 }
 

@@ -108,12 +108,7 @@ fn check_pod(
     // Every container stopped and a finalizer of some controller left: waiting for the grace
     // period to end changes nothing.
     let stopped = containers_stopped(pod);
-    let held = stopped.is_some()
-        && pod
-            .metadata
-            .finalizers
-            .iter()
-            .any(|f| !is_system_finalizer(f));
+    let held = held_by_finalizer(pod);
     if in_grace && !node_down && !held {
         // A pod whose data says why it is being removed gets that finding instead (removal.rs).
         if crate::removal::explains(ctx, pod) {
@@ -157,7 +152,7 @@ fn check_pod(
             format!("[{fins}]"),
         );
         f = del_ev(f);
-        if let Some(states) = stopped.as_ref().filter(|_| in_grace) {
+        if let Some(states) = &stopped {
             f = f.evidence(
                 EvidenceKind::Field,
                 Some(&info.key),
@@ -564,6 +559,16 @@ pub(crate) fn is_system_finalizer(fin: &str) -> bool {
         fin,
         "foregroundDeletion" | "orphan" | "batch.kubernetes.io/job-tracking"
     )
+}
+
+/// Every container stopped and a controller's finalizer left: only that finalizer keeps the
+/// pod, and the rest of its grace period changes nothing (the fix planner agrees).
+pub(crate) fn held_by_finalizer(pod: &kubewhy_model::objects::Pod) -> bool {
+    pod.metadata
+        .finalizers
+        .iter()
+        .any(|f| !is_system_finalizer(f))
+        && containers_stopped(pod).is_some()
 }
 
 /// Whether every container of the pod has stopped, as the kubelet reports them (or its phase

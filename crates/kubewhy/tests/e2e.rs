@@ -14,6 +14,8 @@ use std::time::{Duration, Instant};
 
 const BB: &str = "localhost:5000/tools/busybox:1";
 const FIN: &str = "e2e.kubewhy.dev/hold";
+/// Another operator's finalizer: findings group pods by finalizer, cluster-wide.
+const FIN_KEEP: &str = "e2e.kubewhy.dev/keep";
 const DEADLINE: Duration = Duration::from_secs(300);
 /// A custom resource whose finalizer no controller removes (scenario `crd`).
 const WIDGETS: &str = "widgets.e2e.kubewhy.dev";
@@ -202,6 +204,87 @@ impl Cluster {
             );
             std::thread::sleep(Duration::from_secs(1));
         }
+    }
+}
+
+/// Node objects without a kubelet for the "aside" scenario, named to sort after the real node
+/// (phases that want "the node" take the first). Each is tainted so that no other scenario's
+/// pod lands on it: the control plane's taint, or (the one outside the pool) a taint of ours.
+const FAKE_NODES: [&str; 3] = ["zz-e2e-cp-1", "zz-e2e-cp-2", "zz-e2e-other"];
+
+/// A runtime and a kube-rs client on the cluster, for what kubectl 1.20 cannot do.
+fn client(c: &Cluster) -> Result<(tokio::runtime::Runtime, kube::Client), String> {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|e| e.to_string())?;
+    let kubeconfig =
+        kube::config::Kubeconfig::read_from(&c.kubeconfig).map_err(|e| e.to_string())?;
+    let client = rt
+        .block_on(async {
+            let config =
+                kube::Config::from_custom_kubeconfig(kubeconfig, &Default::default()).await?;
+            kube::Client::try_from(config)
+        })
+        .map_err(|e| e.to_string())?;
+    Ok((rt, client))
+}
+
+/// Creates Node objects (`name`, in the `e2e-pool=fast` pool?) with room for any pod and a Ready
+/// status (kubectl 1.20 cannot write a status): those in the pool tainted like a control plane,
+/// the others with `e2e.kubewhy.dev/fake`. The node lifecycle controller marks them NotReady
+/// after its grace period and appends its taints after ours.
+fn fake_nodes(c: &Cluster, nodes: &[(&str, bool)]) -> Result<(), String> {
+    use k8s_openapi::api::core::v1::Node;
+    use kube::api::{Patch, PatchParams, PostParams};
+    let (rt, client) = client(c)?;
+    let api: kube::Api<Node> = kube::Api::all(client);
+    let now = jiff::Timestamp::now().to_string();
+    rt.block_on(async {
+        for (name, fast) in nodes {
+            let labels = if *fast {
+                serde_json::json!({"e2e-pool": "fast", "kubernetes.io/hostname": name})
+            } else {
+                serde_json::json!({"kubernetes.io/hostname": name})
+            };
+            let node: Node = serde_json::from_value(serde_json::json!({
+                "apiVersion": "v1", "kind": "Node",
+                "metadata": {"name": name, "labels": labels},
+                "spec": {"taints": [{"key": if *fast { "node-role.kubernetes.io/master" } else { "e2e.kubewhy.dev/fake" }, "effect": "NoSchedule"}]}
+            }))
+            .map_err(|e| e.to_string())?;
+            api.create(&PostParams::default(), &node)
+                .await
+                .map_err(|e| format!("create node {name}: {e}"))?;
+            let room = serde_json::json!({"cpu": "64", "memory": "256Gi", "pods": "110"});
+            let status = serde_json::json!({"status": {
+                "capacity": room, "allocatable": room,
+                "conditions": [{"type": "Ready", "status": "True", "reason": "KubeletReady",
+                    "message": "an e2e Node object without a kubelet",
+                    "lastHeartbeatTime": now, "lastTransitionTime": now}]
+            }});
+            api.patch_status(name, &PatchParams::default(), &Patch::Merge(&status))
+                .await
+                .map_err(|e| format!("status of node {name}: {e}"))?;
+        }
+        Ok(())
+    })
+}
+
+/// Removes the fake nodes and the real node's pool label.
+fn remove_fake_nodes(c: &Cluster) {
+    for n in FAKE_NODES {
+        let _ = c.run(&["delete", "node", n, "--wait=false"], None);
+    }
+    if let Ok(real) = c.run(
+        &["get", "nodes", "-o", "jsonpath={.items[0].metadata.name}"],
+        None,
+    ) {
+        let _ = c.run(&["label", "node", &real, "e2e-pool-"], None);
+    }
+    for n in FAKE_NODES {
+        c.gone(&["get", "node", n], 60);
     }
 }
 
@@ -429,18 +512,63 @@ fn scenarios() -> Vec<Scenario> {
         },
         Scenario {
             name: "finalizer",
-            yaml: pod("held", &format!("{{name: main, image: {BB}, command: [sleep, '100000']}}")).replace("labels: {app: held}", &format!("labels: {{app: held}}, finalizers: ['{FIN}']")),
+            // A long grace period, a container that stops at once on SIGTERM: only the finalizer
+            // holds the pod, and that is the answer at once, not "terminating normally" for 10 min.
+            yaml: pod("held", &format!("{{name: main, image: {BB}, command: [sh, -c, 'trap \"exit 0\" TERM; while true; do sleep 1; done']}}"))
+                .replace("labels: {app: held}", &format!("labels: {{app: held}}, finalizers: ['{FIN}']"))
+                .replace("terminationGracePeriodSeconds: 2", "terminationGracePeriodSeconds: 600"),
             after: |c, ns| {
-                let t = Instant::now();
-                while c.run(&["-n", ns, "get", "pod", "held", "-o", "jsonpath={.status.phase}"], None).unwrap_or_default() != "Running" {
-                    assert!(t.elapsed() < Duration::from_secs(120), "scenario finalizer: pod held not Running after 120 s");
-                    std::thread::sleep(Duration::from_secs(1));
-                }
+                c.wait_running(ns, "held");
                 c.k(&["-n", ns, "delete", "pod", "held", "--wait=false"]);
             },
             cause: "finalizer-pending",
             objects: &["held"],
-            evidence: &[FIN],
+            evidence: &[FIN, "main: terminated"],
+            dump_evidence: &[],
+            dump_cause: "",
+        },
+        Scenario {
+            name: "fgdeploy",
+            // A Deployment deleted in the foreground: its ReplicaSet waits on a pod that the
+            // template's finalizer holds after its container stopped. One finding names the pod
+            // and both owners, with the chain.
+            yaml: format!(
+                "apiVersion: apps/v1\nkind: Deployment\nmetadata: {{name: web}}\nspec:\n  replicas: 1\n  selector: {{matchLabels: {{app: web}}}}\n  template:\n    metadata: {{labels: {{app: web}}, finalizers: ['{FIN_KEEP}']}}\n    spec:\n      terminationGracePeriodSeconds: 600\n      containers:\n      - {{name: web, image: {BB}, command: [sh, -c, 'trap \"exit 0\" TERM; while true; do sleep 1; done']}}\n"
+            ),
+            after: |c, ns| {
+                let t = Instant::now();
+                while c.run(&["-n", ns, "get", "pods", "-l", "app=web", "-o", "jsonpath={.items[*].status.phase}"], None).unwrap_or_default() != "Running" {
+                    assert!(t.elapsed() < Duration::from_secs(120), "scenario fgdeploy: no Running pod after 120 s");
+                    std::thread::sleep(Duration::from_secs(1));
+                }
+                c.k(&["-n", ns, "delete", "deployment", "web", "--cascade=foreground", "--wait=false"]);
+            },
+            cause: "finalizer-pending",
+            // The ReplicaSet's and the pod's names carry hashes.
+            objects: &[],
+            evidence: &["Deployment e2e-fgdeploy/web → ReplicaSet e2e-fgdeploy/web-", FIN_KEEP, "web: terminated"],
+            dump_evidence: &[],
+            dump_cause: "",
+        },
+        Scenario {
+            name: "aside",
+            // The one node the pod may use is full; two control-plane nodes (tainted) and a
+            // node its own selector rules out make up the rest. The scheduler's message counts the
+            // control plane first: the cause is still the lack of cpu. (Fake Node objects, with
+            // room to spare, made by `fake_nodes`; removed after phase 1.)
+            // It tolerates the third node's own taint (which keeps every other pod off it) and
+            // the node controller's not-ready taints: there its selector is what rules it out.
+            yaml: pod("wants-fast", &format!("{{name: main, image: {BB}, command: [sleep, '100000'], resources: {{requests: {{cpu: '3'}}}}}}"))
+                .replace("spec:\n", "spec:\n  nodeSelector: {e2e-pool: fast}\n  tolerations: [{key: e2e.kubewhy.dev/fake, operator: Exists}, {key: node.kubernetes.io/not-ready, operator: Exists}, {key: node.kubernetes.io/unreachable, operator: Exists}]\n"),
+            after: |c, _| {
+                let real = c.k(&["get", "nodes", "-o", "jsonpath={.items[0].metadata.name}"]);
+                c.k(&["label", "node", &real, "e2e-pool=fast", "--overwrite"]);
+                fake_nodes(c, &[(FAKE_NODES[0], true), (FAKE_NODES[1], true), (FAKE_NODES[2], false)])
+                    .unwrap_or_else(|e| panic!("scenario aside: {e}"));
+            },
+            cause: "insufficient-resources",
+            objects: &["wants-fast"],
+            evidence: &["Insufficient cpu", "nodes set aside", "{node-role.kubernetes.io/master: }", "1 node(s) didn't match Pod's node affinity (the pod's own nodeSelector"],
             dump_evidence: &[],
             dump_cause: "",
         },
@@ -569,7 +697,13 @@ fn verdict(v: &Value, s: &Scenario, ns: &str, from_dump: bool) -> Result<(), Str
                 .iter()
                 .map(|o| o["name"].as_str().unwrap())
                 .collect();
-            format!("{} {:?}", f["cause"].as_str().unwrap(), objs)
+            let quotes: Vec<&str> = f["evidence"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|e| e["quote"].as_str())
+                .collect();
+            format!("{} {:?} {quotes:?}", f["cause"].as_str().unwrap(), objs)
         })
         .collect();
     let unexplained: Vec<String> = v["unexplained"]
@@ -713,6 +847,16 @@ fn real_cluster_scenarios() {
     let mut all_ns: Vec<&str> = scenarios.iter().map(|(_, ns)| ns.as_str()).collect();
     all_ns.push("e2e-healthy");
     let result = converge(&c, &scenarios, &all_ns);
+    // Captured with the fake nodes present (the "aside" scenario needs them), then removed:
+    // later phases want the real node alone.
+    if let (Ok(_), Some(dir)) = (&result, capture_dir()) {
+        for (s, ns) in scenarios.iter().filter(|(s, _)| s.name == "aside") {
+            capture_scenario(&c, s, ns, &dir);
+        }
+    }
+    if selected("aside") {
+        remove_fake_nodes(&c);
+    }
 
     // `kubewhy pod` on the live cluster fetches the crashed container's previous log itself.
     let pod_logs = if result.is_ok() && selected("crash") {
@@ -743,10 +887,16 @@ fn real_cluster_scenarios() {
 
     // Phase 2: an untolerated taint on the only node (after phase 1's pods are placed).
     if let (Ok(_), Some(dir)) = (&result, capture_dir()) {
-        for (s, ns) in &scenarios {
+        for (s, ns) in scenarios.iter().filter(|(s, _)| s.name != "aside") {
             capture_scenario(&c, s, ns, &dir);
         }
     }
+    // Phase 1b: a preemption and an eviction through the Eviction API.
+    let removal = if result.is_ok() && selected("removal") {
+        Some(removal_phase(&c, recorder.as_mut()))
+    } else {
+        None
+    };
     let taint = if result.is_ok() && selected("taint") {
         Some(taint_phase(&c))
     } else {
@@ -805,6 +955,9 @@ fn real_cluster_scenarios() {
         "e2e-node",
         "e2e-gone",
         "e2e-watch",
+        "e2e-preempt",
+        "e2e-preemptor",
+        "e2e-evict",
         ORPHAN_NS,
     ]);
     std::thread::scope(|t| {
@@ -840,6 +993,11 @@ fn real_cluster_scenarios() {
             .as_ref()
             .and_then(|g| g.as_ref().ok())
             .copied()
+            .unwrap_or(0)
+        + removal
+            .as_ref()
+            .and_then(|g| g.as_ref().ok())
+            .copied()
             .unwrap_or(0);
     if let Some(Err(e)) = taint {
         panic!("{e}");
@@ -858,6 +1016,9 @@ fn real_cluster_scenarios() {
     }
     if let Some(Err(e)) = gone {
         panic!("gone phase: {e}");
+    }
+    if let Some(Err(e)) = removal {
+        panic!("removal phase: {e}");
     }
     if let Some(Err(e)) = pod_logs {
         panic!("{e}");
@@ -1634,7 +1795,7 @@ fn node_phase(c: &Cluster, rc: &str) -> Result<(), String> {
 }
 
 /// `KUBEWHY_E2E_ONLY=a,b` runs only those scenarios (names as in `scenarios()`, plus `nodelogs`, `taint`,
-/// and the phases `fix`, `apisvc`, `node`, `gone`, `watch`, `deploy`).
+/// and the phases `removal`, `fix`, `apisvc`, `node`, `gone`, `watch`, `deploy`).
 fn selected(name: &str) -> bool {
     match std::env::var("KUBEWHY_E2E_ONLY") {
         Ok(list) if !list.trim().is_empty() => list.split(',').any(|n| n.trim() == name),
@@ -2066,12 +2227,20 @@ fn gone_phase(c: &Cluster, rec: &mut Recorder, orphan: bool) -> Result<usize, St
     if orphan {
         expect.push((ORPHAN_NS, "orphan".into(), "pod-gc-orphaned"));
     }
+    // kube-controller-manager's own log names the pod GC's deletions (and, beside them, the
+    // rule: a batch line, or "Forced deletion of orphaned Pod … succeeded").
+    let kcm = std::path::Path::new(&audit).with_file_name("kube-controller-manager.log");
+    let kcm = kcm.display().to_string();
     let mut wrong = Vec::new();
     for (pns, p, want) in &expect {
-        for source in [
+        let mut sources = vec![
             ["--record", rec.db.as_str()],
             ["--audit-log", audit.as_str()],
-        ] {
+        ];
+        if want.starts_with("pod-gc-") {
+            sources.push(["--controller-logs", kcm.as_str()]);
+        }
+        for source in sources {
             match gone_says(c, pns, p, &source) {
                 Ok(cause) if cause == *want => {}
                 Ok(cause) => wrong.push(format!(
@@ -2107,6 +2276,31 @@ fn gone_phase(c: &Cluster, rec: &mut Recorder, orphan: bool) -> Result<usize, St
             "gone --owner Deployment/web: owner-deleted for {named:?}, expected {want_web:?}: {v}"
         ));
     }
+    // The orphan, offline: a capture of its namespace after it went and the controller
+    // manager's lines about it (tests/fixtures/real/orphaned, replayed by `kubewhy gone`).
+    if orphan && let Some(out) = capture_dir().map(|d| d.join("orphaned")) {
+        let lines: String = std::fs::read_to_string(&kcm)
+            .unwrap_or_default()
+            .lines()
+            .filter(|l| l.contains(&format!("{ORPHAN_NS}/")))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        let _ = std::fs::remove_dir_all(&out);
+        std::fs::create_dir_all(&out).map_err(|e| e.to_string())?;
+        std::fs::write(out.join("dump.json"), c.capture(&[ORPHAN_NS]))
+            .map_err(|e| e.to_string())?;
+        std::fs::write(out.join("controller.log"), &lines).map_err(|e| e.to_string())?;
+        let expected = serde_json::json!({
+            "gone": format!("{ORPHAN_NS}/orphan"), "cause": "pod-gc-orphaned",
+            "evidence": ["PodGC is force deleting Pod: e2e-gone-node/orphan"],
+        });
+        std::fs::write(
+            out.join("expected-gone.json"),
+            serde_json::to_string_pretty(&expected).unwrap() + "\n",
+        )
+        .map_err(|e| e.to_string())?;
+        eprintln!("e2e: captured {}", out.display());
+    }
     if !wrong.is_empty() {
         return Err(wrong.join("\n"));
     }
@@ -2115,6 +2309,316 @@ fn gone_phase(c: &Cluster, rec: &mut Recorder, orphan: bool) -> Result<usize, St
         expect.len()
     );
     Ok(expect.len())
+}
+
+/// The CPU (millicores) the node has left: allocatable less what its bound, unfinished pods
+/// request.
+fn free_millicores(c: &Cluster) -> Result<i64, String> {
+    let nodes: Value =
+        serde_json::from_str(&c.k(&["get", "nodes", "-o", "json"])).map_err(|e| e.to_string())?;
+    let node = &nodes["items"][0];
+    let name = node["metadata"]["name"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    let milli = |q: &str| -> i64 {
+        match q.strip_suffix('m') {
+            Some(m) => m.parse().unwrap_or(0),
+            None => q.parse::<f64>().map(|c| (c * 1000.0) as i64).unwrap_or(0),
+        }
+    };
+    let alloc = milli(node["status"]["allocatable"]["cpu"].as_str().unwrap_or("0"));
+    let pods: Value = serde_json::from_str(&c.k(&["get", "pods", "-A", "-o", "json"]))
+        .map_err(|e| e.to_string())?;
+    let used: i64 = pods["items"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+        .iter()
+        .filter(|p| p["spec"]["nodeName"] == name.as_str())
+        .filter(|p| !matches!(p["status"]["phase"].as_str(), Some("Succeeded" | "Failed")))
+        .flat_map(|p| {
+            p["spec"]["containers"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default()
+        })
+        .map(|c| milli(c["resources"]["requests"]["cpu"].as_str().unwrap_or("0")))
+        .sum();
+    Ok(alloc - used)
+}
+
+/// The cause `kubewhy gone` gives a pod from an offline capture and other sources only.
+fn gone_offline(ns: &str, pod: &str, args: &[&str]) -> Result<(String, Value), String> {
+    let target = format!("{ns}/{pod}");
+    let mut all = vec!["gone", target.as_str()];
+    all.extend_from_slice(args);
+    all.extend(["-o", "json"]);
+    let (v, stderr) = kubewhy_json(&all, None)?;
+    match v["findings"].as_array().map(|a| a.as_slice()) {
+        Some([f]) => Ok((f["cause"].as_str().unwrap_or("").to_string(), f.clone())),
+        _ => Err(format!(
+            "{target}: findings {}, cannot tell {} ({stderr})",
+            v["findings"], v["cannotTell"]
+        )),
+    }
+}
+
+/// Pods taken away for reasons no client's delete names: preempted by a pod of a higher
+/// PriorityClass, and evicted through the Eviction API under a PodDisruptionBudget by an audit
+/// policy that does not record `create pods/eviction` (realcluster's). `scan` and `gone` must
+/// name each, live and from a capture, with the evidence; the flight recorder too, when it runs.
+/// Returns how many verdicts were checked.
+fn removal_phase(c: &Cluster, mut rec: Option<&mut Recorder>) -> Result<usize, String> {
+    let (victims, preemptors, evict) = ("e2e-preempt", "e2e-preemptor", "e2e-evict");
+    let audit = audit_log(c).ok_or("no audit log beside the kubeconfig (logs/audit.log)")?;
+    for ns in [victims, preemptors, evict] {
+        c.fresh_namespace(ns);
+    }
+    if let Some(r) = rec.as_deref_mut() {
+        recorder_caught_up(c, r, evict)?;
+    }
+    let free = free_millicores(c)?;
+    if free < 400 {
+        return Err(format!(
+            "the node has {free}m cpu left: too little to stage a preemption"
+        ));
+    }
+    // Each asks for 60 % of what is left: one fits, not both.
+    let cpu = format!("{}m", free * 6 / 10);
+    c.run(&["apply", "-f", "-"], Some("apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: e2e-high}\nvalue: 1000\n"))?;
+    // The victim ignores SIGTERM and has 15 minutes of grace: it stays Terminating while scan
+    // and gone look at it.
+    c.apply(victims, &format!(
+        "apiVersion: v1\nkind: Pod\nmetadata: {{name: batch}}\nspec:\n  terminationGracePeriodSeconds: 900\n  containers:\n  - {{name: main, image: {BB}, command: [sh, -c, 'trap \"\" TERM; while true; do sleep 1; done'], resources: {{requests: {{cpu: '{cpu}'}}}}}}\n"
+    ));
+    c.apply(evict, &format!(
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata: {{name: api}}\nspec:\n  replicas: 1\n  selector: {{matchLabels: {{app: api}}}}\n  template:\n    metadata: {{labels: {{app: api}}}}\n    spec:\n      terminationGracePeriodSeconds: 30\n      containers:\n      - {{name: api, image: {BB}, command: [sh, -c, 'trap \"exit 0\" TERM; while true; do sleep 1; done']}}\n---\napiVersion: policy/v1beta1\nkind: PodDisruptionBudget\nmetadata: {{name: api-pdb}}\nspec:\n  maxUnavailable: 1\n  selector: {{matchLabels: {{app: api}}}}\n"
+    ));
+    c.wait_running(victims, "batch");
+    let t = Instant::now();
+    let api_pod = loop {
+        let p = c.k(&[
+            "-n",
+            evict,
+            "get",
+            "pods",
+            "-l",
+            "app=api",
+            "--field-selector=status.phase=Running",
+            "-o",
+            "jsonpath={.items[*].metadata.name}",
+        ]);
+        if let Some(p) = p.split_whitespace().next() {
+            break p.to_string();
+        }
+        if t.elapsed() > Duration::from_secs(120) {
+            return Err("Deployment api: no Running pod after 120 s".into());
+        }
+        std::thread::sleep(Duration::from_secs(1));
+    };
+    // The PDB must have counted the pod before it allows an eviction.
+    let t = Instant::now();
+    while c.k(&[
+        "-n",
+        evict,
+        "get",
+        "pdb",
+        "api-pdb",
+        "-o",
+        "jsonpath={.status.disruptionsAllowed}",
+    ]) != "1"
+    {
+        if t.elapsed() > Duration::from_secs(60) {
+            return Err("PodDisruptionBudget api-pdb allows no disruption after 60 s".into());
+        }
+        std::thread::sleep(Duration::from_millis(500));
+    }
+    c.apply(preemptors, &format!(
+        "apiVersion: v1\nkind: Pod\nmetadata: {{name: urgent}}\nspec:\n  priorityClassName: e2e-high\n  terminationGracePeriodSeconds: 1\n  containers:\n  - {{name: main, image: {BB}, command: [sleep, '100000'], resources: {{requests: {{cpu: '{cpu}'}}}}}}\n"
+    ));
+    let t = Instant::now();
+    while c
+        .k(&[
+            "-n",
+            victims,
+            "get",
+            "pod",
+            "batch",
+            "-o",
+            "jsonpath={.metadata.deletionTimestamp}",
+        ])
+        .is_empty()
+    {
+        if t.elapsed() > Duration::from_secs(90) {
+            return Err(
+                "pod batch not preempted 90 s after e2e-preemptor/urgent was created".into(),
+            );
+        }
+        std::thread::sleep(Duration::from_secs(1));
+    }
+    // The eviction, as kubectl drain sends it.
+    let eviction = format!(
+        "{{\"apiVersion\":\"policy/v1beta1\",\"kind\":\"Eviction\",\"metadata\":{{\"name\":\"{api_pod}\",\"namespace\":\"{evict}\"}}}}"
+    );
+    c.run(
+        &[
+            "create",
+            "--raw",
+            &format!("/api/v1/namespaces/{evict}/pods/{api_pod}/eviction"),
+            "-f",
+            "-",
+        ],
+        Some(&eviction),
+    )?;
+    if !c.gone(&["-n", evict, "get", "pod", &api_pod], 90) {
+        return Err(format!("evicted pod {api_pod} still exists after 90 s"));
+    }
+    std::thread::sleep(Duration::from_secs(2)); // the recorder commits every 0.5 s
+    let mut wrong = Vec::new();
+    let mut checked = 0;
+
+    // The victim, Terminating: scan, live and from a capture.
+    let s = Scenario {
+        name: "preempted",
+        yaml: String::new(),
+        after: nothing,
+        cause: "preempted",
+        objects: &["batch"],
+        evidence: &["Preempted by e2e-preemptor/urgent on node"],
+        dump_evidence: &[],
+        dump_cause: "",
+    };
+    let live = kubewhy_live(c, &[victims, preemptors]);
+    let dump = c.capture(&[victims, preemptors]);
+    let from_dump = kubewhy(&dump);
+    for (what, v) in [("live", &live), ("a capture", &from_dump)] {
+        checked += 1;
+        if let Err(e) = verdict(v, &s, victims, false) {
+            wrong.push(format!("scan of the preempted pod, {what}: {e}"));
+        } else if !v["findings"]
+            .to_string()
+            .contains("e2e-preemptor/urgent (PriorityClass e2e-high, 1000)")
+        {
+            wrong.push(format!(
+                "scan of the preempted pod, {what}: the preemptor's class is not named: {}",
+                v["findings"]
+            ));
+        }
+    }
+    if let Some(dir) = capture_dir() {
+        capture_scenario(c, &s, victims, &dir);
+    }
+    // gone, live (being removed): the event; with the audit log, system:kube-scheduler.
+    for source in [&[][..], &["--audit-log", audit.as_str()][..]] {
+        checked += 1;
+        match gone_says(c, victims, "batch", source) {
+            Ok(cause) if cause == "preempted" => {}
+            other => wrong.push(format!(
+                "gone e2e-preempt/batch {source:?} while Terminating: {other:?}"
+            )),
+        }
+    }
+    // The evicted pod, gone: from the audit log (no client deleted it; only the kubelet's final
+    // delete), from the flight recorder (it saw the budget's disruptedPods name it), and from a
+    // capture with the audit log, offline.
+    let mut sources: Vec<Vec<String>> = vec![vec!["--audit-log".into(), audit.clone()]];
+    if let Some(r) = rec.as_deref_mut() {
+        r.check()?;
+        sources.push(vec!["--record".into(), r.db.clone()]);
+    }
+    for source in &sources {
+        checked += 1;
+        let source: Vec<&str> = source.iter().map(String::as_str).collect();
+        match gone_says(c, evict, &api_pod, &source) {
+            Ok(cause) if cause == "evicted-api" => {}
+            other => wrong.push(format!("gone {evict}/{api_pod} {:?}: {other:?}", source[0])),
+        }
+    }
+    let dir = tempdir("evict");
+    std::fs::create_dir_all(&dir).map_err(|e| format!("{dir}: {e}"))?;
+    let dump_path = format!("{dir}/dump.json");
+    std::fs::write(&dump_path, c.capture(&[evict])).map_err(|e| e.to_string())?;
+    // The log's first line (it says since when the log runs) and the namespace's lines.
+    let excerpt: String = std::fs::read_to_string(&audit)
+        .map_err(|e| e.to_string())?
+        .lines()
+        .enumerate()
+        .filter(|(i, l)| *i == 0 || l.contains(&format!("\"namespace\":\"{evict}\"")))
+        .map(|(_, l)| format!("{l}\n"))
+        .collect();
+    let audit_path = format!("{dir}/audit.log");
+    std::fs::write(&audit_path, &excerpt).map_err(|e| e.to_string())?;
+    checked += 1;
+    match gone_offline(
+        evict,
+        &api_pod,
+        &["--from", &dump_path, "--audit-log", &audit_path],
+    ) {
+        Ok((cause, f))
+            if cause == "evicted-api"
+                && f["evidence"]
+                    .to_string()
+                    .contains("none of this pod by a client, only the kubelet's final delete") =>
+        {
+            if let Some(out) = capture_dir().map(|d| d.join("evicted")) {
+                let _ = std::fs::remove_dir_all(&out);
+                std::fs::create_dir_all(&out).map_err(|e| e.to_string())?;
+                std::fs::copy(&dump_path, out.join("dump.json")).map_err(|e| e.to_string())?;
+                std::fs::copy(&audit_path, out.join("audit.log")).map_err(|e| e.to_string())?;
+                let expected = serde_json::json!({
+                    "gone": format!("{evict}/{api_pod}"), "cause": "evicted-api",
+                    "evidence": ["none of this pod by a client, only the kubelet's final delete"],
+                });
+                std::fs::write(
+                    out.join("expected-gone.json"),
+                    serde_json::to_string_pretty(&expected).unwrap() + "\n",
+                )
+                .map_err(|e| e.to_string())?;
+            }
+        }
+        other => wrong.push(format!(
+            "gone {evict}/{api_pod} from a capture and the audit log: {other:?}"
+        )),
+    }
+
+    // The victim, gone: force-deleted now (the scheduler's request stays the first in the
+    // audit log), the preemptor then runs.
+    c.k(&[
+        "-n",
+        victims,
+        "delete",
+        "pod",
+        "batch",
+        "--grace-period=0",
+        "--force",
+    ]);
+    c.wait_running(preemptors, "urgent");
+    std::thread::sleep(Duration::from_secs(2));
+    let mut sources: Vec<Vec<String>> = vec![vec!["--audit-log".into(), audit.clone()]];
+    if let Some(r) = rec {
+        r.check()?;
+        sources.push(vec!["--record".into(), r.db.clone()]);
+    }
+    for source in &sources {
+        checked += 1;
+        let source: Vec<&str> = source.iter().map(String::as_str).collect();
+        match gone_says(c, victims, "batch", &source) {
+            Ok(cause) if cause == "preempted" => {}
+            other => wrong.push(format!(
+                "gone e2e-preempt/batch {:?} once gone: {other:?}",
+                source[0]
+            )),
+        }
+    }
+    let _ = c.run(&["delete", "priorityclass", "e2e-high"], None);
+    if !wrong.is_empty() {
+        return Err(wrong.join("\n"));
+    }
+    eprintln!(
+        "e2e: removal phase: a preemption and an API eviction, {checked} verdicts from scan and gone, live, captured, audited and recorded"
+    );
+    Ok(checked)
 }
 
 /// Restarts realcluster's kube-apiserver and kube-controller-manager with `--feature-gates=

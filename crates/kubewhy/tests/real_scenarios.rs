@@ -82,3 +82,70 @@ fn every_captured_scenario_replays() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     eprintln!("replayed {} captured scenarios", dirs.len());
 }
+
+/// Pods the real cluster removed (tests/fixtures/real/<scenario>/expected-gone.json): `kubewhy
+/// gone` on the capture taken after they went, with the API server's audit log or the
+/// controller manager's lines beside it, offline, must give the recorded cause and evidence.
+#[test]
+fn every_captured_removal_replays_with_gone() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/real");
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&root)
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.join("expected-gone.json").exists())
+        .collect();
+    dirs.sort();
+    assert!(
+        !dirs.is_empty(),
+        "no captured removal under {}",
+        root.display()
+    );
+    let mut failures = Vec::new();
+    for dir in &dirs {
+        let expected: Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.join("expected-gone.json")).unwrap())
+                .unwrap();
+        let mut cmd = Command::cargo_bin("kubewhy").unwrap();
+        cmd.args([
+            "gone",
+            expected["gone"].as_str().unwrap(),
+            "-o",
+            "json",
+            "--from",
+        ])
+        .arg(dir.join("dump.json"));
+        for (file, flag) in [
+            ("audit.log", "--audit-log"),
+            ("controller.log", "--controller-logs"),
+        ] {
+            if dir.join(file).exists() {
+                cmd.arg(flag).arg(dir.join(file));
+            }
+        }
+        let out = cmd.output().unwrap();
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let findings = v["findings"].as_array().unwrap();
+        let evidence = findings
+            .first()
+            .map(|f| f["evidence"].to_string())
+            .unwrap_or_default();
+        let ok = findings.len() == 1
+            && findings[0]["cause"] == expected["cause"]
+            && expected["evidence"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter_map(Value::as_str)
+                .all(|e| evidence.contains(&e.replace('"', "\\\"")));
+        if !ok {
+            failures.push(format!(
+                "{}: expected {} with {}; kubewhy said {}",
+                dir.display(),
+                expected["cause"],
+                expected["evidence"],
+                v["findings"]
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
