@@ -347,7 +347,7 @@ fn gather<'a>(snap: &'a Snapshot, history: &'a History, ns: &str, name: &str) ->
         .iter()
         .filter(|c| c.namespace == ns && c.name == name)
         .collect();
-    Facts {
+    let mut f = Facts {
         key,
         live,
         last,
@@ -356,7 +356,24 @@ fn gather<'a>(snap: &'a Snapshot, history: &'a History, ns: &str, name: &str) ->
         audit,
         controller,
         events,
-    }
+    };
+    // A name is reused (a StatefulSet's pods, a test run again): requests and log lines from
+    // before this pod existed were about another pod of that name.
+    let audit: Vec<&AuditEntry> = f
+        .audit
+        .iter()
+        .copied()
+        .filter(|a| !before_the_pod(snap, &f, a.time))
+        .collect();
+    let controller: Vec<&ControllerLogEntry> = f
+        .controller
+        .iter()
+        .copied()
+        .filter(|c| !before_the_pod(snap, &f, c.time))
+        .collect();
+    f.audit = audit;
+    f.controller = controller;
+    f
 }
 
 enum Verdict {
@@ -850,7 +867,13 @@ fn judge(snap: &Snapshot, history: &History, f: &Facts) -> Verdict {
             quote,
         );
         if let Some(e) = replacement(snap, f) {
-            fd = fd.event(None, e);
+            let owner = ObjectKey::new(
+                &e.involved.kind,
+                &e.namespace,
+                &e.involved.name,
+                &e.involved.uid,
+            );
+            fd = fd.event(Some(&owner), e);
         }
         chosen = Some((
             Cause::EvictedApi,
@@ -1585,15 +1608,24 @@ fn before_the_pod(snap: &Snapshot, f: &Facts, t: Option<jiff::Timestamp>) -> boo
 /// after an eviction (or any deletion), for evidence.
 fn replacement<'a>(snap: &'a Snapshot, f: &Facts) -> Option<&'a Event> {
     let (o, _) = f.owner.as_ref()?;
-    let began = f.recorded.and_then(|r| r.deletion_seen).or_else(|| {
-        let p = f.live?;
-        let end = p.metadata.deletion_timestamp?;
-        Some(
-            end - jiff::SignedDuration::from_secs(
-                p.metadata.deletion_grace_period_seconds.unwrap_or(0),
-            ),
-        )
-    })?;
+    let began = f
+        .recorded
+        .and_then(|r| r.deletion_seen)
+        .or_else(|| {
+            let p = f.live?;
+            let end = p.metadata.deletion_timestamp?;
+            Some(
+                end - jiff::SignedDuration::from_secs(
+                    p.metadata.deletion_grace_period_seconds.unwrap_or(0),
+                ),
+            )
+        })
+        .or_else(|| {
+            f.events
+                .iter()
+                .find(|e| e.reason == "Killing")
+                .and_then(|e| e.first_time.or(e.last_time))
+        })?;
     snap.events.iter().find(|e| {
         e.reason == "SuccessfulCreate"
             && e.involved.kind == o.kind
@@ -1684,8 +1716,10 @@ fn advise(f: Finding, cause: Cause, ns: &str, node: &str, who: Option<&str>) -> 
             .explain("Pods that do not tolerate a NoExecute taint on their node are deleted: for node.kubernetes.io/not-ready and unreachable after their tolerationSeconds (300 s by default), i.e. when the node stopped reporting.")
             .step("See why the node was tainted", Some(format!("kubectl describe node {node}")), RiskLevel::None, ""),
         Cause::EvictedApi => f
-            .explain("Something called the Eviction API: kubectl drain, the cluster autoscaler, a descheduler, an operator. Evictions honour PodDisruptionBudgets.")
-            .step("Protect the workload with a PodDisruptionBudget", None, RiskLevel::Low, ""),
+            .explain("Something called the Eviction API: kubectl drain, the cluster autoscaler, a descheduler, an operator. Evictions honour PodDisruptionBudgets; the pod is deleted gracefully and its controller replaces it.")
+            .step("See the budgets that govern evictions in the namespace", Some(format!("kubectl get pdb -n {ns}")), RiskLevel::None, "")
+            .step("To have the caller named next time, record `create` on `pods/eviction` (Metadata level) in the API server's audit policy", None, RiskLevel::Low, "")
+            .step("Protect the workload with a PodDisruptionBudget if it has none", None, RiskLevel::Low, ""),
         Cause::Preempted => f
             .explain("The scheduler deleted this pod to make room for a pod of higher priority.")
             .step("Give the workload a PriorityClass, or add capacity", Some("kubectl get priorityclasses".into()), RiskLevel::Low, ""),
@@ -2344,6 +2378,41 @@ metadata: {name: data}
         assert_eq!(
             ask(&Snapshot::default(), &h, "data", "web-1").findings[0].cause,
             Cause::DeletedByClient
+        );
+    }
+
+    /// A name used again (a test run twice, a StatefulSet's pod): requests from before this pod
+    /// existed were about its namesake, and say nothing of when or why this one went.
+    #[test]
+    fn requests_about_an_earlier_pod_of_the_same_name_are_ignored() {
+        let snap = crate::tests::snapshot_of(
+            "apiVersion: v1\nkind: Event\nmetadata: {name: done-1.1, namespace: data}\ninvolvedObject: {kind: Pod, name: done-1, namespace: data}\nreason: Scheduled\nmessage: Successfully assigned data/done-1 to node-1\nfirstTimestamp: '2026-11-22T11:00:00Z'\nsource: {component: default-scheduler}\n---\napiVersion: v1\nkind: Node\nmetadata: {name: node-1, creationTimestamp: '2026-11-22T10:30:00Z'}\n",
+            "2026-11-22T12:00:00Z",
+        );
+        let gc = "system:serviceaccount:kube-system:pod-garbage-collector";
+        let entry = |at: &str| AuditEntry {
+            origin: format!("audit.log:{at}"),
+            time: at.parse().ok(),
+            verb: "delete".into(),
+            user: gc.into(),
+            resource: "pods".into(),
+            namespace: "data".into(),
+            name: "done-1".into(),
+            code: Some(200),
+            ..Default::default()
+        };
+        let h = History {
+            audit: vec![entry("2026-11-22T10:00:00Z"), entry("2026-11-22T11:20:00Z")],
+            sources: vec!["audit log".into()],
+            ..Default::default()
+        };
+        let a = ask(&snap, &h, "data", "done-1");
+        // The node registered at 10:30 is not "newer than the deletion" of the pod of 11:00.
+        assert_eq!(cause(&a), (Cause::PodGcThreshold, Confidence::Medium));
+        assert!(
+            a.findings[0].summary.ends_with("(at 2026-11-22T11:20:00Z)"),
+            "{}",
+            a.findings[0].summary
         );
     }
 

@@ -2292,7 +2292,7 @@ fn gone_phase(c: &Cluster, rec: &mut Recorder, orphan: bool) -> Result<usize, St
         std::fs::write(out.join("controller.log"), &lines).map_err(|e| e.to_string())?;
         let expected = serde_json::json!({
             "gone": format!("{ORPHAN_NS}/orphan"), "cause": "pod-gc-orphaned",
-            "evidence": ["PodGC is force deleting Pod: e2e-gone-node/orphan"],
+            "evidence": ["Forced deletion of orphaned Pod e2e-gone-node/orphan succeeded"],
         });
         std::fs::write(
             out.join("expected-gone.json"),
