@@ -371,6 +371,11 @@ fn pressure(ctx: &Ctx, node: &Node, out: &mut Vec<Finding>) {
 /// A container of the pod whose status still waits (ContainerCreating) although the runtime
 /// or a `Started` event says it started more than two minutes ago.
 fn status_lag(ctx: &Ctx, pod_idx: usize, pod: &Pod) -> Option<String> {
+    // A pod deleted moments after it started may keep its first status for good: the kubelet
+    // stops reporting it while it tears it down (seen on the real cluster). Not throttling.
+    if pod.metadata.deletion_timestamp.is_some() {
+        return None;
+    }
     let waiting: Vec<&str> =
         pod.status
             .container_statuses

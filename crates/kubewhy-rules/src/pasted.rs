@@ -138,6 +138,25 @@ fn generic(c: Cause) -> bool {
 /// command that would show the object. Only when no finding read from the paste's objects
 /// says more than "it fails" with some certainty; they come before those that only say that
 /// at low confidence.
+/// The paste shows the containers of some pod, and none was killed for memory.
+fn pods_show_no_oom(snap: &Snapshot) -> bool {
+    let statuses = || {
+        snap.pods.iter().flat_map(|p| {
+            p.status
+                .container_statuses
+                .iter()
+                .chain(&p.status.init_container_statuses)
+        })
+    };
+    let oom =
+        |t: &kubewhy_model::objects::StateTerminated| t.reason == "OOMKilled" || t.exit_code == 137;
+    statuses().next().is_some()
+        && !statuses().any(|c| {
+            c.state.terminated.as_deref().is_some_and(oom)
+                || c.last_state.terminated.as_deref().is_some_and(oom)
+        })
+}
+
 pub(crate) fn from_messages(snap: &Snapshot, findings: &mut Vec<Finding>) {
     if snap.pasted_messages.is_empty() {
         return;
@@ -160,6 +179,12 @@ pub(crate) fn from_messages(snap: &Snapshot, findings: &mut Vec<Finding>) {
     }
     for cause in causes {
         if findings.iter().any(|f| f.cause == cause) {
+            continue;
+        }
+        // An OOM kill the node or the kernel reports (`System OOM encountered, victim process:
+        // tail`) explains a pasted pod only if its containers say so: pods whose states the
+        // paste shows, none killed for memory, were not that victim.
+        if cause == Cause::OomKilled && pods_show_no_oom(snap) {
             continue;
         }
         let msgs: Vec<&kubewhy_model::PastedMessage> = snap

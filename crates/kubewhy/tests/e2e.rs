@@ -272,6 +272,55 @@ fn fake_nodes(c: &Cluster, nodes: &[(&str, bool)]) -> Result<(), String> {
     })
 }
 
+/// The one node the pod may use is full; two control-plane nodes (tainted) and a node its own
+/// selector rules out make up the rest. kube-scheduler 1.20 counts the control plane first;
+/// the cause is still the lack of cpu. A phase of its own: the fake Node objects change every
+/// other pending pod's verdict, and their findings group across namespaces.
+fn aside_scenario() -> Scenario {
+    Scenario {
+        name: "aside",
+        // The one node the pod may use is full; two control-plane nodes (tainted) and a
+        // node its own selector rules out make up the rest. The scheduler's message counts the
+        // control plane first: the cause is still the lack of cpu. (Fake Node objects, with
+        // room to spare, made by `fake_nodes`; removed after its phase.)
+        // It tolerates the third node's own taint (which keeps every other pod off it) and
+        // the node controller's not-ready taints: there its selector is what rules it out.
+        yaml: pod("wants-fast", &format!("{{name: main, image: {BB}, command: [sleep, '100000'], resources: {{requests: {{cpu: '3'}}}}}}"))
+            .replace("spec:\n", "spec:\n  nodeSelector: {e2e-pool: fast}\n  tolerations: [{key: e2e.kubewhy.dev/fake, operator: Exists}, {key: node.kubernetes.io/not-ready, operator: Exists}, {key: node.kubernetes.io/unreachable, operator: Exists}]\n"),
+        after: |c, _| {
+            let real = c.k(&["get", "nodes", "-o", "jsonpath={.items[0].metadata.name}"]);
+            c.k(&["label", "node", &real, "e2e-pool=fast", "--overwrite"]);
+            fake_nodes(c, &[(FAKE_NODES[0], true), (FAKE_NODES[1], true), (FAKE_NODES[2], false)])
+                .unwrap_or_else(|e| panic!("scenario aside: {e}"));
+        },
+        cause: "insufficient-resources",
+        objects: &["wants-fast"],
+        evidence: &["Insufficient cpu", "nodes set aside", "{node-role.kubernetes.io/master: }", "1 node(s) didn't match Pod's node affinity (the pod's own nodeSelector"],
+        dump_evidence: &[],
+        dump_cause: "",
+    }
+}
+
+/// The "aside" scenario with its fake nodes (made by `fake_nodes`), judged on its namespace
+/// alone, live and from a capture; the fake nodes and the label are removed after.
+fn aside_phase(c: &Cluster) -> Result<(), String> {
+    let s = aside_scenario();
+    let ns = "e2e-aside";
+    c.fresh_namespace(ns);
+    c.apply(ns, &s.yaml);
+    (s.after)(c, ns);
+    let scenario = [(s, ns.to_string())];
+    let result = converge(c, &scenario, &[ns]);
+    if result.is_ok()
+        && let Some(dir) = capture_dir()
+    {
+        capture_scenario(c, &scenario[0].0, ns, &dir);
+    }
+    c.clean_namespace(ns);
+    remove_fake_nodes(c);
+    result.map(|_| eprintln!("e2e: aside phase: the control plane and the pod's own selector set aside, the full node named"))
+}
+
 /// Removes the fake nodes and the real node's pool label.
 fn remove_fake_nodes(c: &Cluster) {
     for n in FAKE_NODES {
@@ -537,38 +586,19 @@ fn scenarios() -> Vec<Scenario> {
             ),
             after: |c, ns| {
                 let t = Instant::now();
-                while c.run(&["-n", ns, "get", "pods", "-l", "app=web", "-o", "jsonpath={.items[*].status.phase}"], None).unwrap_or_default() != "Running" {
-                    assert!(t.elapsed() < Duration::from_secs(120), "scenario fgdeploy: no Running pod after 120 s");
+                // Its container reported running (not only the phase), so the kubelet's status
+                // of it is current when it is deleted.
+                while c.run(&["-n", ns, "get", "pods", "-l", "app=web", "-o", "jsonpath={.items[*].status.containerStatuses[*].state.running.startedAt}"], None).unwrap_or_default().is_empty() {
+                    assert!(t.elapsed() < Duration::from_secs(120), "scenario fgdeploy: no running container after 120 s");
                     std::thread::sleep(Duration::from_secs(1));
                 }
+                std::thread::sleep(Duration::from_secs(2));
                 c.k(&["-n", ns, "delete", "deployment", "web", "--cascade=foreground", "--wait=false"]);
             },
             cause: "finalizer-pending",
             // The ReplicaSet's and the pod's names carry hashes.
             objects: &[],
-            evidence: &["Deployment e2e-fgdeploy/web → ReplicaSet e2e-fgdeploy/web-", FIN_KEEP, "web: terminated"],
-            dump_evidence: &[],
-            dump_cause: "",
-        },
-        Scenario {
-            name: "aside",
-            // The one node the pod may use is full; two control-plane nodes (tainted) and a
-            // node its own selector rules out make up the rest. The scheduler's message counts the
-            // control plane first: the cause is still the lack of cpu. (Fake Node objects, with
-            // room to spare, made by `fake_nodes`; removed after phase 1.)
-            // It tolerates the third node's own taint (which keeps every other pod off it) and
-            // the node controller's not-ready taints: there its selector is what rules it out.
-            yaml: pod("wants-fast", &format!("{{name: main, image: {BB}, command: [sleep, '100000'], resources: {{requests: {{cpu: '3'}}}}}}"))
-                .replace("spec:\n", "spec:\n  nodeSelector: {e2e-pool: fast}\n  tolerations: [{key: e2e.kubewhy.dev/fake, operator: Exists}, {key: node.kubernetes.io/not-ready, operator: Exists}, {key: node.kubernetes.io/unreachable, operator: Exists}]\n"),
-            after: |c, _| {
-                let real = c.k(&["get", "nodes", "-o", "jsonpath={.items[0].metadata.name}"]);
-                c.k(&["label", "node", &real, "e2e-pool=fast", "--overwrite"]);
-                fake_nodes(c, &[(FAKE_NODES[0], true), (FAKE_NODES[1], true), (FAKE_NODES[2], false)])
-                    .unwrap_or_else(|e| panic!("scenario aside: {e}"));
-            },
-            cause: "insufficient-resources",
-            objects: &["wants-fast"],
-            evidence: &["Insufficient cpu", "nodes set aside", "{node-role.kubernetes.io/master: }", "1 node(s) didn't match Pod's node affinity (the pod's own nodeSelector"],
+            evidence: &["Deployment e2e-fgdeploy/web → ReplicaSet e2e-fgdeploy/web-", FIN_KEEP],
             dump_evidence: &[],
             dump_cause: "",
         },
@@ -847,16 +877,6 @@ fn real_cluster_scenarios() {
     let mut all_ns: Vec<&str> = scenarios.iter().map(|(_, ns)| ns.as_str()).collect();
     all_ns.push("e2e-healthy");
     let result = converge(&c, &scenarios, &all_ns);
-    // Captured with the fake nodes present (the "aside" scenario needs them), then removed:
-    // later phases want the real node alone.
-    if let (Ok(_), Some(dir)) = (&result, capture_dir()) {
-        for (s, ns) in scenarios.iter().filter(|(s, _)| s.name == "aside") {
-            capture_scenario(&c, s, ns, &dir);
-        }
-    }
-    if selected("aside") {
-        remove_fake_nodes(&c);
-    }
 
     // `kubewhy pod` on the live cluster fetches the crashed container's previous log itself.
     let pod_logs = if result.is_ok() && selected("crash") {
@@ -887,13 +907,19 @@ fn real_cluster_scenarios() {
 
     // Phase 2: an untolerated taint on the only node (after phase 1's pods are placed).
     if let (Ok(_), Some(dir)) = (&result, capture_dir()) {
-        for (s, ns) in scenarios.iter().filter(|(s, _)| s.name != "aside") {
+        for (s, ns) in &scenarios {
             capture_scenario(&c, s, ns, &dir);
         }
     }
     // Phase 1b: a preemption and an eviction through the Eviction API.
     let removal = if result.is_ok() && selected("removal") {
         Some(removal_phase(&c, recorder.as_mut()))
+    } else {
+        None
+    };
+    // Phase 1c: fake control-plane nodes beside a full one.
+    let aside = if result.is_ok() && selected("aside") {
+        Some(aside_phase(&c))
     } else {
         None
     };
@@ -958,6 +984,7 @@ fn real_cluster_scenarios() {
         "e2e-preempt",
         "e2e-preemptor",
         "e2e-evict",
+        "e2e-aside",
         ORPHAN_NS,
     ]);
     std::thread::scope(|t| {
@@ -986,6 +1013,7 @@ fn real_cluster_scenarios() {
     let diagnosed = scenarios.len()
         + usize::from(pod_logs.is_some())
         + usize::from(taint.is_some())
+        + usize::from(aside.is_some())
         + usize::from(apisvc.is_some())
         + usize::from(nodelogs.is_some())
         + if node.is_some() { 2 } else { 0 }
@@ -1019,6 +1047,9 @@ fn real_cluster_scenarios() {
     }
     if let Some(Err(e)) = removal {
         panic!("removal phase: {e}");
+    }
+    if let Some(Err(e)) = aside {
+        panic!("aside phase: {e}");
     }
     if let Some(Err(e)) = pod_logs {
         panic!("{e}");
@@ -1795,7 +1826,7 @@ fn node_phase(c: &Cluster, rc: &str) -> Result<(), String> {
 }
 
 /// `KUBEWHY_E2E_ONLY=a,b` runs only those scenarios (names as in `scenarios()`, plus `nodelogs`, `taint`,
-/// and the phases `removal`, `fix`, `apisvc`, `node`, `gone`, `watch`, `deploy`).
+/// and the phases `removal`, `aside`, `fix`, `apisvc`, `node`, `gone`, `watch`, `deploy`).
 fn selected(name: &str) -> bool {
     match std::env::var("KUBEWHY_E2E_ONLY") {
         Ok(list) if !list.trim().is_empty() => list.split(',').any(|n| n.trim() == name),
@@ -2612,6 +2643,10 @@ fn removal_phase(c: &Cluster, mut rec: Option<&mut Recorder>) -> Result<usize, S
         }
     }
     let _ = c.run(&["delete", "priorityclass", "e2e-high"], None);
+    // The preemptor holds most of the node's cpu: later phases want it back.
+    for ns in [victims, preemptors, evict] {
+        c.clean_namespace(ns);
+    }
     if !wrong.is_empty() {
         return Err(wrong.join("\n"));
     }
