@@ -455,8 +455,31 @@ pub async fn previous_log_with(
     container: &str,
     max_bytes: i64,
 ) -> Result<Option<String>, String> {
+    log_with(client, namespace, pod, container, true, max_bytes).await
+}
+
+/// The log of a container's current run (what `kubectl logs` shows), like
+/// [`previous_log_with`]: the fallback when the previous run's log is gone.
+pub async fn current_log_with(
+    client: &Client,
+    namespace: &str,
+    pod: &str,
+    container: &str,
+    max_bytes: i64,
+) -> Result<Option<String>, String> {
+    log_with(client, namespace, pod, container, false, max_bytes).await
+}
+
+async fn log_with(
+    client: &Client,
+    namespace: &str,
+    pod: &str,
+    container: &str,
+    previous: bool,
+    max_bytes: i64,
+) -> Result<Option<String>, String> {
     let path = format!(
-        "/api/v1/namespaces/{}/pods/{}/log?container={}&previous=true&limitBytes={max_bytes}",
+        "/api/v1/namespaces/{}/pods/{}/log?container={}&previous={previous}&limitBytes={max_bytes}",
         enc(namespace),
         enc(pod),
         enc(container)
@@ -466,6 +489,16 @@ pub async fn previous_log_with(
         .map_err(|e| e.to_string())?;
     match tokio::time::timeout(Duration::from_secs(15), client.request_text(req)).await {
         Err(_) => Err("no answer within 15 s".into()),
+        // The kubelet answers 200 with this sentence when the container's log is gone (a dead
+        // container removed between restarts): there is no log, and it is not the app's words.
+        Ok(Ok(text))
+            if text
+                .trim_start()
+                .starts_with("unable to retrieve container logs for ") =>
+        {
+            Ok(None)
+        }
+        Ok(Ok(text)) if text.trim().is_empty() => Ok(None),
         Ok(Ok(text)) => {
             // limitBytes may cut the first line in the middle: drop that fragment.
             let text = if text.len() as i64 >= max_bytes {

@@ -27,7 +27,7 @@ const DEMO: &str = include_str!("../../../demo/cluster-dump.json");
     long_about = "kubewhy reads the state of a Kubernetes cluster and explains every pod or namespace that is \
 stuck: one root cause per finding (a stable slug, see `kubewhy causes`), the evidence that proves it, \
 every object it affects, and the next steps with their risk. It only reads, except `kubewhy fix … --apply`, which repairs a pod or namespace stuck Terminating after showing its plan.",
-    after_help = "Examples:\n  kubewhy scan -A                                  diagnose the current cluster (kubeconfig), all namespaces\n  kubewhy scan --demo                              diagnose the bundled demo cluster\n  kubectl get pods,events,nodes -A -o json | kubewhy scan --from -\n  kubectl cluster-info dump -A --output-directory=dump && kubewhy scan --from dump\n  kubewhy scan --from dump -n shop -o markdown     a report to paste into a ticket\n  kubewhy pod web-1 -n shop                        why is this one pod stuck?\n  kubewhy ns old-team                              why does this namespace not go away?\n  kubewhy scan -A --node-logs node-1/              with what node-collect gathered on a node\n  kubewhy fix ns old-team                          the plan that repairs it (add --apply to carry it out)\n  kubewhy explain oom-killed                       what a cause means and how to fix it\n\nInstalled as kubectl-why on the PATH, it is also `kubectl why pod web-1 -n shop`."
+    after_help = "Examples:\n  kubewhy scan -A                                  diagnose the current cluster (kubeconfig), all namespaces\n  kubewhy scan --demo                              diagnose the bundled demo cluster\n  kubectl get pods,events,nodes -A -o json | kubewhy scan --from -\n  kubectl cluster-info dump -A --output-directory=dump && kubewhy scan --from dump\n  kubewhy scan --from dump -n shop -o markdown     a report to paste into a ticket\n  kubewhy pod web-1 -n shop                        why is this one pod stuck?\n  kubewhy ns old-team                              why does this namespace not go away?\n  kubewhy scan -A --node-logs node-1/              with what node-collect gathered on a node\n  kubewhy fix ns old-team                          the plan that repairs it (add --apply to carry it out)\n  kubewhy explain oom-killed                       what a cause means and how to fix it\n\nInstalled as kubectl-why on the PATH, it is also `kubectl why pod web-1 -n shop`, and `kubectl why -A` (or bare `kubectl why`) scans."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -261,10 +261,20 @@ fn main() -> ExitCode {
         })
         .unwrap_or(false);
     let mut cmd = <Cli as clap::CommandFactory>::command();
+    let mut args: Vec<std::ffi::OsString> = std::env::args_os().collect();
     if plugin {
         cmd = cmd.bin_name("kubectl why");
+        // A plugin does its main job with kubectl's own flags: `kubectl why`, `kubectl why -A`,
+        // `kubectl why -n shop --context prod` scan.
+        let first = args.get(1).map(|a| a.to_string_lossy().into_owned());
+        match first.as_deref() {
+            None => args.push("scan".into()),
+            Some("-h" | "--help" | "-V" | "--version") => {}
+            Some(f) if f.starts_with('-') => args.insert(1, "scan".into()),
+            _ => {}
+        }
     }
-    let cli = match <Cli as clap::FromArgMatches>::from_arg_matches(&cmd.get_matches()) {
+    let cli = match <Cli as clap::FromArgMatches>::from_arg_matches(&cmd.get_matches_from(args)) {
         Ok(c) => c,
         Err(e) => e.exit(),
     };
@@ -642,11 +652,15 @@ fn scan(args: ScanArgs, target: Target) -> Result<u8> {
             loaded
                 .snapshot
                 .logs
-                .extend(fetched.0.into_iter().map(|(container, text)| {
+                .extend(fetched.0.into_iter().map(|(container, text, previous)| {
                     kubewhy_model::objects::ContainerLog {
                         namespace: ns.clone(),
                         pod: name.clone(),
-                        origin: format!("kubectl logs {name} -n {ns} -c {container} --previous"),
+                        origin: if previous {
+                            format!("kubectl logs {name} -n {ns} -c {container} --previous")
+                        } else {
+                            format!("kubectl logs {name} -n {ns} -c {container} (the current run: the previous run's log is gone)")
+                        },
                         container,
                         tail: kubewhy_source::log_tail(&text),
                     }
@@ -720,23 +734,31 @@ fn scan(args: ScanArgs, target: Target) -> Result<u8> {
     Ok(if failed { 1 } else { 0 })
 }
 
-/// The previous run's log of each container (bounded), and the problems met (as warnings: a
-/// missing log never stops the diagnosis).
+/// The previous run's log of each container (bounded; the current run's when the previous one's
+/// is gone), whether it is the previous run's, and the problems met (as warnings: a missing log
+/// never stops the diagnosis).
 async fn previous_logs(
     opts: &kubewhy_live::LiveOptions,
     ns: &str,
     pod: &str,
     containers: &[String],
-) -> (Vec<(String, String)>, Vec<String>) {
+) -> (Vec<(String, String, bool)>, Vec<String>) {
     let client = match kubewhy_live::client(opts).await {
         Ok(c) => c,
         Err(e) => return (Vec::new(), vec![format!("previous logs of pod {pod}: {e}")]),
     };
     let (mut logs, mut problems) = (Vec::new(), Vec::new());
+    let max = kubewhy_live::PREVIOUS_LOG_BYTES;
     for c in containers {
-        match kubewhy_live::previous_log_with(&client, ns, pod, c, kubewhy_live::PREVIOUS_LOG_BYTES).await {
-            Ok(Some(text)) => logs.push((c.clone(), text)),
-            Ok(None) => {}
+        match kubewhy_live::previous_log_with(&client, ns, pod, c, max).await {
+            Ok(Some(text)) => logs.push((c.clone(), text, true)),
+            // The previous run's log is gone (the dead container was removed): the current
+            // run's, if it has written any, says the same thing more often than not.
+            Ok(None) => {
+                if let Ok(Some(text)) = kubewhy_live::current_log_with(&client, ns, pod, c, max).await {
+                    logs.push((c.clone(), text, false));
+                }
+            }
             Err(e) => problems.push(format!(
                 "previous log of container {c} of pod {ns}/{pod} (needs permission to get pods/log): {e}"
             )),

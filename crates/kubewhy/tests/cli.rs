@@ -648,3 +648,46 @@ fn a_slow_live_read_shows_a_progress_bar_on_a_terminal_only() {
     assert_eq!(piped.status.code(), Some(0), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Installed as `kubectl-why`, the binary does its main job with kubectl's own flags:
+/// `kubectl why -A …` and `kubectl why -n shop …` scan; subcommands and `--help` keep working.
+#[test]
+fn as_a_kubectl_plugin_kubectls_flags_scan() {
+    let dir = std::env::temp_dir().join(format!("kubewhy-plugin-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let plugin = dir.join("kubectl-why");
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_kubewhy"), &plugin).unwrap();
+    let run = |args: &[&str]| {
+        std::process::Command::new(&plugin)
+            .args(args)
+            .env("NO_COLOR", "1")
+            .output()
+            .unwrap()
+    };
+    let out = run(&["-A", "--demo", "-o", "json"]);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        !json_of(&out.stdout)["findings"]
+            .as_array()
+            .unwrap()
+            .is_empty()
+    );
+    let out = run(&["-n", "shop", "--demo", "-o", "json"]);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = run(&["explain", "oom-killed"]);
+    assert_eq!(out.status.code(), Some(0));
+    let out = run(&["--help"]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("(or bare `kubectl why`) scans"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
