@@ -1538,29 +1538,11 @@ fn eviction_by_absence(
         .and_then(|p| p.metadata.deletion_grace_period_seconds)
         .or(f.recorded.and_then(|r| r.deletion_grace))
         .filter(|g| *g > 0);
-    let killing = f
-        .events
-        .iter()
-        .find(|e| e.reason == "Killing")
-        .map(|e| e.first_time.or(e.last_time));
-    if kubelet.is_none() && grace.is_none() && killing.is_none() {
+    let killing = f.events.iter().any(|e| e.reason == "Killing");
+    if kubelet.is_none() && grace.is_none() && !killing {
         return None;
     }
-    // When the deletion began: the recorder saw it, the live pod's deadline less its grace,
-    // the Killing event.
-    let began = f
-        .recorded
-        .and_then(|r| r.deletion_seen)
-        .or_else(|| {
-            let p = f.live?;
-            let end = p.metadata.deletion_timestamp?;
-            Some(
-                end - jiff::SignedDuration::from_secs(
-                    p.metadata.deletion_grace_period_seconds.unwrap_or(0),
-                ),
-            )
-        })
-        .or(killing.flatten());
+    let began = deletion_began(f);
     let from = history.audit.iter().filter_map(|a| a.time).min();
     let to = history.audit.iter().filter_map(|a| a.time).max();
     // Only a log that covers the moment can show absence.
@@ -1604,12 +1586,10 @@ fn before_the_pod(snap: &Snapshot, f: &Facts, t: Option<jiff::Timestamp>) -> boo
     pod_born.is_some_and(|b| t < b) || ns_born.is_some_and(|c| t < c)
 }
 
-/// The owner's replacement for the pod, created as it was being deleted: what a controller does
-/// after an eviction (or any deletion), for evidence.
-fn replacement<'a>(snap: &'a Snapshot, f: &Facts) -> Option<&'a Event> {
-    let (o, _) = f.owner.as_ref()?;
-    let began = f
-        .recorded
+/// When the pod's deletion began: the recorder saw it, the live pod's deadline less its grace
+/// period, its Killing event.
+fn deletion_began(f: &Facts) -> Option<jiff::Timestamp> {
+    f.recorded
         .and_then(|r| r.deletion_seen)
         .or_else(|| {
             let p = f.live?;
@@ -1625,7 +1605,14 @@ fn replacement<'a>(snap: &'a Snapshot, f: &Facts) -> Option<&'a Event> {
                 .iter()
                 .find(|e| e.reason == "Killing")
                 .and_then(|e| e.first_time.or(e.last_time))
-        })?;
+        })
+}
+
+/// The owner's replacement for the pod, created as it was being deleted: what a controller does
+/// after an eviction (or any deletion), for evidence.
+fn replacement<'a>(snap: &'a Snapshot, f: &Facts) -> Option<&'a Event> {
+    let (o, _) = f.owner.as_ref()?;
+    let began = deletion_began(f)?;
     snap.events.iter().find(|e| {
         e.reason == "SuccessfulCreate"
             && e.involved.kind == o.kind
