@@ -265,6 +265,23 @@ mod tests {
     #[test]
     fn messages_are_recognised_wherever_they_stand() {
         let c = |t: &str| recognise(t).map(|r| r.cause);
+        // The wordings issue 24 taught the rules, read from pastes too.
+        assert_eq!(
+            c(
+                "  Normal  Preempted  2m  default-scheduler  Preempted by shop/urgent on node node-1"
+            ),
+            Some(Cause::Preempted)
+        );
+        assert_eq!(
+            c("default-scheduler: preempting to accommodate a higher priority pod"),
+            Some(Cause::Preempted)
+        );
+        assert_eq!(
+            c(
+                "I1125 15:23:42.044805 1 gc_controller.go:212] Forced deletion of unscheduled terminating Pod shop/w succeeded"
+            ),
+            Some(Cause::PodGcUnscheduledTerminating)
+        );
         assert_eq!(
             c("as a result `Cannot schedule pods: node(s) had volume node affinity conflict.`"),
             Some(Cause::VolumeNodeAffinityConflict)

@@ -45,6 +45,16 @@ const PHRASES: &[(&str, Cause)] = &[
         "Found unscheduled terminating Pod",
         Cause::PodGcUnscheduledTerminating,
     ),
+    (
+        "Forced deletion of unscheduled terminating Pod",
+        Cause::PodGcUnscheduledTerminating,
+    ),
+    // The scheduler's preemption: its event on the victim (every wording) and the condition.
+    ("Preempted by ", Cause::Preempted),
+    (
+        "preempting to accommodate a higher priority pod",
+        Cause::Preempted,
+    ),
     ("garbage collecting ", Cause::PodGcThreshold),
     ("Garbage collecting pods", Cause::PodGcThreshold),
     // Node conditions and the kubelet's events about them.
