@@ -3,6 +3,7 @@
 
 use crate::cause::Cause;
 use crate::objects::ObjectKey;
+use crate::workload::WorkloadRef;
 use serde::Serialize;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -115,6 +116,10 @@ pub struct Step {
     pub action: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub command: Option<String>,
+    /// Configuration to put in place (a file's lines, not a command to run): shown as a block
+    /// of its own, never with a shell prompt.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub snippet: Option<String>,
     pub risk: RiskLevel,
     /// What could go wrong, in a sentence.
     #[serde(skip_serializing_if = "String::is_empty")]
@@ -128,6 +133,13 @@ pub struct Finding {
     pub severity: Severity,
     pub summary: String,
     pub objects: Vec<ObjectKey>,
+    /// The workloads at the top of the affected pods' owner chains, with pod counts (filled
+    /// once the findings are merged: `Snapshot::workloads_of`).
+    pub workloads: Vec<WorkloadRef>,
+    /// When the oldest affected object's trouble began, as far as its state shows (a pod's
+    /// Ready or PodScheduled condition turning False, its deletion; a namespace's deletion).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub since: Option<jiff::Timestamp>,
     pub evidence: Vec<Evidence>,
     pub explanation: String,
     pub remediation: Vec<Step>,
@@ -145,6 +157,8 @@ impl Finding {
             severity,
             summary: summary.into(),
             objects: Vec::new(),
+            workloads: Vec::new(),
+            since: None,
             evidence: Vec::new(),
             explanation: String::new(),
             remediation: Vec::new(),
@@ -190,6 +204,7 @@ impl Finding {
         self.remediation.push(Step {
             action: action.into(),
             command,
+            snippet: None,
             risk,
             risk_note: risk_note.into(),
         });
@@ -211,10 +226,28 @@ impl Finding {
             Step {
                 action: action.into(),
                 command,
+                snippet: None,
                 risk,
                 risk_note: risk_note.into(),
             },
         );
+        self
+    }
+    /// A step whose content is configuration to write (a file's lines), not a command.
+    pub fn snippet_step(
+        mut self,
+        action: impl Into<String>,
+        snippet: impl Into<String>,
+        risk: RiskLevel,
+        risk_note: impl Into<String>,
+    ) -> Self {
+        self.remediation.push(Step {
+            action: action.into(),
+            command: None,
+            snippet: Some(snippet.into()),
+            risk,
+            risk_note: risk_note.into(),
+        });
         self
     }
     pub fn confidence(mut self, c: Confidence) -> Self {
@@ -231,9 +264,15 @@ impl Finding {
 /// Evidence that reads the same (kind, source, quote) is kept once with an occurrence count.
 /// The result is ordered most severe first, then most objects affected, then by cause and first
 /// object.
+///
+/// A step whose command differs between the merged findings (it names each pod's workload)
+/// keeps every distinct command, folded by `commands::fold`: a few listed, more as one loop.
 pub fn merge_findings(findings: Vec<Finding>) -> Vec<Finding> {
     let mut out: Vec<Finding> = Vec::new();
     let mut index: std::collections::HashMap<(Cause, String), usize> = Default::default();
+    // (finding, step) -> the distinct commands seen for that step, in order.
+    let mut variants: std::collections::HashMap<(usize, usize), crate::commands::Variants> =
+        Default::default();
     for f in findings {
         let key = (f.cause, f.group_key.clone());
         match index.get(&key) {
@@ -260,23 +299,53 @@ pub fn merge_findings(findings: Vec<Finding>) -> Vec<Finding> {
                         None => into.evidence.push(e),
                     }
                 }
-                // Steps are per cause, not per object: the first object's command stands for all.
+                // Steps are per cause; their commands are per workload (or pod).
                 for s in f.remediation {
-                    if !into.remediation.iter().any(|x| x.action == s.action) {
-                        into.remediation.push(s);
+                    match into.remediation.iter().position(|x| x.action == s.action) {
+                        None => into.remediation.push(s),
+                        Some(at) => {
+                            if let Some(c) = s.command
+                                && into.remediation[at].command.as_deref() != Some(c.as_str())
+                            {
+                                variants
+                                    .entry((i, at))
+                                    .or_insert_with(|| {
+                                        crate::commands::Variants::new(
+                                            into.remediation[at].command.clone(),
+                                        )
+                                    })
+                                    .add(c);
+                            }
+                        }
                     }
                 }
             }
         }
     }
-    out.sort_by(|a, b| {
+    for ((i, at), v) in variants {
+        let step = &mut out[i].remediation[at];
+        step.command = v.fold(step.risk == RiskLevel::None);
+    }
+    order(&mut out);
+    out
+}
+
+/// The order every report shows: most severe first; within a severity, the cause that affects
+/// the most objects first (so the findings of one cause stay together, as the overview table
+/// lists them), then its largest finding; then by cause and first object.
+pub fn order(findings: &mut [Finding]) {
+    let mut per_cause: std::collections::HashMap<(Severity, Cause), usize> = Default::default();
+    for f in findings.iter() {
+        *per_cause.entry((f.severity, f.cause)).or_default() += f.objects.len();
+    }
+    findings.sort_by(|a, b| {
         b.severity
             .cmp(&a.severity)
-            .then(b.objects.len().cmp(&a.objects.len()))
+            .then_with(|| per_cause[&(b.severity, b.cause)].cmp(&per_cause[&(a.severity, a.cause)]))
             .then(a.cause.cmp(&b.cause))
+            .then(b.objects.len().cmp(&a.objects.len()))
             .then_with(|| a.objects.first().cmp(&b.objects.first()))
     });
-    out
 }
 
 #[cfg(test)]

@@ -2,6 +2,7 @@
 //! the indexes over them), findings, and the cause catalogue.
 
 pub mod cause;
+pub mod commands;
 pub mod finding;
 pub mod history;
 pub mod map;
@@ -13,6 +14,7 @@ pub mod quantity;
 pub mod redact;
 pub mod selector;
 pub mod snapshot;
+pub mod workload;
 
 pub use cause::{Cause, Family};
 pub use finding::{
@@ -21,3 +23,4 @@ pub use finding::{
 };
 pub use objects::ObjectKey;
 pub use snapshot::{Pasted, PastedMessage, Snapshot, Stamp};
+pub use workload::{PodIndex, WorkloadRef};

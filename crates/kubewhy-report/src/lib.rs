@@ -7,6 +7,7 @@
 mod gone;
 mod html;
 mod markdown;
+pub mod overview;
 mod plan;
 mod sanitize;
 mod text;
@@ -40,6 +41,8 @@ pub struct Report<'a> {
     pub unexplained: &'a [Unexplained],
     pub warnings: &'a [InputWarning],
     pub snapshot: SnapshotInfo,
+    /// Only the overview (one row per cause), not each finding's details (`--summary`).
+    pub summary_only: bool,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -52,6 +55,9 @@ pub struct SnapshotInfo {
     pub objects: usize,
     /// Objects read per kind.
     pub kinds: BTreeMap<String, usize>,
+    /// Read from a live cluster: no object read means an empty scope, not missing input.
+    #[serde(skip)]
+    pub live: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -90,8 +96,11 @@ struct JsonDoc<'a> {
     snapshot: SnapshotInfo,
     input_problems: Vec<InputWarning>,
     summary: Summary,
-    findings: Vec<std::borrow::Cow<'a, Finding>>,
-    unexplained: Vec<Unexplained>,
+    /// Left out with `--summary`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    findings: Option<Vec<std::borrow::Cow<'a, Finding>>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    unexplained: Option<Vec<Unexplained>>,
 }
 
 #[derive(Serialize)]
@@ -107,6 +116,8 @@ struct Summary {
     affected_objects: usize,
     by_severity: BTreeMap<&'static str, usize>,
     by_cause: BTreeMap<&'static str, usize>,
+    /// One row per cause, in the order of the findings: what the text report's overview shows.
+    causes: Vec<overview::CauseRow>,
     unexplained: usize,
 }
 
@@ -122,6 +133,7 @@ fn summary(r: &Report) -> Summary {
         affected_objects: r.findings.iter().map(|f| f.objects.len()).sum(),
         by_severity,
         by_cause,
+        causes: overview::overview(r.findings),
         unexplained: r.unexplained.len(),
     }
 }
@@ -150,6 +162,11 @@ pub(crate) fn clean_finding(f: &Finding) -> Finding {
     for o in &mut f.objects {
         clean_key(o);
     }
+    for w in &mut f.workloads {
+        w.kind = sanitize(&w.kind).into();
+        w.namespace = sanitize(&w.namespace).into();
+        w.name = sanitize(&w.name).into();
+    }
     for e in &mut f.evidence {
         e.source = sanitize(&e.source);
         e.quote = sanitize(&e.quote);
@@ -160,6 +177,7 @@ pub(crate) fn clean_finding(f: &Finding) -> Finding {
     for s in &mut f.remediation {
         s.action = sanitize(&s.action);
         s.command = s.command.as_deref().map(sanitize);
+        s.snippet = s.snippet.as_deref().map(sanitize);
         s.risk_note = sanitize(&s.risk_note);
     }
     f
@@ -174,6 +192,11 @@ fn finding_is_clean(f: &Finding) -> bool {
     sanitize::is_clean(&f.summary)
         && sanitize::is_clean(&f.explanation)
         && f.objects.iter().all(key)
+        && f.workloads.iter().all(|w| {
+            [&w.kind, &w.namespace, &w.name]
+                .iter()
+                .all(|s| sanitize::is_clean(s))
+        })
         && f.evidence.iter().all(|e| {
             sanitize::is_clean(&e.source)
                 && sanitize::is_clean(&e.quote)
@@ -182,6 +205,7 @@ fn finding_is_clean(f: &Finding) -> bool {
         && f.remediation.iter().all(|s| {
             sanitize::is_clean(&s.action)
                 && s.command.as_deref().is_none_or(sanitize::is_clean)
+                && s.snippet.as_deref().is_none_or(sanitize::is_clean)
                 && sanitize::is_clean(&s.risk_note)
         })
 }
@@ -229,18 +253,20 @@ fn json_doc<'a>(r: &Report<'a>) -> JsonDoc<'a> {
         input_problems: r.warnings.iter().map(clean_warning).collect(),
         summary: summary(r),
         // Borrowed when already clean (almost always): a large report is not held twice.
-        findings: r
-            .findings
-            .iter()
-            .map(|f| {
-                if finding_is_clean(f) {
-                    std::borrow::Cow::Borrowed(f)
-                } else {
-                    std::borrow::Cow::Owned(clean_finding(f))
-                }
-            })
-            .collect(),
-        unexplained: r.unexplained.iter().map(clean_unexplained).collect(),
+        findings: (!r.summary_only).then(|| {
+            r.findings
+                .iter()
+                .map(|f| {
+                    if finding_is_clean(f) {
+                        std::borrow::Cow::Borrowed(f)
+                    } else {
+                        std::borrow::Cow::Owned(clean_finding(f))
+                    }
+                })
+                .collect()
+        }),
+        unexplained: (!r.summary_only)
+            .then(|| r.unexplained.iter().map(clean_unexplained).collect()),
     }
 }
 
@@ -249,6 +275,58 @@ fn json(r: &Report) -> String {
         .unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"));
     s.push('\n');
     s
+}
+
+/// The findings and unexplained pods of one namespace (the page's `?namespace=` filter):
+/// objects, workloads and evidence of other namespaces left out, findings left with nothing
+/// dropped. Cluster-scoped objects (a node) stay with the namespace's findings.
+pub fn in_namespace(
+    findings: &[Finding],
+    unexplained: &[Unexplained],
+    ns: &str,
+) -> (Vec<Finding>, Vec<Unexplained>) {
+    let keep =
+        |o: &kubewhy_model::ObjectKey| o.namespace == ns || (o.kind == "Namespace" && o.name == ns);
+    let found = findings
+        .iter()
+        .filter(|f| f.objects.iter().any(keep))
+        .map(|f| {
+            let mut f = f.clone();
+            f.objects
+                .retain(|o| keep(o) || (o.namespace.is_empty() && o.kind != "Namespace"));
+            f.workloads.retain(|w| w.namespace == ns);
+            f.evidence.retain(|e| {
+                e.object
+                    .as_ref()
+                    .is_none_or(|o| o.namespace.is_empty() || o.namespace == ns)
+            });
+            f
+        })
+        .collect();
+    let unexplained = unexplained
+        .iter()
+        .filter(|u| keep(&u.object))
+        .cloned()
+        .collect();
+    (found, unexplained)
+}
+
+/// Every namespace that has a finding or an unexplained pod, sorted: what the page's filter
+/// offers.
+pub fn namespaces_of(findings: &[Finding], unexplained: &[Unexplained]) -> Vec<String> {
+    let mut set = std::collections::BTreeSet::new();
+    for o in findings
+        .iter()
+        .flat_map(|f| &f.objects)
+        .chain(unexplained.iter().map(|u| &u.object))
+    {
+        if !o.namespace.is_empty() {
+            set.insert(o.namespace.as_str());
+        } else if o.kind == "Namespace" {
+            set.insert(o.name.as_str());
+        }
+    }
+    set.into_iter().map(str::to_string).collect()
 }
 
 /// The most severe finding, for exit codes.

@@ -1,7 +1,13 @@
 //! Markdown, to paste into a ticket: one section per finding, evidence as a table.
 
+use crate::overview::{OVERVIEW_AFTER, age, overview, thousands, workloads_line};
 use crate::{Report, clean_finding, clean_unexplained};
 use std::fmt::Write;
+
+/// Objects named per finding; the rest are counted (the JSON output lists them all).
+const MAX_OBJECTS: usize = 20;
+/// Evidence rows per finding.
+const MAX_EVIDENCE: usize = 20;
 
 /// Escapes text for a table cell: pipes, and newlines as <br>.
 fn cell(s: &str) -> String {
@@ -50,7 +56,29 @@ pub(crate) fn render(r: &Report) -> String {
             .map(|n| format!(", snapshot as of {n}"))
             .unwrap_or_default()
     );
-    for (i, f) in r.findings.iter().enumerate() {
+    if r.summary_only || r.findings.len() > OVERVIEW_AFTER {
+        let _ = writeln!(
+            out,
+            "| # | severity | cause | findings | workloads | pods | namespaces | since |\n|---:|---|---|---:|---:|---:|---:|---|"
+        );
+        for row in overview(r.findings) {
+            let _ = writeln!(
+                out,
+                "| {} | {} | `{}` | {} | {} | {} | {} | {} |",
+                row.first + 1,
+                row.severity.as_str().to_ascii_uppercase(),
+                row.cause.slug(),
+                thousands(row.findings),
+                thousands(row.workloads),
+                thousands(row.pods),
+                thousands(row.namespaces),
+                age(row.since, r.snapshot.now.as_deref())
+            );
+        }
+        out.push('\n');
+    }
+    let details = if r.summary_only { 0 } else { r.findings.len() };
+    for (i, f) in r.findings.iter().take(details).enumerate() {
         let f = clean_finding(f);
         let _ = writeln!(
             out,
@@ -61,13 +89,28 @@ pub(crate) fn render(r: &Report) -> String {
             f.code,
             text(&f.summary)
         );
-        let objs: Vec<String> = f.objects.iter().map(|o| code(&o.to_string())).collect();
-        let _ = writeln!(out, "**Affects:** {}\n", objs.join(", "));
+        let workloads = workloads_line(&f.workloads);
+        if !workloads.is_empty() {
+            let _ = writeln!(out, "**Workloads:** {}\n", text(&workloads));
+        }
+        let objs: Vec<String> = f
+            .objects
+            .iter()
+            .take(MAX_OBJECTS)
+            .map(|o| code(&o.to_string()))
+            .collect();
+        let more = f.objects.len().saturating_sub(MAX_OBJECTS);
+        let more = if more > 0 {
+            format!(" … and {} more", thousands(more))
+        } else {
+            String::new()
+        };
+        let _ = writeln!(out, "**Affects:** {}{more}\n", objs.join(", "));
         let _ = writeln!(
             out,
             "**Evidence**\n\n| kind | where | quote |\n|---|---|---|"
         );
-        for e in &f.evidence {
+        for e in f.evidence.iter().take(MAX_EVIDENCE) {
             let (on, times) = crate::evidence_where(e);
             let _ = writeln!(
                 out,
@@ -77,6 +120,13 @@ pub(crate) fn render(r: &Report) -> String {
                 cell(&e.source),
                 times,
                 cell(&e.quote)
+            );
+        }
+        let hidden = f.evidence.len().saturating_sub(MAX_EVIDENCE);
+        if hidden > 0 {
+            let _ = writeln!(
+                out,
+                "\n… and {hidden} more evidence line(s): the JSON output holds them all."
             );
         }
         if !f.explanation.is_empty() {
@@ -98,8 +148,11 @@ pub(crate) fn render(r: &Report) -> String {
                     s.risk.as_str(),
                     note
                 );
-                if let Some(c) = &s.command {
-                    let _ = writeln!(out, "   ```sh\n   {}\n   ```", c.replace("```", "'''"));
+                for (block, lang) in [(&s.command, "sh"), (&s.snippet, "yaml")] {
+                    if let Some(c) = block {
+                        let body = c.replace("```", "'''").replace('\n', "\n   ");
+                        let _ = writeln!(out, "   ```{lang}\n   {body}\n   ```");
+                    }
                 }
             }
             out.push('\n');
@@ -111,7 +164,7 @@ pub(crate) fn render(r: &Report) -> String {
             f.cause.slug()
         );
     }
-    if !r.unexplained.is_empty() {
+    if !r.unexplained.is_empty() && !r.summary_only {
         let _ = writeln!(
             out,
             "### Not explained\n\n| pod | status | next step |\n|---|---|---|"

@@ -2,6 +2,7 @@
 //! binary writes through anstream, which drops them when stdout is not a terminal or NO_COLOR
 //! is set.
 
+use crate::overview::{OVERVIEW_AFTER, age, overview, thousands, workloads_line};
 use crate::{Report, clean_finding, clean_unexplained};
 use anstyle::{AnsiColor, Style};
 use kubewhy_model::{Finding, Severity};
@@ -9,6 +10,8 @@ use std::fmt::Write;
 
 const WIDTH: usize = 100;
 const MAX_OBJECTS: usize = 10;
+/// Evidence lines shown per finding; a finding merged from thousands of pods can carry more.
+const MAX_EVIDENCE: usize = 12;
 
 fn sev_style(s: Severity) -> Style {
     let c = match s {
@@ -40,7 +43,7 @@ pub(crate) fn render(r: &Report) -> String {
         paint(bold, "kubewhy:"),
         r.findings.len(),
         if pods > 0 {
-            format!(" affecting {pods} pod(s)")
+            format!(" affecting {} pod(s)", thousands(pods))
         } else {
             String::new()
         },
@@ -51,7 +54,7 @@ pub(crate) fn render(r: &Report) -> String {
             .unwrap_or_default()
     );
     if r.findings.is_empty() && r.unexplained.is_empty() {
-        if r.snapshot.objects == 0 {
+        if r.snapshot.objects == 0 && !r.snapshot.live {
             // Not "no problems": nothing was there to judge.
             let _ = writeln!(
                 out,
@@ -65,10 +68,16 @@ pub(crate) fn render(r: &Report) -> String {
             );
         }
     }
-    for (i, f) in r.findings.iter().enumerate() {
-        let f = clean_finding(f);
+    if r.summary_only || r.findings.len() > OVERVIEW_AFTER {
         out.push('\n');
-        finding_block(&mut out, i + 1, &f, bold, dim);
+        overview_table(&mut out, r, bold);
+    }
+    if !r.summary_only {
+        for (i, f) in r.findings.iter().enumerate() {
+            let f = clean_finding(f);
+            out.push('\n');
+            finding_block(&mut out, i + 1, &f, bold, dim);
+        }
     }
     if !r.unexplained.is_empty() {
         let _ = writeln!(
@@ -77,7 +86,12 @@ pub(crate) fn render(r: &Report) -> String {
             paint(sev_style(Severity::Warning), "NOT EXPLAINED"),
             r.unexplained.len()
         );
-        for u in r.unexplained {
+        let shown = if r.summary_only {
+            0
+        } else {
+            r.unexplained.len()
+        };
+        for u in r.unexplained.iter().take(shown) {
             let u = clean_unexplained(u);
             let _ = writeln!(
                 out,
@@ -96,6 +110,71 @@ pub(crate) fn render(r: &Report) -> String {
         );
     }
     out
+}
+
+/// The overview: one row per cause, in the order of the details below it.
+fn overview_table(out: &mut String, r: &Report, bold: Style) {
+    let rows = overview(r.findings);
+    let head = [
+        "#",
+        "SEVERITY",
+        "CAUSE",
+        "FINDINGS",
+        "WORKLOADS",
+        "PODS",
+        "NAMESPACES",
+        "SINCE",
+    ];
+    let cells: Vec<[String; 8]> = rows
+        .iter()
+        .map(|row| {
+            [
+                (row.first + 1).to_string(),
+                row.severity.as_str().to_ascii_uppercase(),
+                row.cause.slug().to_string(),
+                thousands(row.findings),
+                thousands(row.workloads),
+                thousands(row.pods),
+                thousands(row.namespaces),
+                age(row.since, r.snapshot.now.as_deref()),
+            ]
+        })
+        .collect();
+    let mut width = head.map(str::len);
+    for c in &cells {
+        for (w, s) in width.iter_mut().zip(c) {
+            *w = (*w).max(s.chars().count());
+        }
+    }
+    // Numbers right-aligned, words left-aligned.
+    let numeric = [true, false, false, true, true, true, true, false];
+    let line = |cells: &[String], style: Option<(usize, Style)>| -> String {
+        let mut l = String::from("  ");
+        for (i, c) in cells.iter().enumerate() {
+            let padded = if numeric[i] {
+                format!("{c:>w$}", w = width[i])
+            } else {
+                format!("{c:<w$}", w = width[i])
+            };
+            match style {
+                Some((col, st)) if col == i => l.push_str(&paint(st, &padded)),
+                _ => l.push_str(&padded),
+            }
+            l.push_str("  ");
+        }
+        l.trim_end().to_string()
+    };
+    let head: Vec<String> = head.iter().map(|h| h.to_string()).collect();
+    let _ = writeln!(out, "{}", paint(bold, &line(&head, None)));
+    for (row, c) in rows.iter().zip(&cells) {
+        let _ = writeln!(out, "{}", line(c, Some((1, sev_style(row.severity)))));
+    }
+    if r.summary_only {
+        let _ = writeln!(
+            out,
+            "\nThe details of each finding: the same command without --summary (# is the finding's number)."
+        );
+    }
 }
 
 pub(crate) fn finding_block(out: &mut String, n: usize, f: &Finding, bold: Style, dim: Style) {
@@ -117,19 +196,24 @@ pub(crate) fn finding_block(out: &mut String, n: usize, f: &Finding, bold: Style
         .map(|o| o.to_string())
         .collect();
     let more = f.objects.len().saturating_sub(MAX_OBJECTS);
+    let workloads = workloads_line(&f.workloads);
+    if !workloads.is_empty() {
+        let _ = writeln!(out, "   {}  {}", paint(bold, "workloads"), workloads);
+    }
     let _ = writeln!(
         out,
         "   {}  {}{}",
         paint(bold, "affects"),
         shown.join(", "),
         if more > 0 {
-            format!(" … and {more} more")
+            format!(" … and {} more", thousands(more))
         } else {
             String::new()
         }
     );
     let _ = writeln!(out, "   {}", paint(bold, "evidence"));
-    for e in &f.evidence {
+    let hidden = f.evidence.len().saturating_sub(MAX_EVIDENCE);
+    for e in f.evidence.iter().take(MAX_EVIDENCE) {
         let on = e
             .object
             .as_ref()
@@ -152,6 +236,16 @@ pub(crate) fn finding_block(out: &mut String, n: usize, f: &Finding, bold: Style
             let _ = writeln!(out, "               │ {line}");
         }
     }
+    if hidden > 0 {
+        let _ = writeln!(
+            out,
+            "     {}",
+            paint(
+                dim,
+                &format!("… and {hidden} more evidence line(s): -o json holds them all")
+            )
+        );
+    }
     if !f.explanation.is_empty() {
         let _ = writeln!(out, "   {}", paint(bold, "why"));
         for line in wrap(&f.explanation, WIDTH - 5) {
@@ -169,7 +263,14 @@ pub(crate) fn finding_block(out: &mut String, n: usize, f: &Finding, bold: Style
                 paint(dim, &format!("[risk: {}]", s.risk.as_str()))
             );
             if let Some(c) = &s.command {
-                let _ = writeln!(out, "        $ {c}");
+                for line in c.lines() {
+                    let _ = writeln!(out, "        $ {line}");
+                }
+            }
+            if let Some(snippet) = &s.snippet {
+                for line in snippet.lines() {
+                    let _ = writeln!(out, "        │ {line}");
+                }
             }
             if !s.risk_note.is_empty() {
                 for line in wrap(&s.risk_note, WIDTH - 10) {

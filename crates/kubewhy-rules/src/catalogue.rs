@@ -158,6 +158,7 @@ pub fn steps(cause: Cause) -> Vec<kubewhy_model::Step> {
         out.push(kubewhy_model::Step {
             action,
             command,
+            snippet: None,
             risk,
             risk_note: note,
         });

@@ -190,9 +190,23 @@ pub fn diagnose(snap: &Snapshot) -> Diagnosis {
             next,
         });
     }
+    name_workloads(snap, &mut findings);
     Diagnosis {
         findings,
         unexplained,
+    }
+}
+
+/// Each finding's workloads (the top of its pods' owner chains, with pod counts) and since
+/// when its oldest object is in trouble, from the objects it names.
+fn name_workloads(snap: &Snapshot, findings: &mut [Finding]) {
+    if findings.is_empty() {
+        return;
+    }
+    let pods = kubewhy_model::PodIndex::new(snap);
+    for f in findings {
+        f.workloads = snap.workloads_of(&f.objects, &pods);
+        f.since = snap.since_of(&f.objects, &pods);
     }
 }
 
@@ -227,10 +241,16 @@ impl Diagnosis {
             };
             ns_ok && sel_ok && obj_ok
         };
+        let mut narrowed = false;
         for f in &mut self.findings {
+            let before = f.objects.len();
             f.objects.retain(keep);
+            narrowed |= f.objects.len() != before;
         }
         self.findings.retain(|f| !f.objects.is_empty());
+        if narrowed {
+            name_workloads(snap, &mut self.findings);
+        }
         self.unexplained.retain(|u| keep(&u.object));
     }
 }

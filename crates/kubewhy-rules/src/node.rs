@@ -440,6 +440,10 @@ fn settings_of<'a>(ctx: &'a Ctx, node: &str) -> Option<&'a KubeletSettings> {
         })
 }
 
+/// Pods of one node whose status lags, without the kubelet's throttling lines, at which its
+/// rate limit is the likely cause.
+const LAGGING_PODS: usize = 3;
+
 /// The pods whose status lags (`status_lag`), by node: one pass over the pods.
 fn lagging_pods<'a>(ctx: &'a Ctx) -> HashMap<&'a str, Vec<(ObjectKey, String)>> {
     let mut by_node: HashMap<&str, Vec<(ObjectKey, String)>> = HashMap::new();
@@ -463,7 +467,9 @@ fn throttled(ctx: &Ctx, node: &Node, lagging: &[(ObjectKey, String)], out: &mut 
         .into_iter()
         .filter(|l| l.1.component.is_empty() || l.1.component.contains("kubelet"))
         .collect();
-    if lines.is_empty() && lagging.is_empty() {
+    // One pod whose status lags proves nothing about a rate limit (a pod torn down early, a
+    // slow image): the kubelet's own throttling lines, or several pods lagging, do.
+    if lines.is_empty() && lagging.len() < LAGGING_PODS {
         return;
     }
     let on_node = ctx.snap.pods_on_node(name).count();
@@ -548,9 +554,9 @@ fn throttled(ctx: &Ctx, node: &Node, lagging: &[(ObjectKey, String)], out: &mut 
             RiskLevel::None,
             "",
         )
-        .step(
-            "Raise the kubelet's limits (kubeAPIQPS: 50, kubeAPIBurst: 100 are the 1.27+ defaults; eventRecordQPS too) in its configuration file and restart it",
-            Some("kubeAPIQPS: 50\nkubeAPIBurst: 100\neventRecordQPS: 50\neventBurst: 100".into()),
+        .snippet_step(
+            "Raise the kubelet's limits (kubeAPIQPS: 50, kubeAPIBurst: 100 are the 1.27+ defaults; eventRecordQPS too) in its configuration file (/var/lib/kubelet/config.yaml) and restart it",
+            "kubeAPIQPS: 50\nkubeAPIBurst: 100\neventRecordQPS: 50\neventBurst: 100",
             RiskLevel::Low,
             "More requests per kubelet add load on the API server: raise it gradually on large clusters (API Priority and Fairness protects the server).",
         );
@@ -1275,6 +1281,72 @@ status:
             "runtime lists compared".into(),
             "crictl pods on tke-node list nothing of the pod running".into()
         )));
+    }
+
+    /// `n` pods on node-4 whose container started at 09:50 and whose status still says
+    /// ContainerCreating at 10:00.
+    fn lagging(n: usize) -> String {
+        let mut y = "apiVersion: v1\nkind: Node\nmetadata: {name: node-4, uid: n4}\nstatus:\n  conditions:\n  - {type: Ready, status: \"True\"}\n".to_string();
+        for i in 0..n {
+            y.push_str(&format!(
+                r#"---
+apiVersion: v1
+kind: Pod
+metadata: {{name: worker-{i}, namespace: batch, uid: w{i}, creationTimestamp: "2026-11-22T09:49:00Z"}}
+spec: {{nodeName: node-4, containers: [{{name: worker, image: worker:3}}]}}
+status:
+  phase: Pending
+  containerStatuses:
+  - {{name: worker, image: worker:3, ready: false, restartCount: 0, state: {{waiting: {{reason: ContainerCreating}}}}}}
+---
+apiVersion: v1
+kind: Event
+metadata: {{name: worker-{i}.started, namespace: batch}}
+involvedObject: {{kind: Pod, namespace: batch, name: worker-{i}, uid: w{i}, fieldPath: "spec.containers{{worker}}"}}
+reason: Started
+message: Started container worker
+source: {{component: kubelet, host: node-4}}
+firstTimestamp: "2026-11-22T09:50:00Z"
+lastTimestamp: "2026-11-22T09:50:00Z"
+count: 1
+"#
+            ));
+        }
+        y
+    }
+
+    #[test]
+    fn one_pod_whose_status_lags_does_not_make_a_throttled_kubelet_but_three_do() {
+        let throttled = |n| {
+            crate::diagnose(&snapshot_of(&lagging(n), NOW))
+                .findings
+                .into_iter()
+                .filter(|f| f.cause == kubewhy_model::Cause::KubeletStatusThrottled)
+                .collect::<Vec<_>>()
+        };
+        assert!(throttled(1).is_empty());
+        assert!(throttled(2).is_empty());
+        let three = throttled(3);
+        assert_eq!(three.len(), 1);
+        let pods: Vec<&str> = three[0]
+            .objects
+            .iter()
+            .filter(|o| o.kind == "Pod")
+            .map(|o| o.name.as_str())
+            .collect();
+        assert_eq!(pods, ["worker-0", "worker-1", "worker-2"]);
+        assert_eq!(three[0].confidence, Confidence::Medium);
+        // The configuration to change is a snippet, not a command.
+        let raise = three[0]
+            .remediation
+            .iter()
+            .find(|s| s.action.starts_with("Raise the kubelet's limits"))
+            .expect("the step that raises the limits");
+        assert_eq!(raise.command, None);
+        assert_eq!(
+            raise.snippet.as_deref(),
+            Some("kubeAPIQPS: 50\nkubeAPIBurst: 100\neventRecordQPS: 50\neventBurst: 100")
+        );
     }
 
     #[test]

@@ -103,6 +103,7 @@ pub(crate) fn qualify(snap: &Snapshot, findings: &mut Vec<Finding>) {
                     p.missing
                 ),
                 command: Some(p.settle.clone()),
+                snippet: None,
                 risk: RiskLevel::None,
                 risk_note: String::new(),
             },

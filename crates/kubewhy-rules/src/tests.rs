@@ -304,3 +304,99 @@ proptest::proptest! {
         let _ = crate::pending::classify_reason(&m);
     }
 }
+
+/// Pods of five Deployments (two replicas each, their ReplicaSets not in the data) and a bare
+/// pod that no node can fit: one finding, which names the six workloads with their pod counts
+/// and changes every Deployment, not the first pod's.
+#[test]
+fn a_finding_names_its_workloads_and_its_fix_addresses_each() {
+    let mut y = String::from(
+        "apiVersion: v1\nkind: Node\nmetadata: {name: node-1, uid: n1}\nstatus:\n  allocatable: {cpu: \"2\", memory: 8Gi, pods: \"110\"}\n  conditions:\n  - {type: Ready, status: \"True\"}\n",
+    );
+    let pod = |name: &str, owner: Option<(&str, &str)>| {
+        let (labels, owners) = match owner {
+            Some((rs, hash)) => (
+                format!("labels: {{app: x, pod-template-hash: \"{hash}\"}}"),
+                format!(
+                    "ownerReferences: [{{apiVersion: apps/v1, kind: ReplicaSet, name: {rs}, uid: u-{rs}, controller: true}}]"
+                ),
+            ),
+            None => (
+                "labels: {app: x}".to_string(),
+                "ownerReferences: []".to_string(),
+            ),
+        };
+        format!(
+            r#"---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: {name}
+  namespace: scale
+  uid: u-{name}
+  creationTimestamp: "2026-11-22T09:00:00Z"
+  {labels}
+  {owners}
+spec:
+  containers: [{{name: app, image: app:1, resources: {{requests: {{cpu: "64"}}}}}}]
+status:
+  phase: Pending
+  conditions:
+  - {{type: PodScheduled, status: "False", reason: Unschedulable, message: "0/1 nodes are available: 1 Insufficient cpu.", lastTransitionTime: "2026-11-22T09:00:01Z"}}
+"#
+        )
+    };
+    for d in 0..5 {
+        for r in 0..2 {
+            y.push_str(&pod(
+                &format!("big-{d}-5d8f7c9b6-r{r}"),
+                Some((&format!("big-{d}-5d8f7c9b6"), "5d8f7c9b6")),
+            ));
+        }
+    }
+    y.push_str(&pod("lone", None));
+    let d = crate::diagnose(&snapshot_of(&y, "2026-11-22T10:00:00Z"));
+    assert_eq!(d.findings.len(), 1, "{:#?}", d.findings);
+    let f = &d.findings[0];
+    assert_eq!(f.cause, Cause::InsufficientResources);
+    assert_eq!(f.objects.len(), 11);
+    let ws: Vec<(String, String, usize)> = f
+        .workloads
+        .iter()
+        .map(|w| (w.kind.to_string(), w.path(), w.pods))
+        .collect();
+    assert_eq!(
+        ws,
+        [
+            ("Deployment".into(), "scale/big-0".into(), 2),
+            ("Deployment".into(), "scale/big-1".into(), 2),
+            ("Deployment".into(), "scale/big-2".into(), 2),
+            ("Deployment".into(), "scale/big-3".into(), 2),
+            ("Deployment".into(), "scale/big-4".into(), 2),
+            ("Pod".into(), "scale/lone".into(), 1),
+        ]
+    );
+    assert_eq!(f.since, Some("2026-11-22T09:00:01Z".parse().unwrap()));
+    let lower = f
+        .remediation
+        .iter()
+        .find(|s| s.action.starts_with("Lower the pod's cpu request"))
+        .and_then(|s| s.command.as_deref())
+        .expect("the step that lowers the request");
+    assert_eq!(
+        lower,
+        "for w in deployment/big-0 deployment/big-1 deployment/big-2 deployment/big-3 deployment/big-4; do kubectl -n scale set resources \"$w\" --requests=cpu=<smaller>; done\n\
+         kubectl get pod lone -n scale -o yaml > lone.yaml  # edit, then: kubectl replace --force -f lone.yaml"
+    );
+    // One pod's events stand for its siblings': the read-only step keeps one example.
+    let confirm = f
+        .remediation
+        .iter()
+        .find(|s| s.action.starts_with("Confirm with the pod's own events"))
+        .and_then(|s| s.command.as_deref())
+        .expect("the read-only step");
+    assert_eq!(
+        confirm,
+        "kubectl describe pod big-0-5d8f7c9b6-r0 -n scale   # and 10 more like it"
+    );
+}

@@ -101,6 +101,11 @@ struct ScanArgs {
     #[arg(long, value_name = "N")]
     gc_threshold: Option<usize>,
 
+    /// Only the overview: one row per cause (severity, findings, workloads, pods, namespaces,
+    /// since), as the report opens with when its findings do not fit a screen.
+    #[arg(long)]
+    summary: bool,
+
     /// Exit with 1 when a finding is at or above this severity.
     #[arg(long, value_enum, default_value_t = FailOn::Warning, value_name = "LEVEL")]
     fail_on: FailOn,
@@ -700,7 +705,9 @@ fn scan(args: ScanArgs, target: Target) -> Result<u8> {
             files: loaded.files_read,
             objects: snap.object_count(),
             kinds: snap.kinds_loaded.clone(),
+            live: rt.is_some(),
         },
+        summary_only: args.summary,
     };
     let format = match args.output {
         OutputFormat::Text => Format::Text,

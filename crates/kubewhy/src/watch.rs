@@ -164,8 +164,49 @@ async fn shutdown_signal() {
 struct Published {
     json: String,
     html: String,
+    /// What a page filtered to one namespace (`/?namespace=shop`) is rendered from.
+    view: Option<Arc<View>>,
     /// When the last evaluation finished.
     at: Option<Instant>,
+}
+
+/// The last evaluation's findings, for pages rendered on request.
+struct View {
+    findings: Vec<Finding>,
+    unexplained: Vec<kubewhy_model::Unexplained>,
+    warnings: Vec<InputWarning>,
+    snapshot: kubewhy_report::SnapshotInfo,
+    watch_problems: Vec<String>,
+    synced: bool,
+    refresh_seconds: u32,
+    namespaces: Vec<String>,
+}
+
+impl View {
+    /// The page, whole or for one namespace.
+    fn page(&self, namespace: Option<&str>) -> String {
+        let (findings, unexplained) = match namespace {
+            Some(ns) => kubewhy_report::in_namespace(&self.findings, &self.unexplained, ns),
+            None => (self.findings.clone(), self.unexplained.clone()),
+        };
+        let report = kubewhy_report::Report {
+            findings: &findings,
+            unexplained: &unexplained,
+            warnings: &self.warnings,
+            snapshot: self.snapshot.clone(),
+            summary_only: false,
+        };
+        kubewhy_report::html_page(
+            &report,
+            &kubewhy_report::PageInfo {
+                refresh_seconds: self.refresh_seconds,
+                watch_problems: &self.watch_problems,
+                synced: self.synced,
+                namespace,
+                namespaces: &self.namespaces,
+            },
+        )
+    }
 }
 
 struct Shared {
@@ -271,7 +312,9 @@ fn evaluate_loop(shared: &Shared, client: &kubewhy_live::Client, rt: &tokio::run
                 files: 0,
                 objects: snap.object_count(),
                 kinds: snap.kinds_loaded.clone(),
+                live: true,
             },
+            summary_only: false,
         };
         let health = shared.store.health();
         let synced = shared.store.synced();
@@ -297,14 +340,32 @@ fn evaluate_loop(shared: &Shared, client: &kubewhy_live::Client, rt: &tokio::run
             })
             .collect();
         let json = kubewhy_report::render(&report, kubewhy_report::Format::Json);
-        let html = kubewhy_report::html_page(
-            &report,
-            &kubewhy_report::PageInfo {
-                refresh_seconds: shared.interval.as_secs().max(5) as u32,
-                watch_problems: &watch_problems,
-                synced,
-            },
-        );
+        let view = View {
+            namespaces: kubewhy_report::namespaces_of(&diagnosis.findings, &diagnosis.unexplained),
+            snapshot: report.snapshot.clone(),
+            warnings: problems.clone(),
+            watch_problems,
+            synced,
+            refresh_seconds: shared.interval.as_secs().max(5) as u32,
+            findings: Vec::new(),
+            unexplained: Vec::new(),
+        };
+        let html = {
+            let report = kubewhy_report::Report {
+                snapshot: view.snapshot.clone(),
+                ..report
+            };
+            kubewhy_report::html_page(
+                &report,
+                &kubewhy_report::PageInfo {
+                    refresh_seconds: view.refresh_seconds,
+                    watch_problems: &view.watch_problems,
+                    synced,
+                    namespace: None,
+                    namespaces: &view.namespaces,
+                },
+            )
+        };
         shared.metrics.update(
             &diagnosis.findings,
             diagnosis.unexplained.len(),
@@ -313,10 +374,16 @@ fn evaluate_loop(shared: &Shared, client: &kubewhy_live::Client, rt: &tokio::run
             started.elapsed(),
             shared.max_namespace_labels,
         );
+        let view = View {
+            findings: diagnosis.findings,
+            unexplained: diagnosis.unexplained,
+            ..view
+        };
         let mut p = shared.published.write().unwrap_or_else(|p| p.into_inner());
         *p = Published {
             json,
             html,
+            view: Some(Arc::new(view)),
             at: Some(Instant::now()),
         };
         drop(p);
@@ -608,12 +675,52 @@ fn not_yet() -> Response {
         .into_response()
 }
 
-async fn page(State(s): State<Arc<Shared>>) -> Response {
+/// `/`, or `/?namespace=NS`: the page of one namespace, rendered on request from the last
+/// evaluation (the whole page is rendered once per evaluation).
+async fn page(State(s): State<Arc<Shared>>, uri: axum::http::Uri) -> Response {
+    let namespace = uri
+        .query()
+        .and_then(|q| query_value(q, "namespace"))
+        .filter(|n| !n.is_empty());
     let p = s.published.read().unwrap_or_else(|p| p.into_inner());
     if p.at.is_none() {
         return not_yet();
     }
-    Html(p.html.clone()).into_response()
+    match (namespace, &p.view) {
+        (Some(ns), Some(view)) => {
+            let view = view.clone();
+            drop(p);
+            Html(view.page(Some(&ns))).into_response()
+        }
+        _ => Html(p.html.clone()).into_response(),
+    }
+}
+
+/// The value of `key` in a query string, percent-decoded (`+` is a space in a form's GET).
+fn query_value(query: &str, key: &str) -> Option<String> {
+    let raw = query
+        .split('&')
+        .find_map(|kv| kv.strip_prefix(key)?.strip_prefix('='))?;
+    let bytes = raw.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'+' => out.push(b' '),
+            b'%' if i + 2 < bytes.len() => {
+                match u8::from_str_radix(std::str::from_utf8(&bytes[i + 1..i + 3]).ok()?, 16) {
+                    Ok(b) => {
+                        out.push(b);
+                        i += 2;
+                    }
+                    Err(_) => out.push(b'%'),
+                }
+            }
+            b => out.push(b),
+        }
+        i += 1;
+    }
+    String::from_utf8(out).ok()
 }
 
 async fn findings(State(s): State<Arc<Shared>>) -> Response {

@@ -439,7 +439,9 @@ fn a_wrong_type_in_any_field_costs_that_object_at_most() {
                         files: 1,
                         objects: s.object_count(),
                         kinds: Default::default(),
+                        live: false,
                     },
+                    summary_only: false,
                 };
                 for f in [
                     kubewhy_report::Format::Text,

@@ -187,7 +187,9 @@ fn no_planted_secret_reaches_any_output_or_the_flight_recorder() {
             files: loaded.files_read,
             objects: loaded.snapshot.object_count(),
             kinds: loaded.snapshot.kinds_loaded.clone(),
+            live: false,
         },
+        summary_only: false,
     };
     let page = kubewhy_report::html_page(
         &report,
@@ -195,6 +197,8 @@ fn no_planted_secret_reaches_any_output_or_the_flight_recorder() {
             refresh_seconds: 10,
             watch_problems: &[],
             synced: true,
+            namespace: None,
+            namespaces: &[],
         },
     );
     assert!(page.contains("web-1"));
