@@ -35,6 +35,8 @@ pub(crate) struct Resource {
     /// The kind, as objects and the loader spell it.
     pub(crate) kind: &'static str,
     pub(crate) namespaced: bool,
+    /// What kubewhy judges from it: what a scan that may not read it cannot see.
+    pub(crate) judges: &'static str,
 }
 
 pub(crate) const RESOURCES: &[Resource] = &[
@@ -42,102 +44,119 @@ pub(crate) const RESOURCES: &[Resource] = &[
         prefixes: &["/api/v1"],
         plural: "nodes",
         kind: "Node",
+        judges: "which node could take a Pending pod, and node health",
         namespaced: false,
     },
     Resource {
         prefixes: &["/api/v1"],
         plural: "namespaces",
         kind: "Namespace",
+        judges: "namespaces stuck Terminating",
         namespaced: false,
     },
     Resource {
         prefixes: &["/api/v1"],
         plural: "persistentvolumes",
         kind: "PersistentVolume",
+        judges: "volumes a claim could bind, and their node affinity",
         namespaced: false,
     },
     Resource {
         prefixes: &["/api/v1"],
         plural: "pods",
         kind: "Pod",
+        judges: "every pod",
         namespaced: true,
     },
     Resource {
         prefixes: &["/api/v1"],
         plural: "events",
         kind: "Event",
+        judges: "the exact pull, mount and scheduling errors (events)",
         namespaced: true,
     },
     Resource {
         prefixes: &["/api/v1"],
         plural: "persistentvolumeclaims",
         kind: "PersistentVolumeClaim",
+        judges: "claims a pod waits on",
         namespaced: true,
     },
     Resource {
         prefixes: &["/api/v1"],
         plural: "configmaps",
         kind: "ConfigMap",
+        judges: "missing ConfigMaps (never their values)",
         namespaced: true,
     },
     Resource {
         prefixes: &["/api/v1"],
         plural: "secrets",
         kind: "Secret",
+        judges: "missing Secrets and pull secrets (never their values)",
         namespaced: true,
     },
     Resource {
         prefixes: &["/api/v1"],
         plural: "serviceaccounts",
         kind: "ServiceAccount",
+        judges: "pull secrets given through service accounts",
         namespaced: true,
     },
     Resource {
         prefixes: &["/api/v1"],
         plural: "resourcequotas",
         kind: "ResourceQuota",
+        judges: "pods a ResourceQuota refuses",
         namespaced: true,
     },
     Resource {
         prefixes: &["/api/v1"],
         plural: "limitranges",
         kind: "LimitRange",
+        judges: "pods a LimitRange refuses",
         namespaced: true,
     },
     Resource {
         prefixes: &["/apis/apps/v1"],
         plural: "replicasets",
         kind: "ReplicaSet",
+        judges: "ReplicaSets that cannot create pods, and pods' Deployments",
         namespaced: true,
     },
     Resource {
         prefixes: &["/apis/apps/v1"],
         plural: "deployments",
         kind: "Deployment",
+        judges: "Deployments that cannot create pods",
         namespaced: true,
     },
     Resource {
         prefixes: &["/apis/apps/v1"],
         plural: "statefulsets",
         kind: "StatefulSet",
+        judges: "StatefulSets that cannot create pods",
         namespaced: true,
     },
     Resource {
         prefixes: &["/apis/apps/v1"],
         plural: "daemonsets",
         kind: "DaemonSet",
+        judges: "DaemonSets that create no pods",
         namespaced: true,
     },
     Resource {
         prefixes: &["/apis/batch/v1"],
         plural: "jobs",
         kind: "Job",
+        judges: "Jobs' pods and their TTL",
         namespaced: true,
     },
     Resource {
         prefixes: &["/apis/batch/v1", "/apis/batch/v1beta1"],
         plural: "cronjobs",
         kind: "CronJob",
+        judges: "CronJobs' history limits",
         namespaced: true,
     },
     // Argo Workflows, when installed (404 otherwise: nothing to read): `spec.podGC`.
@@ -145,24 +164,28 @@ pub(crate) const RESOURCES: &[Resource] = &[
         prefixes: &["/apis/argoproj.io/v1alpha1"],
         plural: "workflows",
         kind: "Workflow",
+        judges: "Argo Workflows' pod GC",
         namespaced: true,
     },
     Resource {
         prefixes: &["/apis/storage.k8s.io/v1"],
         plural: "storageclasses",
         kind: "StorageClass",
+        judges: "claims without a provisioner",
         namespaced: false,
     },
     Resource {
         prefixes: &["/apis/storage.k8s.io/v1"],
         plural: "csidrivers",
         kind: "CSIDriver",
+        judges: "volume drivers that are not installed",
         namespaced: false,
     },
     Resource {
         prefixes: &["/apis/coordination.k8s.io/v1"],
         plural: "leases",
         kind: "Lease",
+        judges: "node heartbeats and whether the scheduler runs",
         namespaced: true,
     },
     // What evictions respect, and the pods the API server just evicted (status.disruptedPods).
@@ -170,30 +193,35 @@ pub(crate) const RESOURCES: &[Resource] = &[
         prefixes: &["/apis/policy/v1", "/apis/policy/v1beta1"],
         plural: "poddisruptionbudgets",
         kind: "PodDisruptionBudget",
+        judges: "evictions a PodDisruptionBudget allows",
         namespaced: true,
     },
     Resource {
         prefixes: &["/apis/scheduling.k8s.io/v1"],
         plural: "priorityclasses",
         kind: "PriorityClass",
+        judges: "preemption by priority",
         namespaced: false,
     },
     Resource {
         prefixes: &["/apis/apiregistration.k8s.io/v1"],
         plural: "apiservices",
         kind: "APIService",
+        judges: "unavailable APIs that block namespace deletion",
         namespaced: false,
     },
     Resource {
         prefixes: &["/apis/admissionregistration.k8s.io/v1"],
         plural: "mutatingwebhookconfigurations",
         kind: "MutatingWebhookConfiguration",
+        judges: "admission webhooks that refuse pods",
         namespaced: false,
     },
     Resource {
         prefixes: &["/apis/admissionregistration.k8s.io/v1"],
         plural: "validatingwebhookconfigurations",
         kind: "ValidatingWebhookConfiguration",
+        judges: "admission webhooks that refuse pods",
         namespaced: false,
     },
 ];
@@ -389,10 +417,19 @@ pub async fn fetch_with(
         server,
         ..Default::default()
     };
-    for (_, _, listed) in results {
+    let mut forbidden: Vec<(&Resource, Option<String>)> = Vec::new();
+    for (i, scope, listed) in results {
         out.requests += listed.requests;
         out.pages.extend(listed.pages);
-        out.problems.extend(listed.problem);
+        if listed.forbidden {
+            forbidden.push((&RESOURCES[i], scope));
+        } else {
+            out.problems.extend(listed.problem);
+        }
+    }
+    let forbidden = served_only(&client, forbidden).await;
+    if !forbidden.is_empty() {
+        out.problems.push(permission_summary(&forbidden));
     }
     // Namespaces being deleted: what is left in them, across every resource type served.
     let mut dying: Vec<String> = discovery::terminating(&out.pages)
@@ -533,6 +570,8 @@ struct Listed {
     problem: Option<InputWarning>,
     /// Further problems (discovery reports one per failing group).
     extra_problems: Vec<InputWarning>,
+    /// The list was refused (403): one summary names every refused kind (`permission_summary`).
+    forbidden: bool,
     requests: u32,
 }
 
@@ -616,6 +655,7 @@ async fn list_kind<S: AsRef<str>>(
                         }
                         Err(Failure::Status(403, msg)) => {
                             listed.pages.clear();
+                            listed.forbidden = true;
                             listed.problem = Some(problem(
                                 plural,
                                 forbidden_message(plural, prefix, "list", &scope, &msg),
@@ -649,6 +689,100 @@ async fn list_kind<S: AsRef<str>>(
         }
     }
     listed
+}
+
+/// One warning for every kind the user may not read: the kinds by scope, what kubewhy could
+/// not judge without them, and the ClusterRole that grants them. (A warning per kind and
+/// namespace buried the answer of a user who may read only their own namespace's pods.)
+pub(crate) fn permission_summary(forbidden: &[(&Resource, Option<String>)]) -> InputWarning {
+    // Kinds by scope, then scopes that refused the same kinds together.
+    let mut by_place: Vec<(String, Vec<&str>)> = Vec::new();
+    for (r, scope) in forbidden {
+        let place = match scope {
+            Some(ns) => ns.clone(),
+            None if r.namespaced => "all namespaces".to_string(),
+            None => String::new(),
+        };
+        match by_place.iter_mut().find(|(p, _)| *p == place) {
+            Some((_, v)) if !v.contains(&r.plural) => v.push(r.plural),
+            Some(_) => {}
+            None => by_place.push((place, vec![r.plural])),
+        }
+    }
+    let mut groups: Vec<(Vec<&str>, Vec<String>)> = Vec::new();
+    for (place, plurals) in by_place {
+        match groups.iter_mut().find(|(p, _)| *p == plurals) {
+            Some((_, places)) => places.push(place),
+            None => groups.push((plurals, vec![place])),
+        }
+    }
+    let what: Vec<String> = groups
+        .iter()
+        .map(|(plurals, places)| {
+            let place = match places.as_slice() {
+                [p] if p.is_empty() => "cluster-scoped".to_string(),
+                [p] if p == "all namespaces" => "in all namespaces".to_string(),
+                [p] => format!("in namespace {p}"),
+                many => format!("in namespaces {}", many.join(", ")),
+            };
+            format!("{} ({place})", plurals.join(", "))
+        })
+        .collect();
+    let mut judged: Vec<&str> = Vec::new();
+    for (r, _) in forbidden {
+        if !judged.contains(&r.judges) {
+            judged.push(r.judges);
+        }
+    }
+    const SAID: usize = 4;
+    let more = judged.len().saturating_sub(SAID);
+    let judged = judged[..judged.len().min(SAID)].join("; ")
+        + &if more > 0 {
+            format!("; and {more} more")
+        } else {
+            String::new()
+        };
+    InputWarning {
+        file: "live:permissions".into(),
+        line: None,
+        column: None,
+        message: format!(
+            "not permitted to read {}. The checks ran without them, so kubewhy cannot see {judged}. The read-only ClusterRole kubewhy-read (deploy/kustomize/base, or the Helm chart deploy/helm/kubewhy) grants every read kubewhy needs, Secret values excepted.",
+            what.join("; "),
+        ),
+    }
+}
+
+/// Drops the refused kinds whose API group the cluster does not serve at all (RBAC answers 403
+/// before the API server could say 404): a user who may not list Argo workflows on a cluster
+/// without Argo is told nothing about them. One discovery request per group version; discovery
+/// is open to every authenticated user.
+async fn served_only<'a>(
+    client: &Client,
+    forbidden: Vec<(&'a Resource, Option<String>)>,
+) -> Vec<(&'a Resource, Option<String>)> {
+    let mut served: std::collections::HashMap<&str, bool> = Default::default();
+    for (r, _) in &forbidden {
+        let prefix = r.prefixes[0];
+        if prefix == "/api/v1" || served.contains_key(prefix) {
+            continue;
+        }
+        let mut ok = false;
+        for p in r.prefixes {
+            match get(client, p).await {
+                Err(Failure::Status(404, _)) => continue,
+                _ => {
+                    ok = true;
+                    break;
+                }
+            }
+        }
+        served.insert(prefix, ok);
+    }
+    forbidden
+        .into_iter()
+        .filter(|(r, _)| served.get(r.prefixes[0]).copied().unwrap_or(true))
+        .collect()
 }
 
 /// What a 403 means for the report: which checks ran without the kind, and the exact permission.

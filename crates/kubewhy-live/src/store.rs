@@ -141,10 +141,11 @@ impl Store {
         let inner = self.lock();
         let mut problems = Vec::new();
         let mut empty = Vec::new();
+        let mut forbidden = Vec::new();
         for k in &inner.kinds {
             let r = k.resource;
             match &k.status() {
-                WatchStatus::Forbidden(msg) => problems.push(problem(r.plural, msg.clone())),
+                WatchStatus::Forbidden(_) => forbidden.push((r, None)),
                 WatchStatus::Failing(e) => problems.push(problem(
                     r.plural,
                     format!(
@@ -157,6 +158,9 @@ impl Store {
             if k.lists > 0 && k.objects.is_empty() {
                 empty.push(r.kind);
             }
+        }
+        if !forbidden.is_empty() {
+            problems.insert(0, crate::permission_summary(&forbidden));
         }
         let snap =
             kubewhy_source::snapshot_of(inner.kinds.iter().flat_map(|k| k.objects.values()), empty);
@@ -338,7 +342,14 @@ mod tests {
         let (s, problems) = store.snapshot();
         assert!(!s.kinds_loaded.contains_key("Secret"));
         assert_eq!(problems.len(), 1);
-        assert_eq!(problems[0].file, "live:secrets");
+        assert_eq!(problems[0].file, "live:permissions");
+        assert!(
+            problems[0]
+                .message
+                .starts_with("not permitted to read secrets (in all namespaces)."),
+            "{}",
+            problems[0].message
+        );
         assert!(!store.synced(), "other kinds have not listed yet");
     }
 }

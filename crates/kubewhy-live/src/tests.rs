@@ -169,18 +169,69 @@ async fn forbidden_kinds_are_reported_with_the_missing_permission_and_the_rest_i
         .await
         .unwrap();
     let msgs: Vec<String> = f.problems.iter().map(|p| p.message.clone()).collect();
-    assert_eq!(msgs.len(), 2, "{msgs:?}");
+    assert_eq!(
+        msgs.len(),
+        1,
+        "one summary, not a warning per kind: {msgs:?}"
+    );
+    assert_eq!(f.problems[0].file, "live:permissions");
     assert!(
-        msgs.iter()
-            .any(|m| m.contains("resources=[secrets] apiGroups=[\"\"]")),
+        msgs[0].starts_with(
+            "not permitted to read secrets (in all namespaces); apiservices (cluster-scoped). The checks ran without them, so kubewhy cannot see missing Secrets"
+        ),
         "{msgs:?}"
     );
-    assert!(
-        msgs.iter()
-            .any(|m| m.contains("resources=[apiservices] apiGroups=[\"apiregistration.k8s.io\"]")),
-        "{msgs:?}"
-    );
+    assert!(msgs[0].contains("ClusterRole kubewhy-read"), "{msgs:?}");
     assert_eq!(f.pages.len(), RESOURCES.len() - 2);
+}
+
+/// A user who may read only the pods of their namespace: every other list is refused, in that
+/// namespace and cluster-wide. One warning says so; the group the cluster does not serve (Argo)
+/// is not named; the pods are read.
+#[tokio::test]
+async fn a_namespace_only_reader_gets_one_permission_summary() {
+    let (client, _) = mock_client(|uri, _| {
+        if uri.starts_with("/version") {
+            return (200, "{}".into());
+        }
+        if uri == "/apis/argoproj.io/v1alpha1" {
+            return status(
+                404,
+                "NotFound",
+                "the server could not find the requested resource",
+            );
+        }
+        if uri.starts_with("/apis/") && !uri.contains('?') {
+            return (200, "{}".into());
+        }
+        if uri.starts_with("/api/v1/namespaces/lp/pods?") {
+            return empty(uri);
+        }
+        status(403, "Forbidden", "no")
+    });
+    let opts = LiveOptions {
+        namespaces: vec!["lp".into()],
+        ..Default::default()
+    };
+    let f = fetch_with(client, "lp", "https://mock", &opts)
+        .await
+        .unwrap();
+    assert_eq!(f.problems.len(), 1, "{:?}", f.problems);
+    let m = &f.problems[0].message;
+    assert!(m.contains("nodes, namespaces, persistentvolumes"), "{m}");
+    assert!(m.contains("(cluster-scoped)"), "{m}");
+    assert!(
+        m.contains("events, persistentvolumeclaims, configmaps"),
+        "{m}"
+    );
+    assert!(m.contains("(in namespace lp)"), "{m}");
+    assert!(
+        m.contains("leases (in namespaces kube-node-lease, kube-system)"),
+        "{m}"
+    );
+    assert!(!m.contains("workflows"), "Argo is not served: {m}");
+    assert!(!m.contains("pods"), "{m}");
+    assert_eq!(f.pages.len(), 1, "the pods of lp");
 }
 
 #[tokio::test]

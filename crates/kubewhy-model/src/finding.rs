@@ -391,6 +391,10 @@ pub struct Unexplained {
     pub status: String,
     /// The one command that would show more.
     pub next: String,
+    /// What the state does say, and what the data lacks to say more (e.g. the image and its
+    /// registry of a pod in ImagePullBackOff whose events could not be read).
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub reason: String,
 }
 
 /// A problem with the input that did not stop the run (a malformed file, an unreadable path).

@@ -148,9 +148,14 @@ pub fn page(r: &Report, info: &PageInfo) -> String {
             let u = clean_unexplained(u);
             let _ = writeln!(
                 out,
-                "<tr><td><code>{}</code></td><td>{}</td><td><code>{}</code></td></tr>",
+                "<tr><td><code>{}</code></td><td>{}{}</td><td><code>{}</code></td></tr>",
                 esc(&u.object.path()),
                 esc(&u.status),
+                if u.reason.is_empty() {
+                    String::new()
+                } else {
+                    format!("<br><span class=\"note\">{}</span>", esc(&u.reason))
+                },
                 esc(&u.next)
             );
         }

@@ -222,6 +222,7 @@ pub(crate) fn clean_unexplained(u: &Unexplained) -> Unexplained {
     clean_key(&mut u.object);
     u.status = sanitize(&u.status);
     u.next = sanitize(&u.next);
+    u.reason = sanitize(&u.reason);
     u
 }
 

@@ -171,11 +171,16 @@ pub(crate) fn render(r: &Report) -> String {
         );
         for u in r.unexplained {
             let u = clean_unexplained(u);
+            let status = if u.reason.is_empty() {
+                u.status.clone()
+            } else {
+                format!("{}: {}", u.status, u.reason)
+            };
             let _ = writeln!(
                 out,
                 "| {} | {} | {} |",
                 cell(&u.object.path()),
-                cell(&u.status),
+                cell(&status),
                 code(&u.next)
             );
         }

@@ -26,6 +26,7 @@ fn sample() -> (Vec<Finding>, Vec<Unexplained>, Vec<InputWarning>) {
         object: ObjectKey::new("Pod", "shop", "api", ""),
         status: "ImagePullBackOff".into(),
         next: "kubectl describe pod api -n shop".into(),
+        reason: String::new(),
     };
     let w = InputWarning {
         file: "x.json".into(),

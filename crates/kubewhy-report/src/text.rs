@@ -100,6 +100,11 @@ pub(crate) fn render(r: &Report) -> String {
                 u.status,
                 paint(dim, &u.next)
             );
+            if !u.reason.is_empty() {
+                for line in wrap(&u.reason, WIDTH - 6) {
+                    let _ = writeln!(out, "    {}", paint(dim, &line));
+                }
+            }
         }
     }
     if !r.warnings.is_empty() {

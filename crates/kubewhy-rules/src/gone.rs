@@ -101,6 +101,7 @@ pub fn explain(snap: &Snapshot, history: &History, q: &Query) -> Answer {
                 object: facts.key.clone(),
                 status,
                 next,
+                reason: String::new(),
             }),
         }
     }

@@ -298,7 +298,7 @@ fn registry_matches(key: &str, registry: &str) -> bool {
     key == registry
 }
 
-fn registry_of(image: &str) -> String {
+pub(crate) fn registry_of(image: &str) -> String {
     match image.split_once('/') {
         Some((host, _)) if host.contains('.') || host.contains(':') || host == "localhost" => {
             host.to_string()

@@ -160,6 +160,7 @@ pub fn diagnose(snap: &Snapshot) -> Diagnosis {
             object: info.key.clone(),
             status: info.status_column(),
             next,
+            reason: podinfo::unexplained_reason(snap, &info),
         });
     }
     // A namespace stuck deleting that no finding explains: what is left in it would.
@@ -188,6 +189,7 @@ pub fn diagnose(snap: &Snapshot) -> Diagnosis {
             object: key,
             status: "Terminating".into(),
             next,
+            reason: String::new(),
         });
     }
     name_workloads(snap, &mut findings);

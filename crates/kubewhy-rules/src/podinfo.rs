@@ -242,3 +242,56 @@ mod tests {
         assert_eq!(human_duration(2 * 86400 + 3600), "2d1h");
     }
 }
+
+/// What an unhealthy pod's state says when no check could name a cause, and what the data
+/// lacks: a pod in `ImagePullBackOff` is never just "unhealthy" — its image, registry and the
+/// missing pull error are named.
+pub(crate) fn unexplained_reason(snap: &Snapshot, info: &PodInfo) -> String {
+    let events = if snap.kinds_loaded.contains_key("Event") {
+        "no event about it is in the data (events expire after an hour)"
+    } else {
+        "the pod's events were not read (not in the data, or not permitted)"
+    };
+    for (c, _) in info.statuses() {
+        let Some(w) = &c.state.waiting else { continue };
+        let image = info
+            .container(&c.name)
+            .map_or(c.image.as_str(), |s| s.image.as_str());
+        let said = if w.message.is_empty() {
+            String::new()
+        } else {
+            format!(" (\"{}\")", w.message)
+        };
+        let what = match w.reason.as_str() {
+            "ImagePullBackOff" | "ErrImagePull" => format!(
+                "container {} cannot pull image {image} from registry {}{said}; the runtime's pull error says why, and {events}",
+                c.name,
+                crate::image::registry_of(image)
+            ),
+            "CrashLoopBackOff" => {
+                let last = c.last_state.terminated.as_ref().map_or(String::new(), |t| {
+                    format!(
+                        ", last exit code {}{}",
+                        t.exit_code,
+                        if t.reason.is_empty() {
+                            String::new()
+                        } else {
+                            format!(" ({})", t.reason)
+                        }
+                    )
+                });
+                format!(
+                    "container {} keeps exiting (restarted {} times{last}); its last log lines say why",
+                    c.name, c.restart_count
+                )
+            }
+            "CreateContainerConfigError" | "CreateContainerError" => format!(
+                "the kubelet cannot create container {} ({}){said}; {events}",
+                c.name, w.reason
+            ),
+            _ => continue,
+        };
+        return what;
+    }
+    String::new()
+}

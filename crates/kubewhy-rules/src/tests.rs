@@ -400,3 +400,54 @@ status:
         "kubectl describe pod big-0-5d8f7c9b6-r0 -n scale   # and 10 more like it"
     );
 }
+
+/// A pod whose state is one of the failures people search for is never "no problems": at any
+/// age, without events, it is a finding or an unexplained pod that says what its state says.
+#[test]
+fn a_failing_waiting_state_is_never_healthy_at_any_age_without_events() {
+    for reason in [
+        "ImagePullBackOff",
+        "ErrImagePull",
+        "CrashLoopBackOff",
+        "CreateContainerConfigError",
+        "CreateContainerError",
+    ] {
+        for created in ["2026-11-22T09:59:50Z", "2026-11-20T10:00:00Z"] {
+            let y = format!(
+                r#"apiVersion: v1
+kind: Pod
+metadata: {{name: api, namespace: shop, uid: u1, creationTimestamp: "{created}"}}
+spec:
+  nodeName: node-1
+  containers: [{{name: api, image: "registry.example.com/shop/api:9.9"}}]
+status:
+  phase: Pending
+  containerStatuses:
+  - name: api
+    image: registry.example.com/shop/api:9.9
+    ready: false
+    restartCount: 0
+    state: {{waiting: {{reason: {reason}}}}}
+"#
+            );
+            let d = crate::diagnose(&snapshot_of(&y, "2026-11-22T10:00:00Z"));
+            match (d.findings.as_slice(), d.unexplained.as_slice()) {
+                ([f], []) => assert_eq!(f.objects[0].name, "api", "{reason}"),
+                ([], [u]) => {
+                    assert_eq!(u.status, reason);
+                    assert!(!u.reason.is_empty(), "{reason}: {u:?}");
+                    if reason.contains("Image") {
+                        assert!(
+                            u.reason.contains("registry.example.com/shop/api:9.9")
+                                && u.reason.contains("registry registry.example.com")
+                                && u.reason.contains("events were not read"),
+                            "{}",
+                            u.reason
+                        );
+                    }
+                }
+                other => panic!("{reason} created {created}: {other:?}"),
+            }
+        }
+    }
+}

@@ -371,6 +371,8 @@ fn load_source(args: &SourceArgs, focus: Vec<String>) -> Result<Source> {
         None
     };
     let mut live_problems = Vec::new();
+    // A live read that listed anything succeeded, even when what it may read is empty.
+    let mut listed_something = false;
     let mut scope_namespaces = args.namespace.clone();
     let inputs: Vec<Input> = if args.demo {
         vec![Input::Text {
@@ -385,6 +387,7 @@ fn load_source(args: &SourceArgs, focus: Vec<String>) -> Result<Source> {
                 )
             })?;
         live_problems = fetched.problems;
+        listed_something = !fetched.pages.is_empty();
         // Report exactly what was read: the context's namespace unless -n or -A said otherwise.
         scope_namespaces = fetched.namespaces;
         fetched
@@ -463,7 +466,7 @@ fn load_source(args: &SourceArgs, focus: Vec<String>) -> Result<Source> {
             loaded.warnings.len()
         );
     }
-    if loaded.snapshot.object_count() == 0 && !loaded.warnings.is_empty() {
+    if loaded.snapshot.object_count() == 0 && !loaded.warnings.is_empty() && !listed_something {
         // Pasted text is read best effort: text kubewhy does not know is a note, not a failure.
         if !loaded.pasted_text {
             bail!("nothing could be read from the input");
