@@ -747,7 +747,7 @@ pub(crate) fn permission_summary(forbidden: &[(&Resource, Option<String>)]) -> I
         line: None,
         column: None,
         message: format!(
-            "not permitted to read {}. The checks ran without them, so kubewhy cannot see {judged}. The read-only ClusterRole kubewhy-read (deploy/kustomize/base, or the Helm chart deploy/helm/kubewhy) grants every read kubewhy needs, Secret values excepted.",
+            "not permitted to read {}. The checks ran without them, so kubewhy cannot see {judged}. The read-only ClusterRole kubewhy-read (deploy/kustomize/base, or the Helm chart deploy/helm/kubewhy) grants them all but Secrets (deploy/kustomize/extras adds their names).",
             what.join("; "),
         ),
     }

@@ -14,7 +14,7 @@ use kube::api::{Api, ApiResource, DynamicObject};
 use kube::runtime::WatchStreamExt;
 use kube::runtime::utils::{Backoff, ResetTimerBackoff};
 use kube::runtime::watcher::{self, Event as WEvent};
-use kubewhy_model::history::{ObjectRecord, OwnerLink, PodRecord, RecordedEvent};
+use kubewhy_model::history::{ObjectRecord, OwnerLink, PodRecord, RecordedEvent, ScaleRecord};
 use kubewhy_model::objects::{Condition, Meta, Pod};
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -35,6 +35,9 @@ pub enum Seen {
     },
     /// An owner, node or namespace is gone.
     ObjectGone(Box<ObjectRecord>),
+    /// A Deployment's, ReplicaSet's or StatefulSet's desired replicas changed (a ReplicaSet
+    /// created by a rollout counts as scaled up from 0).
+    Scaled(Box<ScaleRecord>),
     /// A PodDisruptionBudget's `status.disruptedPods` named a pod: the API server granted its
     /// eviction at `at` (the entry goes once the pod is being deleted, so only a watch sees it).
     Evicted {
@@ -55,6 +58,7 @@ enum Kind {
     Pod,
     Event,
     Job,
+    Deployment,
     ReplicaSet,
     StatefulSet,
     DaemonSet,
@@ -70,6 +74,7 @@ impl Kind {
             "pods" => Kind::Pod,
             "events" => Kind::Event,
             "jobs" => Kind::Job,
+            "deployments" => Kind::Deployment,
             "replicasets" => Kind::ReplicaSet,
             "statefulsets" => Kind::StatefulSet,
             "daemonsets" => Kind::DaemonSet,
@@ -84,6 +89,7 @@ impl Kind {
             Kind::Pod => "Pod",
             Kind::Event => "Event",
             Kind::Job => "Job",
+            Kind::Deployment => "Deployment",
             Kind::ReplicaSet => "ReplicaSet",
             Kind::StatefulSet => "StatefulSet",
             Kind::DaemonSet => "DaemonSet",
@@ -97,6 +103,7 @@ impl Kind {
             Kind::Pod => "pods",
             Kind::Event => "events",
             Kind::Job => "jobs",
+            Kind::Deployment => "deployments",
             Kind::ReplicaSet => "replicasets",
             Kind::StatefulSet => "statefulsets",
             Kind::DaemonSet => "daemonsets",
@@ -323,6 +330,8 @@ struct Tracker {
     relist: Option<HashSet<String>>,
     /// Evictions already reported: (namespace, pod, time).
     evictions: HashSet<(String, String, String)>,
+    /// Desired replicas last seen, by uid (Deployments, ReplicaSets, StatefulSets).
+    replicas: HashMap<String, i64>,
 }
 
 impl Tracker {
@@ -334,6 +343,7 @@ impl Tracker {
             event_counts: HashMap::new(),
             relist: None,
             evictions: HashSet::new(),
+            replicas: HashMap::new(),
         }
     }
 
@@ -351,6 +361,7 @@ impl Tracker {
             }
             WEvent::InitApply(o) | WEvent::Apply(o) => {
                 let uid = o.metadata.uid.clone().unwrap_or_default();
+                let listing = self.relist.is_some();
                 if let Some(seen) = self.relist.as_mut() {
                     seen.insert(uid.clone());
                 }
@@ -365,7 +376,33 @@ impl Tracker {
                             .ok()
                             .and_then(kubewhy_source::core_event)
                             .unwrap_or_default();
-                        if e.involved.kind == "Pod" && self.event_counts.get(&uid) != Some(&e.count)
+                        // A controller's "Deleted pod: NAME": kept for that pod, by name (the
+                        // correlator folds them into one event whose message names the last).
+                        let deleted = (e.reason == "SuccessfulDelete")
+                            .then(|| kubewhy_model::messages::controller::deleted_pod(&e.message))
+                            .flatten()
+                            .map(str::to_string);
+                        if let Some(pod) = deleted {
+                            let key = format!("{uid}/{pod}");
+                            if !self.event_counts.contains_key(&key) {
+                                self.event_counts.insert(key.clone(), e.count);
+                                out.push(Seen::PodEvent {
+                                    event_uid: key,
+                                    pod_uid: String::new(),
+                                    namespace: e.namespace.to_string(),
+                                    pod,
+                                    event: RecordedEvent {
+                                        time: e.last_time.or(e.first_time),
+                                        type_: e.type_.into(),
+                                        reason: e.reason.into(),
+                                        source: e.source.into(),
+                                        message: e.message.into(),
+                                        count: e.count,
+                                    },
+                                });
+                            }
+                        } else if e.involved.kind == "Pod"
+                            && self.event_counts.get(&uid) != Some(&e.count)
                         {
                             self.event_counts.insert(uid.clone(), e.count);
                             out.push(Seen::PodEvent {
@@ -404,6 +441,13 @@ impl Tracker {
                         }
                     }
                     _ => {
+                        if matches!(
+                            kind,
+                            Kind::Deployment | Kind::ReplicaSet | Kind::StatefulSet
+                        ) && let Some(seen) = self.scaled(kind, &uid, &o, listing, now)
+                        {
+                            out.push(seen);
+                        }
                         self.objects.insert(uid, object_record(kind, &o));
                     }
                 }
@@ -422,7 +466,9 @@ impl Tracker {
                             out.push(Seen::PodGone(Box::new(rec)));
                         }
                     }
-                    Kind::Event => self.event_counts.retain(|u, _| seen.contains(u)),
+                    Kind::Event => self
+                        .event_counts
+                        .retain(|u, _| seen.contains(u.split('/').next().unwrap_or(u))),
                     Kind::Pdb => {}
                     _ => {
                         for (_, mut rec) in self.objects.extract_if(|u, _| !seen.contains(u)) {
@@ -443,11 +489,14 @@ impl Tracker {
                         out.push(Seen::PodGone(Box::new(rec)));
                     }
                     Kind::Event => {
-                        self.event_counts.remove(&uid);
+                        let prefix = format!("{uid}/");
+                        self.event_counts
+                            .retain(|u, _| *u != uid && !u.starts_with(&prefix));
                     }
                     Kind::Pdb => {}
                     _ => {
                         self.objects.remove(&uid);
+                        self.replicas.remove(&uid);
                         let mut rec = object_record(kind, &o);
                         rec.deleted = Some(now);
                         out.push(Seen::ObjectGone(Box::new(rec)));
@@ -457,6 +506,69 @@ impl Tracker {
         }
         out
     }
+}
+
+impl Tracker {
+    /// A change of desired replicas seen on a Deployment, ReplicaSet or StatefulSet (or a new
+    /// one that wants pods, seen outside a list: a rollout's ReplicaSet), with the field
+    /// manager that last set `spec.replicas`.
+    fn scaled(
+        &mut self,
+        kind: Kind,
+        uid: &str,
+        o: &DynamicObject,
+        listing: bool,
+        now: Timestamp,
+    ) -> Option<Seen> {
+        let to = o.data.get("spec")?.get("replicas")?.as_i64()?;
+        let from = match self.replicas.insert(uid.to_string(), to) {
+            Some(from) => from,
+            // Known from before, or listed: nothing changed that the recorder saw.
+            None if listing || kind != Kind::ReplicaSet => return None,
+            None => 0,
+        };
+        if from == to {
+            return None;
+        }
+        let meta = slim::<MetaOnly>(o).metadata;
+        Some(Seen::Scaled(Box::new(ScaleRecord {
+            kind: kind.kind().to_string(),
+            namespace: meta.ns().to_string(),
+            name: meta.name.to_string(),
+            uid: uid.to_string(),
+            owner: meta.controller().map(|c| OwnerLink {
+                kind: c.kind.to_string(),
+                name: c.name.to_string(),
+                uid: c.uid.to_string(),
+            }),
+            from,
+            to,
+            at: Some(now),
+            by: replicas_manager(o, now),
+        })))
+    }
+}
+
+/// The field manager whose managedFields entry owns `spec.replicas` and was written at the
+/// moment of the change (the latest if several). A scale through the `/scale` subresource left
+/// no entry before Kubernetes 1.21: the entry is then the creator's, older than the change,
+/// and names nobody.
+fn replicas_manager(o: &DynamicObject, now: Timestamp) -> String {
+    o.metadata
+        .managed_fields
+        .iter()
+        .flatten()
+        .filter(|m| {
+            m.fields_v1
+                .as_ref()
+                .and_then(|f| f.0.get("f:spec"))
+                .is_some_and(|spec| spec.get("f:replicas").is_some())
+        })
+        .filter_map(|m| Some((m.time.as_ref()?.0, m.manager.clone()?)))
+        .max_by_key(|(t, _)| *t)
+        .filter(|(t, _)| now.as_second() - t.as_second() <= 60)
+        .map(|(_, m)| m)
+        .unwrap_or_default()
 }
 
 /// The watches' retry delays: 0.5 s doubling to at most 5 s, from 0.5 s again after two quiet
@@ -600,6 +712,122 @@ mod tests {
         );
         let mut t = Tracker::new(Kind::Event);
         assert!(t.handle(WEvent::Apply(ev(1, "Node")), now()).is_empty());
+    }
+
+    #[test]
+    fn a_controllers_deleted_pod_event_is_kept_for_each_pod_it_names() {
+        let mut t = Tracker::new(Kind::Event);
+        let ev = |count: i64, msg: &str| {
+            obj(
+                Kind::Event,
+                serde_json::json!({
+                    "metadata": {"name": "big-0-5d8f.1", "namespace": "scale", "uid": "e9"},
+                    "involvedObject": {"kind": "ReplicaSet", "name": "big-0-5d8f", "namespace": "scale", "uid": "rs"},
+                    "reason": "SuccessfulDelete", "message": msg, "type": "Normal",
+                    "count": count, "source": {"component": "replicaset-controller"},
+                    "lastTimestamp": "2026-11-23T09:59:00Z"
+                }),
+            )
+        };
+        let first = t.handle(WEvent::Apply(ev(1, "Deleted pod: big-0-5d8f-a")), now());
+        // The correlator folds the next ones into the same event, naming the latest pod.
+        let second = t.handle(
+            WEvent::Apply(ev(
+                12,
+                "(combined from similar events): Deleted pod: big-0-5d8f-b",
+            )),
+            now(),
+        );
+        let pods: Vec<(String, String, String)> = first
+            .iter()
+            .chain(&second)
+            .map(|s| match s {
+                Seen::PodEvent {
+                    event_uid,
+                    pod_uid,
+                    pod,
+                    ..
+                } => (event_uid.clone(), pod_uid.clone(), pod.clone()),
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(
+            pods,
+            [
+                (
+                    "e9/big-0-5d8f-a".into(),
+                    String::new(),
+                    "big-0-5d8f-a".into()
+                ),
+                (
+                    "e9/big-0-5d8f-b".into(),
+                    String::new(),
+                    "big-0-5d8f-b".into()
+                )
+            ]
+        );
+    }
+
+    #[test]
+    fn replica_changes_are_seen_with_the_manager_that_made_them() {
+        let mut t = Tracker::new(Kind::Deployment);
+        let deploy = |replicas: i64, manager_time: &str| {
+            serde_json::from_value::<DynamicObject>(serde_json::json!({
+                "apiVersion": "apps/v1", "kind": "Deployment",
+                "metadata": {"name": "big-0", "namespace": "scale", "uid": "d0",
+                    "managedFields": [{"manager": "kubectl-edit", "operation": "Update", "apiVersion": "apps/v1",
+                        "time": manager_time, "fieldsType": "FieldsV1",
+                        "fieldsV1": {"f:spec": {"f:replicas": {}}}}]},
+                "spec": {"replicas": replicas}
+            }))
+            .unwrap()
+        };
+        // Listed: known, nothing changed.
+        t.handle(WEvent::Init, now());
+        assert!(
+            t.handle(
+                WEvent::InitApply(deploy(200, "2026-11-20T00:00:00Z")),
+                now()
+            )
+            .iter()
+            .all(|s| matches!(s, Seen::Health { .. }))
+        );
+        t.handle(WEvent::InitDone, now());
+        let seen = t.handle(WEvent::Apply(deploy(0, "2026-11-23T09:59:58Z")), now());
+        let [Seen::Scaled(s)] = seen.as_slice() else {
+            panic!("{seen:?}")
+        };
+        assert_eq!(
+            (
+                s.kind.as_str(),
+                s.name.as_str(),
+                s.from,
+                s.to,
+                s.by.as_str()
+            ),
+            ("Deployment", "big-0", 200, 0, "kubectl-edit")
+        );
+        // A scale through /scale left the creator's old entry: it names nobody.
+        let seen = t.handle(WEvent::Apply(deploy(5, "2026-11-20T00:00:00Z")), now());
+        let [Seen::Scaled(s)] = seen.as_slice() else {
+            panic!("{seen:?}")
+        };
+        assert_eq!((s.from, s.to, s.by.as_str()), (0, 5, ""));
+        // A ReplicaSet a rollout creates counts as scaled up from nothing.
+        let mut t = Tracker::new(Kind::ReplicaSet);
+        let rs = serde_json::from_value::<DynamicObject>(serde_json::json!({
+            "apiVersion": "apps/v1", "kind": "ReplicaSet",
+            "metadata": {"name": "web-7b9c", "namespace": "shop", "uid": "r2",
+                "ownerReferences": [{"apiVersion": "apps/v1", "kind": "Deployment", "name": "web", "uid": "d", "controller": true}]},
+            "spec": {"replicas": 1}
+        }))
+        .unwrap();
+        let seen = t.handle(WEvent::Apply(rs), now());
+        let [Seen::Scaled(s)] = seen.as_slice() else {
+            panic!("{seen:?}")
+        };
+        assert_eq!((s.from, s.to), (0, 1));
+        assert_eq!(s.owner.as_ref().map(|o| o.name.as_str()), Some("web"));
     }
 
     #[test]

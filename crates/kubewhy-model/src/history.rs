@@ -177,6 +177,26 @@ impl ObjectRecord {
     }
 }
 
+/// A change of a workload's desired replicas (`spec.replicas`) that the recorder saw: a
+/// scale-down explains the pods its controller removed next.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ScaleRecord {
+    pub kind: String,
+    pub namespace: String,
+    pub name: String,
+    pub uid: String,
+    pub owner: Option<OwnerLink>,
+    pub from: i64,
+    pub to: i64,
+    /// When the recorder saw the new value.
+    pub at: Option<Timestamp>,
+    /// The field manager that last set `spec.replicas` (its managedFields entry): `kubectl`,
+    /// `kube-controller-manager` (a HorizontalPodAutoscaler, or the Deployment controller for
+    /// a ReplicaSet), … Empty when the object does not say.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub by: String,
+}
+
 /// Everything `kubewhy gone` knows about the past besides the snapshot.
 #[derive(Debug, Clone, Default)]
 pub struct History {
@@ -184,6 +204,8 @@ pub struct History {
     pub controller: Vec<ControllerLogEntry>,
     pub pods: Vec<PodRecord>,
     pub objects: Vec<ObjectRecord>,
+    /// Desired-replica changes the recorder saw.
+    pub scalings: Vec<ScaleRecord>,
     /// Which sources were given (`audit log`, `controller log`, `flight recorder`), to say
     /// which one would have told when the answer is "cannot tell".
     pub sources: Vec<String>,

@@ -11,7 +11,7 @@
 //! database written by a newer kubewhy is refused, not modified.
 
 use jiff::Timestamp;
-use kubewhy_model::history::{ObjectRecord, PodRecord, RecordedEvent};
+use kubewhy_model::history::{ObjectRecord, PodRecord, RecordedEvent, ScaleRecord};
 use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
 use std::path::Path;
 
@@ -69,6 +69,17 @@ const MIGRATIONS: &[&str] = &[
     CREATE INDEX objects_by_deleted ON objects(deleted);
     CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
     INSERT INTO meta VALUES ('application', 'kubewhy flight recorder');",
+    // 2: changes of workloads' desired replicas (what explains a scale-down's pods).
+    "CREATE TABLE scalings (
+        id INTEGER PRIMARY KEY,
+        kind TEXT NOT NULL,
+        namespace TEXT NOT NULL,
+        name TEXT NOT NULL,
+        at TEXT,
+        record TEXT NOT NULL
+    );
+    CREATE INDEX scalings_by_at ON scalings(at);
+    CREATE INDEX scalings_by_namespace ON scalings(namespace);",
 ];
 
 /// The schema version this build writes.
@@ -108,6 +119,8 @@ pub enum Op {
     },
     /// An owner, node or namespace was deleted.
     ObjectDeleted(Box<ObjectRecord>),
+    /// A workload's desired replicas changed.
+    Scaled(Box<ScaleRecord>),
 }
 
 /// What was read back.
@@ -115,6 +128,7 @@ pub enum Op {
 pub struct Recorded {
     pub pods: Vec<PodRecord>,
     pub objects: Vec<ObjectRecord>,
+    pub scalings: Vec<ScaleRecord>,
 }
 
 pub struct Recorder {
@@ -273,6 +287,15 @@ impl Recorder {
                     )
                     .map_err(e)?;
                 }
+                Op::Scaled(r) => {
+                    let json = serde_json::to_string(r).unwrap_or_default();
+                    tx.execute(
+                        "INSERT INTO scalings (kind, namespace, name, at, record)
+                         VALUES (?1, ?2, ?3, ?4, ?5)",
+                        params![r.kind, r.namespace, r.name, ts(r.at), json],
+                    )
+                    .map_err(e)?;
+                }
                 Op::ObjectDeleted(o) => {
                     let json = serde_json::to_string(o).unwrap_or_default();
                     tx.execute(
@@ -314,6 +337,8 @@ impl Recorder {
         .map_err(e)?;
         tx.execute("DELETE FROM objects WHERE deleted < ?1", params![cutoff])
             .map_err(e)?;
+        tx.execute("DELETE FROM scalings WHERE at < ?1", params![cutoff])
+            .map_err(e)?;
         tx.commit().map_err(e)?;
         Ok(dropped)
     }
@@ -336,7 +361,15 @@ impl Recorder {
             "SELECT record FROM objects WHERE ?1 OR namespace = ?2 OR namespace = '' ORDER BY deleted",
             params![all, ns],
         )?;
-        Ok(Recorded { pods, objects })
+        let scalings = self.records(
+            "SELECT record FROM scalings WHERE ?1 OR namespace = ?2 ORDER BY at",
+            params![all, ns],
+        )?;
+        Ok(Recorded {
+            pods,
+            objects,
+            scalings,
+        })
     }
 
     /// The JSON `record` column of a query's rows, decoded; rows that do not decode (written
@@ -404,6 +437,47 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         dir.join("rec.db")
+    }
+
+    #[test]
+    fn replica_changes_are_kept_per_namespace_and_pruned_by_age() {
+        let path = tmp("scalings");
+        let mut r = Recorder::open(&path).unwrap();
+        let scaled = |ns: &str, at: &str| {
+            Op::Scaled(Box::new(ScaleRecord {
+                kind: "Deployment".into(),
+                namespace: ns.into(),
+                name: "big-0".into(),
+                uid: "d".into(),
+                owner: None,
+                from: 200,
+                to: 0,
+                at: at.parse().ok(),
+                by: "kubectl-edit".into(),
+            }))
+        };
+        r.write(&[
+            scaled("scale", "2026-11-20T10:00:00Z"),
+            scaled("scale", "2026-11-01T10:00:00Z"),
+            scaled("other", "2026-11-20T10:00:00Z"),
+        ])
+        .unwrap();
+        let got = r.read(Some("scale")).unwrap().scalings;
+        assert_eq!(got.len(), 2);
+        assert_eq!(
+            (got[1].from, got[1].to, got[1].by.as_str()),
+            (200, 0, "kubectl-edit")
+        );
+        r.prune(
+            Retention::default(),
+            "2026-11-20T12:00:00Z".parse().unwrap(),
+        )
+        .unwrap();
+        assert_eq!(
+            r.read(None).unwrap().scalings.len(),
+            2,
+            "the 19-day-old one goes"
+        );
     }
 
     #[test]

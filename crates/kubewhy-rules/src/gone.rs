@@ -28,6 +28,8 @@ use std::collections::BTreeSet;
 
 /// Every cause `gone` can answer with.
 pub const CAUSES: &[Cause] = &[
+    Cause::ScaledDown,
+    Cause::RolloutReplaced,
     Cause::PodGcThreshold,
     Cause::PodGcOrphaned,
     Cause::PodGcUnscheduledTerminating,
@@ -601,6 +603,14 @@ fn judge(snap: &Snapshot, history: &History, f: &Facts) -> Verdict {
         .map(|(o, _)| owner_state(snap, history, ns, o));
     let argo = argo_gc(snap, f);
     let mut by_argo = false;
+    let removal = crate::scaledown::Removal {
+        ns,
+        name,
+        owner: f.owner.as_ref().map(|(o, _)| o),
+        actor: initiator(f).map(|a| a.actor()),
+        recorded: f.recorded.map(|r| r.events.as_slice()).unwrap_or_default(),
+        when,
+    };
 
     // Who preempted it, when the data says: the scheduler's event, a nominated pod.
     let said: Vec<Said> = f
@@ -751,6 +761,12 @@ fn judge(snap: &Snapshot, history: &History, f: &Facts) -> Verdict {
                     format!("{actor} evicted it through the Eviction API"),
                     Confidence::High,
                 )
+            } else if kubewhy_model::messages::controller::WORKLOAD_CONTROLLERS.contains(&actor) {
+                crate::scaledown::judge(snap, history, &removal, &mut fd).unwrap_or((
+                    Cause::DeletedByClient,
+                    format!("{actor} deleted it"),
+                    Confidence::High,
+                ))
             } else {
                 match cause_of_actor(actor) {
                 Some(Cause::PodGcThreshold) => gc_rule(&gc, Confidence::High),
@@ -855,6 +871,17 @@ fn judge(snap: &Snapshot, history: &History, f: &Facts) -> Verdict {
             .any(|e| e.reason == "Preempted" && e.message.contains("Preempted by"))
     {
         chosen = Some(preempted(&mut fd, Confidence::High));
+    }
+    // Its own controller removed it: scaled down, or replaced by a rollout (not when the owner
+    // itself went: the garbage collector took its pods).
+    if chosen.is_none()
+        && !matches!(
+            owner_state,
+            Some(OwnerState::Deleting | OwnerState::Deleted(_))
+        )
+        && ns_gone.is_none()
+    {
+        chosen = crate::scaledown::judge(snap, history, &removal, &mut fd);
     }
     // An audit log that records pod deletions, and none of this one by a client.
     if chosen.is_none()
@@ -1720,6 +1747,16 @@ fn advise(f: Finding, cause: Cause, ns: &str, node: &str, who: Option<&str>) -> 
         Cause::NamespaceDeleted => f
             .explain("Deleting a namespace deletes everything in it, pods included.")
             .step("See what deleted the namespace (audit log: delete namespaces)", Some(format!("kubectl get ns {ns}")), RiskLevel::None, ""),
+        Cause::ScaledDown => f
+            .explain("A ReplicaSet (StatefulSet, ReplicationController, Job) keeps exactly as many pods as it wants and deletes the rest: lowering its replicas — kubectl scale, an edited manifest, a HorizontalPodAutoscaler, the Deployment controller after its Deployment was scaled — removes pods, newest and least ready first (a StatefulSet: highest ordinal first). Nothing failed.")
+            .step("See who changed the workloads last (their field managers, by time)", Some(format!("kubectl get deployments,replicasets,statefulsets -n {ns} -o jsonpath='{{range .items[*]}}{{.kind}}/{{.metadata.name}}:{{range .metadata.managedFields[*]}} {{.manager}} {{.operation}} {{.time}};{{end}}{{\"\\n\"}}{{end}}'")), RiskLevel::None, "")
+            .step("If an autoscaler scaled it, see its decisions", Some(format!("kubectl describe hpa -n {ns}")), RiskLevel::None, ""),
+        Cause::RolloutReplaced => f
+            .explain("A Deployment rollout (a changed pod template, or kubectl rollout restart) creates a ReplicaSet for the new revision and scales the old one down as new pods become ready: the old revision's pods are deleted by design. Nothing failed.")
+            .step("See the rollout's revisions and what changed", Some(format!("kubectl rollout history deployment -n {ns}")), RiskLevel::None, ""),
+        Cause::DeletedByClient => f
+            .explain(format!("A client deleted the pod through the API{}.", who.map(|w| format!(": {w}")).unwrap_or_default()))
+            .step("Ask its owner, or check what automation runs as that identity", None, RiskLevel::None, ""),
         _ => f
             .explain(format!("A client deleted the pod through the API{}.", who.map(|w| format!(": {w}")).unwrap_or_default()))
             .step("Ask its owner, or check what automation runs as that identity", None, RiskLevel::None, ""),
@@ -2690,6 +2727,128 @@ I1122 11:20:00.110000   10834 gc_controller.go:185] Forced deletion of orphaned 
                 == "gone at 2026-11-22T11:00:02Z, before Job batch's TTL expired at 2026-11-22T11:00:05Z: not removed with its Job"),
             "{:#?}",
             a.findings[0].evidence
+        );
+    }
+}
+
+#[cfg(test)]
+mod scaled_down_tests {
+    use super::*;
+    use kubewhy_model::history::{OwnerLink, ScaleRecord};
+
+    fn at(s: &str) -> Option<jiff::Timestamp> {
+        s.parse().ok()
+    }
+
+    /// What the flight recorder kept when `kubectl scale --replicas=0` removed a Pending pod of
+    /// a 200-replica Deployment: never scheduled and gone at once (the API server deletes an
+    /// unscheduled pod without a grace period), which alone reads like the pod GC's
+    /// unscheduled-terminating rule; and the replica changes seen a moment before.
+    fn recorded(scalings: bool) -> History {
+        let owner = |kind: &str, name: &str| OwnerLink {
+            kind: kind.into(),
+            name: name.into(),
+            uid: format!("u-{name}"),
+        };
+        let mut h = History {
+            pods: vec![PodRecord {
+                namespace: "scale".into(),
+                name: "big-0-5d8f7c9b6-xk2p9".into(),
+                uid: "p1".into(),
+                owner: Some(owner("ReplicaSet", "big-0-5d8f7c9b6")),
+                phase: "Pending".into(),
+                created: at("2026-11-23T09:00:00Z"),
+                deleted: at("2026-11-23T10:00:03Z"),
+                ..Default::default()
+            }],
+            sources: vec!["flight recorder".into()],
+            ..Default::default()
+        };
+        if scalings {
+            h.scalings = vec![
+                ScaleRecord {
+                    kind: "Deployment".into(),
+                    namespace: "scale".into(),
+                    name: "big-0".into(),
+                    uid: "u-big-0".into(),
+                    owner: None,
+                    from: 200,
+                    to: 0,
+                    at: at("2026-11-23T10:00:00Z"),
+                    by: "kubectl-edit".into(),
+                },
+                ScaleRecord {
+                    kind: "ReplicaSet".into(),
+                    namespace: "scale".into(),
+                    name: "big-0-5d8f7c9b6".into(),
+                    uid: "u-big-0-5d8f7c9b6".into(),
+                    owner: Some(owner("Deployment", "big-0")),
+                    from: 200,
+                    to: 0,
+                    at: at("2026-11-23T10:00:01Z"),
+                    by: "kube-controller-manager".into(),
+                },
+            ];
+        }
+        h
+    }
+
+    fn ask(h: &History) -> Answer {
+        explain(
+            &Snapshot::default(),
+            h,
+            &Query {
+                namespace: "scale".into(),
+                pod: Some("big-0-5d8f7c9b6-xk2p9".into()),
+                owner: None,
+                selector: None,
+            },
+        )
+    }
+
+    #[test]
+    fn a_pending_pod_removed_by_a_scale_down_is_scaled_down_with_the_replicas_quoted() {
+        let a = ask(&recorded(true));
+        let f = &a.findings[0];
+        assert_eq!(f.cause, Cause::ScaledDown, "{f:#?}");
+        assert_eq!(f.confidence, Confidence::High);
+        assert!(
+            f.summary
+                .contains("Deployment big-0 was scaled down from 200 to 0 by kubectl-edit"),
+            "{}",
+            f.summary
+        );
+        let quotes: Vec<&str> = f.evidence.iter().map(|e| e.quote.as_str()).collect();
+        assert!(
+            quotes.contains(
+                &"Deployment big-0: spec.replicas 200 → 0 at 2026-11-23T10:00:00Z (field manager kubectl-edit)"
+            ),
+            "{quotes:#?}"
+        );
+        // Without the replica changes, the recorder's row alone still reads as the pod GC's.
+        let a = ask(&recorded(false));
+        assert_eq!(a.findings[0].cause, Cause::PodGcUnscheduledTerminating);
+    }
+
+    #[test]
+    fn the_replicaset_controller_in_the_audit_log_is_a_scale_down_not_a_client() {
+        let mut h = recorded(true);
+        let line = r#"{"kind":"Event","apiVersion":"audit.k8s.io/v1","level":"Metadata","auditID":"s1","stage":"ResponseComplete","verb":"delete","user":{"username":"system:serviceaccount:kube-system:replicaset-controller"},"objectRef":{"resource":"pods","namespace":"scale","name":"big-0-5d8f7c9b6-xk2p9","apiVersion":"v1"},"responseStatus":{"code":200},"stageTimestamp":"2026-11-23T10:00:02.000000Z"}"#;
+        let mut w = Vec::new();
+        kubewhy_source::parse_audit("audit.log", line.as_bytes(), &mut h.audit, &mut w);
+        assert!(w.is_empty(), "{w:?}");
+        h.sources.push("audit log".into());
+        let f = &ask(&h).findings[0];
+        assert_eq!(f.cause, Cause::ScaledDown, "{f:#?}");
+        // Without any sign of fewer replicas, the controller's delete is still its own.
+        h.scalings.clear();
+        let f = &ask(&h).findings[0];
+        assert_eq!(f.cause, Cause::ScaledDown, "{f:#?}");
+        assert!(
+            f.summary
+                .contains("ReplicaSet big-0-5d8f7c9b6 was scaled down"),
+            "{}",
+            f.summary
         );
     }
 }

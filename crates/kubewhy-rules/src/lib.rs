@@ -21,6 +21,7 @@ mod podinfo;
 mod readiness;
 mod removal;
 mod sandbox;
+mod scaledown;
 mod scheduling;
 mod terminating;
 mod units;

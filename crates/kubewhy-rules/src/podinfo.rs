@@ -231,18 +231,6 @@ pub(crate) fn human_duration(secs: i64) -> String {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn durations() {
-        assert_eq!(human_duration(40), "40s");
-        assert_eq!(human_duration(3 * 3600 + 120), "3h2m");
-        assert_eq!(human_duration(2 * 86400 + 3600), "2d1h");
-    }
-}
-
 /// What an unhealthy pod's state says when no check could name a cause, and what the data
 /// lacks: a pod in `ImagePullBackOff` is never just "unhealthy" — its image, registry and the
 /// missing pull error are named.
@@ -294,4 +282,16 @@ pub(crate) fn unexplained_reason(snap: &Snapshot, info: &PodInfo) -> String {
         return what;
     }
     String::new()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations() {
+        assert_eq!(human_duration(40), "40s");
+        assert_eq!(human_duration(3 * 3600 + 120), "3h2m");
+        assert_eq!(human_duration(2 * 86400 + 3600), "2d1h");
+    }
 }

@@ -180,7 +180,7 @@ fn each_gone_example_yields_exactly_its_cause() {
         );
         tested += 1;
     }
-    assert_eq!(tested, 4, "pages answered by kubewhy gone");
+    assert_eq!(tested, 6, "pages answered by kubewhy gone");
 }
 
 fn pending_pod(name: &str, owner: &str, msg: &str) -> String {

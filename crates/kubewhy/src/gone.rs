@@ -5,7 +5,7 @@ use crate::{SourceArgs, load_source};
 use anyhow::{Result, bail};
 use clap::{Args, ValueEnum};
 use kubewhy_live::watch::Seen;
-use kubewhy_model::history::{History, ObjectRecord, PodRecord};
+use kubewhy_model::history::{History, ObjectRecord, PodRecord, RecordedEvent, ScaleRecord};
 use kubewhy_recorder::{Op, Recorder, Retention};
 use std::io::Write;
 use std::path::PathBuf;
@@ -51,7 +51,7 @@ enum GoneFormat {
     Json,
 }
 
-pub(crate) const GONE_LONG: &str = "Why did this pod disappear, or why is it being removed? kubewhy weighs every source it is given: the pod's last status (the DisruptionTarget condition, an eviction), kube-controller-manager's log lines (the pod garbage collector's three rules, the taint manager), the API server's audit log (the first request that deleted or evicted the pod, and who sent it), the flight recorder (`kubewhy watch --record`: last status, owner, node and events of every deleted pod, kept for days), and what the cluster shows now (its namespace or owner deleted, its node gone, a CronJob's \"Deleted job\" event).\n\nEach pod gets one cause of the Gone family (`kubewhy causes`), with the evidence and when it happened, or a plain \"cannot tell\" that names the source that would.\n\nWithout --from, the current cluster is read as well; when it cannot be reached and another source was given, the answer comes from the other sources alone.\n\nExit status: 0 when every pod asked about is answered (or still there), 1 when some cannot be explained or nothing matched, 2 on errors.";
+pub(crate) const GONE_LONG: &str = "Why did this pod disappear, or why is it being removed? kubewhy weighs every source it is given: the pod's last status (the DisruptionTarget condition, an eviction), kube-controller-manager's log lines (the pod garbage collector's three rules, the taint manager), the API server's audit log (the first request that deleted or evicted the pod, and who sent it), the flight recorder (`kubewhy watch --record`: last status, owner, node and events of every deleted pod, and the workloads' replica changes, kept for days), and what the cluster shows now (its namespace or owner deleted, its node gone, a CronJob's \"Deleted job\" event, its ReplicaSet's \"Deleted pod\" event and replicas, a newer ReplicaSet of its Deployment). A pod its own controller removed is `scaled-down` (its workload's replicas were lowered: by whom, from and to how many, when the data says) or `rollout-replaced` (a Deployment rollout replaced it).\n\nEach pod gets one cause of the Gone family (`kubewhy causes`), with the evidence and when it happened, or a plain \"cannot tell\" that names the source that would.\n\nWithout --from, the current cluster is read as well; when it cannot be reached and another source was given, the answer comes from the other sources alone.\n\nExit status: 0 when every pod asked about is answered (or still there), 1 when some cannot be explained or nothing matched, 2 on errors.";
 
 pub(crate) const GONE_AFTER: &str = "Examples:\n  kubewhy gone shop/web-1 --audit-log /var/log/kubernetes/audit.log\n  kubewhy gone --owner cronjob/report -n batch --record /var/lib/kubewhy/rec.db\n  kubewhy gone -l app=etl -n batch --controller-logs kcm.log --from dump/\n  kubewhy gone shop/web-1 --record rec.db --from /dev/null     the recorder alone, no cluster";
 
@@ -124,6 +124,12 @@ pub(crate) fn run(args: GoneArgs) -> Result<u8> {
             src.from.clear();
             (Default::default(), Vec::new(), Vec::new(), Vec::new())
         }
+        // `--from /dev/null` (or any empty input) beside another source: the other sources
+        // alone, as the help's example says.
+        Err(e) if has_history && format!("{e:#}").contains("nothing could be read") => {
+            src.from.clear();
+            (Default::default(), Vec::new(), Vec::new(), Vec::new())
+        }
         Err(e) => return Err(e),
     };
     let namespace = pod_ns
@@ -168,6 +174,7 @@ pub(crate) fn run(args: GoneArgs) -> Result<u8> {
         ));
         history.pods = got.pods;
         history.objects = got.objects;
+        history.scalings = got.scalings;
         history.sources.push("flight recorder".into());
     }
     for w in warnings.iter().skip(already_printed) {
@@ -302,6 +309,11 @@ impl FlightRecorder {
         )?;
         let mut pending: Vec<Op> = Vec::new();
         let mut recent: std::collections::VecDeque<ObjectRecord> = Default::default();
+        // Replica changes and controllers' "Deleted pod" events seen lately: what makes a pod
+        // its controller removed `scaled-down` (or `rollout-replaced`) when its row is written.
+        let mut recent_scalings: std::collections::VecDeque<ScaleRecord> = Default::default();
+        let mut owner_deletes: std::collections::HashMap<(String, String), RecordedEvent> =
+            Default::default();
         // Pods a PodDisruptionBudget named as evicted: (namespace, pod) → "PDB at TIME".
         let mut evictions: std::collections::HashMap<(String, String), String> = Default::default();
         let mut last_commit = Instant::now();
@@ -317,7 +329,8 @@ impl FlightRecorder {
                         if let Some(e) = evictions.remove(&(r.namespace.clone(), r.name.clone())) {
                             r.evicted_under = e;
                         }
-                        r.initiator = initiator(&r, &recent);
+                        let said = owner_deletes.remove(&(r.namespace.clone(), r.name.clone()));
+                        r.initiator = initiator(&r, &recent, &recent_scalings, said);
                         pending.push(Op::PodDeleted(r));
                     }
                     Seen::PodEvent {
@@ -326,13 +339,30 @@ impl FlightRecorder {
                         namespace,
                         pod,
                         event,
-                    } => pending.push(Op::Event {
-                        event_uid,
-                        pod_uid,
-                        namespace,
-                        pod,
-                        event,
-                    }),
+                    } => {
+                        // A controller's event naming the pod it deleted (kept by name): the
+                        // pod's own row, written next, is judged with it.
+                        if pod_uid.is_empty() {
+                            if owner_deletes.len() >= RECENT_OBJECTS {
+                                owner_deletes.clear();
+                            }
+                            owner_deletes.insert((namespace.clone(), pod.clone()), event.clone());
+                        }
+                        pending.push(Op::Event {
+                            event_uid,
+                            pod_uid,
+                            namespace,
+                            pod,
+                            event,
+                        })
+                    }
+                    Seen::Scaled(s) => {
+                        recent_scalings.push_back((*s).clone());
+                        if recent_scalings.len() > RECENT_OBJECTS {
+                            recent_scalings.pop_front();
+                        }
+                        pending.push(Op::Scaled(s));
+                    }
                     Seen::Evicted {
                         namespace,
                         pod,
@@ -400,11 +430,23 @@ impl FlightRecorder {
 }
 
 /// The recorder's verdict on a deletion, from what it knows at that moment.
-fn initiator(r: &PodRecord, recent: &std::collections::VecDeque<ObjectRecord>) -> String {
+fn initiator(
+    r: &PodRecord,
+    recent: &std::collections::VecDeque<ObjectRecord>,
+    scalings: &std::collections::VecDeque<ScaleRecord>,
+    said: Option<RecordedEvent>,
+) -> String {
+    let mut pod = r.clone();
+    pod.events.extend(said);
     // Only the deletions that can explain this pod's: its namespace, its node, its namespace's
     // objects (owners). Cloning all recent ones for every deleted pod would be quadratic.
     let history = History {
-        pods: vec![r.clone()],
+        pods: vec![pod],
+        scalings: scalings
+            .iter()
+            .filter(|s| s.namespace == r.namespace)
+            .cloned()
+            .collect(),
         objects: recent
             .iter()
             .filter(|o| {

@@ -31,7 +31,7 @@ Served on --listen (default 127.0.0.1:9090):
   /metrics   Prometheus metrics: kubewhy_findings{cause,severity,namespace} and the watches' health
   /healthz   200 once every watch has listed and findings are fresh, else 503 with the reason
 
-With --record FILE, also a flight recorder: for every deleted pod its last status, DisruptionTarget reason, owner, node, the events seen for it (kept beyond their one-hour TTL) and its likely initiator, plus the deletions of Jobs, ReplicaSets, StatefulSets, DaemonSets, Nodes and Namespaces that explain pods'. SQLite in WAL mode, committed every 0.5 s: killing the recorder loses at most that, never the file. `kubewhy gone --record FILE` reads it, even while the recorder runs.
+With --record FILE, also a flight recorder: for every deleted pod its last status, DisruptionTarget reason, owner, node, the events seen for it (kept beyond their one-hour TTL) and its likely initiator, plus the deletions of Jobs, ReplicaSets, StatefulSets, DaemonSets, Nodes and Namespaces that explain pods', the replica changes of Deployments, ReplicaSets and StatefulSets (from, to, when, by which field manager) and the controllers' \"Deleted pod\" events, which tell a scale-down or a rollout from a deletion. SQLite in WAL mode, committed every 0.5 s: killing the recorder loses at most that, never the file. `kubewhy gone --record FILE` reads it, even while the recorder runs.
 
 Needs list and watch, cluster-wide, on what `kubewhy scan -A` reads (deploy/ has the ClusterRole). A kind it may not read is reported on the page and in /healthz, and the checks that need it run without it.";
 

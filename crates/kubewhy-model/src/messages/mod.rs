@@ -15,6 +15,7 @@
 //! | [`app`] | application output before an exit: unreachable dependencies, exec format, RBAC… | `crash`, `loglines`, paste |
 //! | [`status`] | node and namespace conditions, the node controller's words, API errors | paste |
 //! | [`node`] | kubelet, runtime and kernel log lines → a [`crate::node::Signal`] | node logs, paste |
+//! | [`controller`] | workload controllers deleting their pods, the Deployment controller scaling ReplicaSets | `gone` |
 //!
 //!
 //! [`recognise`] puts them together: the cause one line of any text shows, whoever wrote it.
@@ -25,6 +26,7 @@
 
 pub mod admission;
 pub mod app;
+pub mod controller;
 pub mod events;
 pub mod image;
 pub mod node;
