@@ -167,6 +167,37 @@ impl Store {
         (snap, problems)
     }
 
+    /// Drops the events about pods that are gone (listed, and absent), once they are older than
+    /// `grace` before `now` (an event may arrive before its pod): they explain nothing a finding
+    /// can show, and a busy cluster leaves several per deleted pod for an hour. Returns how many
+    /// were dropped.
+    pub fn forget_events_of_gone_pods(&self, now: jiff::Timestamp, grace: i64) -> usize {
+        let mut inner = self.lock();
+        let Some(pods) = inner
+            .kinds
+            .iter()
+            .find(|k| k.resource.plural == "pods" && k.lists > 0)
+        else {
+            return 0;
+        };
+        let alive: std::collections::HashSet<String> = pods.objects.keys().cloned().collect();
+        let Some(events) = inner
+            .kinds
+            .iter_mut()
+            .find(|k| k.resource.plural == "events")
+        else {
+            return 0;
+        };
+        let before = events.objects.len();
+        events.objects.retain(|_, o| match o.event_about() {
+            Some(("Pod", uid, at)) if !uid.is_empty() && !alive.contains(uid) => {
+                at.is_some_and(|t| now.as_second() - t.as_second() < grace)
+            }
+            _ => true,
+        });
+        before - events.objects.len()
+    }
+
     pub(crate) fn set_status(&self, index: usize, status: WatchStatus) {
         let mut inner = self.lock();
         let k = &mut inner.kinds[index];

@@ -37,9 +37,9 @@ macro_rules! object_lists {
 
 #[derive(Debug, Default)]
 pub struct Snapshot {
-    pub pods: Vec<Pod>,
+    pub pods: Vec<std::sync::Arc<Pod>>,
     pub nodes: Vec<Node>,
-    pub events: Vec<Event>,
+    pub events: Vec<std::sync::Arc<Event>>,
     pub namespaces: Vec<Namespace>,
     pub pvcs: Vec<PersistentVolumeClaim>,
     pub pvs: Vec<PersistentVolume>,
@@ -168,7 +168,7 @@ impl EventIndex {
         foldhash::fast::FixedState::with_seed(0x006b_7562_6577_6879).hash_one(key)
     }
 
-    fn new(events: &[Event]) -> Self {
+    fn new(events: &[std::sync::Arc<Event>]) -> Self {
         let mut by_uid = Vec::with_capacity(events.len());
         let mut by_name = Vec::with_capacity(events.len());
         for (i, e) in events.iter().enumerate() {
@@ -484,7 +484,7 @@ impl Snapshot {
                 ids.push(i);
             }
         }
-        let mut evs: Vec<&Event> = ids.into_iter().map(|i| &self.events[i]).collect();
+        let mut evs: Vec<&Event> = ids.into_iter().map(|i| &*self.events[i]).collect();
         evs.sort_by_key(|e| e.last_time.or(e.first_time));
         evs
     }
@@ -495,7 +495,7 @@ impl Snapshot {
             .get(node)
             .into_iter()
             .flatten()
-            .map(|&i| &self.pods[i])
+            .map(|&i| &*self.pods[i])
     }
     pub fn node(&self, name: &str) -> Option<&Node> {
         self.idx.node_by_name.get(name).map(|&i| &self.nodes[i])

@@ -179,6 +179,7 @@ impl PodIndex {
         self.by_name
             .get(&(ns.into(), name.into()))
             .and_then(|&i| snap.pods.get(i))
+            .map(|p| &**p)
     }
 }
 
@@ -244,11 +245,12 @@ mod tests {
         }
     }
 
-    fn pod(ns: &str, name: &str, owner: Option<(&str, &str)>) -> Pod {
+    fn pod(ns: &str, name: &str, owner: Option<(&str, &str)>) -> std::sync::Arc<Pod> {
         Pod {
             metadata: meta(ns, name, owner),
             ..Default::default()
         }
+        .into()
     }
 
     fn workload(kind: &str, ns: &str, name: &str, owner: Option<(&str, &str)>) -> Workload {
@@ -318,7 +320,8 @@ mod tests {
             "big-3-5d8f7c9b6-xk2p9",
             Some(("ReplicaSet", "big-3-5d8f7c9b6")),
         );
-        p.metadata
+        std::sync::Arc::make_mut(&mut p)
+            .metadata
             .labels
             .insert("pod-template-hash", "5d8f7c9b6".into());
         snap.pods = vec![p];

@@ -107,6 +107,7 @@ fn daemonsets_without_ports(ctx: &Ctx, out: &mut Vec<Finding>) {
         let served: std::collections::HashSet<&str> = snap
             .pods
             .iter()
+            .map(|p| &**p)
             .filter(|p| {
                 p.metadata.ns() == w.metadata.ns()
                     && p.metadata

@@ -127,7 +127,11 @@ pub(crate) fn preemptor(
             quote: e.message.to_string(),
         };
         if let Some(uid) = c.get(1) {
-            let pod = snap.pods.iter().find(|p| p.metadata.uid == uid.as_str());
+            let pod = snap
+                .pods
+                .iter()
+                .map(|p| &**p)
+                .find(|p| p.metadata.uid == uid.as_str());
             let mut p = with_pod(pod, base);
             if pod.is_none() {
                 p.pod = format!("pod {}", uid.as_str());
@@ -138,6 +142,7 @@ pub(crate) fn preemptor(
             let pod = snap
                 .pods
                 .iter()
+                .map(|p| &**p)
                 .find(|p| p.metadata.ns() == ns.as_str() && p.metadata.name == name.as_str());
             let mut p = with_pod(pod, base);
             p.pod = format!("{}/{}", ns.as_str(), name.as_str());
@@ -184,6 +189,7 @@ fn nominated_to<'a>(
     let floor = victim_priority.unwrap_or(0);
     snap.pods
         .iter()
+        .map(|p| &**p)
         .filter(|p| p.status.nominated_node_name.as_deref() == Some(node))
         .filter(|p| (p.metadata.ns(), p.metadata.name.as_str()) != victim)
         .filter(|p| p.spec.priority.unwrap_or(0) > floor)

@@ -183,6 +183,7 @@ pub(crate) fn controller_candidates<'a>(snap: &'a Snapshot, words: &[String]) ->
     }
     snap.pods
         .iter()
+        .map(|p| &**p)
         .filter(|p| p.metadata.deletion_timestamp.is_none() && p.status.phase == "Running")
         .filter(|p| {
             let mut hay: Vec<&str> = vec![p.metadata.name.as_str()];

@@ -262,6 +262,7 @@ fn gather<'a>(snap: &'a Snapshot, history: &'a History, ns: &str, name: &str) ->
     let live = snap
         .pods
         .iter()
+        .map(|p| &**p)
         .find(|p| p.metadata.ns() == ns && p.metadata.name == name);
     // The newest recorded pod of that name (a name can be reused).
     let recorded = history
@@ -1641,7 +1642,7 @@ fn deletion_began(f: &Facts) -> Option<jiff::Timestamp> {
 fn replacement<'a>(snap: &'a Snapshot, f: &Facts) -> Option<&'a Event> {
     let (o, _) = f.owner.as_ref()?;
     let began = deletion_began(f)?;
-    snap.events.iter().find(|e| {
+    snap.events.iter().map(|e| &**e).find(|e| {
         e.reason == "SuccessfulCreate"
             && e.involved.kind == o.kind
             && e.involved.name == o.name

@@ -82,6 +82,7 @@ fn terminated(ctx: &Ctx, out: &mut Vec<Finding>) {
         .snap
         .pods
         .iter()
+        .map(|p| &**p)
         .filter(|p| is_terminated(p) && p.metadata.deletion_timestamp.is_none())
         .collect();
     let count = dead.len();
@@ -261,6 +262,7 @@ fn job_ttl(ctx: &Ctx, out: &mut Vec<Finding>) {
         let pods: Vec<&Pod> = snap
             .pods
             .iter()
+            .map(|p| &**p)
             .filter(|p| {
                 p.metadata
                     .owner_references

@@ -475,7 +475,7 @@ impl<'a> Cluster<'a> {
             })
             .collect();
         let mut placed = Vec::new();
-        for p in &snap.pods {
+        for p in snap.pods.iter().map(|p| &**p) {
             let Some(node) = bound_node(p) else { continue };
             if !holds_node(p) {
                 continue;

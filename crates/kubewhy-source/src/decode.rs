@@ -8,9 +8,10 @@ use serde::{Deserialize, Deserializer};
 /// One decoded object, before it joins the snapshot.
 #[derive(Debug, Clone)]
 pub(crate) enum Obj {
-    Pod(Box<Pod>),
+    // Shared, not boxed: watch mode's store and each evaluation's snapshot hold the same pod.
+    Pod(std::sync::Arc<Pod>),
     Node(Box<Node>),
-    Event(Box<Event>),
+    Event(std::sync::Arc<Event>),
     Namespace(Box<Namespace>),
     Pvc(Box<PersistentVolumeClaim>),
     Pv(Box<PersistentVolume>),
@@ -86,12 +87,12 @@ fn decode_any<'de, D: Deserializer<'de>>(
         Box::new(t)
     }
     Ok(match kind {
-        "Pod" => Obj::Pod(b(Pod::deserialize(d)?)),
+        "Pod" => Obj::Pod(std::sync::Arc::new(Pod::deserialize(d)?)),
         "Node" => Obj::Node(b(Node::deserialize(d)?)),
         "Event" if api_version.starts_with("events.k8s.io/") => {
-            Obj::Event(b(NewEvent::deserialize(d)?.into()))
+            Obj::Event(std::sync::Arc::new(NewEvent::deserialize(d)?.into()))
         }
-        "Event" => Obj::Event(b(CoreEvent::deserialize(d)?.into())),
+        "Event" => Obj::Event(std::sync::Arc::new(CoreEvent::deserialize(d)?.into())),
         "Namespace" => Obj::Namespace(b(Namespace::deserialize(d)?)),
         "PersistentVolumeClaim" => Obj::Pvc(b(PersistentVolumeClaim::deserialize(d)?)),
         "PersistentVolume" => Obj::Pv(b(PersistentVolume::deserialize(d)?)),
@@ -190,9 +191,9 @@ impl Obj {
     pub(crate) fn add_to(self, s: &mut Snapshot) {
         *s.kinds_loaded.entry(self.kind().to_string()).or_insert(0) += 1;
         match self {
-            Obj::Pod(x) => s.pods.push(*x),
+            Obj::Pod(x) => s.pods.push(x),
             Obj::Node(x) => s.nodes.push(*x),
-            Obj::Event(x) => s.events.push(*x),
+            Obj::Event(x) => s.events.push(x),
             Obj::Namespace(x) => s.namespaces.push(*x),
             Obj::Pvc(x) => s.pvcs.push(*x),
             Obj::Pv(x) => s.pvs.push(*x),

@@ -226,6 +226,18 @@ impl Object {
     pub fn kind(&self) -> &str {
         self.0.kind()
     }
+
+    /// For an Event: the kind and uid of the object it is about, and when it last happened.
+    pub fn event_about(&self) -> Option<(&str, &str, Option<jiff::Timestamp>)> {
+        match &self.0 {
+            decode::Obj::Event(e) => Some((
+                e.involved.kind.as_str(),
+                e.involved.uid.as_str(),
+                e.last_time.or(e.first_time),
+            )),
+            _ => None,
+        }
+    }
 }
 
 /// A snapshot of objects kept elsewhere (copied), plus the kinds that were read and are empty

@@ -229,6 +229,10 @@ impl Shared {
     }
 }
 
+/// Events about a pod the watch no longer holds are dropped this many seconds after they
+/// happened (an event can arrive before its pod does).
+const ORPHAN_EVENT_GRACE: i64 = 120;
+
 /// Namespaces being deleted are listed in full (every served type) at most this often: that
 /// costs one request per type, too much for every evaluation.
 const CONTENTS_EVERY: Duration = Duration::from_secs(30);
@@ -269,6 +273,9 @@ fn evaluate_loop(shared: &Shared, client: &kubewhy_live::Client, rt: &tokio::run
         }
         last_changes = changes;
         let started = Instant::now();
+        shared
+            .store
+            .forget_events_of_gone_pods(jiff::Timestamp::now(), ORPHAN_EVENT_GRACE);
         let (snap, mut problems) = shared.store.snapshot();
         let dying: BTreeSet<String> = snap
             .namespaces

@@ -187,7 +187,7 @@ fn explain_prints_every_emitted_cause_page_by_slug_and_code() {
         }
         assert!(text.contains(slug));
     }
-    assert_eq!(detected, 69);
+    assert_eq!(detected, 71);
     let out = kubewhy().args(["explain", "oom"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("oom-killed"));
