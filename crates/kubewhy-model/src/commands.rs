@@ -122,11 +122,13 @@ pub fn fold(commands: &[String], read_only: bool) -> Option<String> {
 /// `for w in v1 v2 …; do COMMAND; done`, the differing words replaced by `$w` (or, for two,
 /// `w` holding both as `A:B` — neither a namespace nor a name can hold a colon).
 fn loop_over(s: &Shape, unlisted: &mut usize) -> String {
-    let values: Vec<String> = s
+    let mut values: Vec<String> = s
         .members
         .iter()
         .map(|m| s.differ.iter().map(|&i| m[i]).collect::<Vec<_>>().join(":"))
         .collect();
+    // In the order people count: big-2 before big-10.
+    values.sort_by(|a, b| crate::workload::natural_cmp(a, b));
     let shown = values.len().min(LOOP_VALUES);
     *unlisted += values.len() - shown;
     let mut body: Vec<String> = s.words.iter().map(|w| w.to_string()).collect();

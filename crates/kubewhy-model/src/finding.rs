@@ -290,12 +290,19 @@ pub fn merge_findings(findings: Vec<Finding>) -> Vec<Finding> {
                     }
                 }
                 for e in f.evidence {
-                    match into
-                        .evidence
-                        .iter_mut()
-                        .find(|x| x.kind == e.kind && x.source == e.source && x.quote == e.quote)
-                    {
-                        Some(x) => x.occurrences += e.occurrences,
+                    match into.evidence.iter_mut().find(|x| {
+                        x.kind == e.kind
+                            && x.quote == e.quote
+                            && without_count(&x.source) == without_count(&e.source)
+                    }) {
+                        Some(x) => {
+                            x.occurrences += e.occurrences;
+                            // The same event seen a different number of times on each pod: the
+                            // count belongs to one pod, not to the merged line.
+                            if x.source != e.source {
+                                x.source = without_count(&x.source).to_string();
+                            }
+                        }
                         None => into.evidence.push(e),
                     }
                 }
@@ -328,6 +335,20 @@ pub fn merge_findings(findings: Vec<Finding>) -> Vec<Finding> {
     }
     order(&mut out);
     out
+}
+
+/// An event's origin without its count (`event Failed from kubelet (x4)` → `event Failed from
+/// kubelet`): events repeated a different number of times on each pod are one line merged.
+fn without_count(source: &str) -> &str {
+    match source.rsplit_once(" (x") {
+        Some((head, tail))
+            if tail.ends_with(')')
+                && tail[..tail.len() - 1].bytes().all(|b| b.is_ascii_digit()) =>
+        {
+            head
+        }
+        _ => source,
+    }
 }
 
 /// The order every report shows: most severe first; within a severity, the cause that affects

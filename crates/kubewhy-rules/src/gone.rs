@@ -313,6 +313,32 @@ fn gather<'a>(snap: &'a Snapshot, history: &'a History, ns: &str, name: &str) ->
             });
     }
     if owner.is_none() {
+        // A ReplicaSet or Job names its pods OWNER-<5 random characters>, a StatefulSet
+        // OWNER-<ordinal>: an owner of that name in the data is the pod's (the controller's
+        // "Created pod" events of a large scale-up are folded into one, naming the last pod).
+        owner = name.rsplit_once('-').and_then(|(base, suffix)| {
+            let kinds: &[&str] = if suffix.bytes().all(|b| b.is_ascii_digit()) {
+                &["StatefulSet"]
+            } else if suffix.len() == 5 && suffix.bytes().all(|b| b.is_ascii_alphanumeric()) {
+                &["ReplicaSet", "Job"]
+            } else {
+                &[]
+            };
+            kinds.iter().find_map(|k| {
+                snap.workload(k, ns, base).map(|w| {
+                    (
+                        OwnerLink {
+                            kind: k.to_string(),
+                            name: base.to_string(),
+                            uid: w.metadata.uid.to_string(),
+                        },
+                        format!("the pod's name ({k} {base} names its pods {base}-…)"),
+                    )
+                })
+            })
+        });
+    }
+    if owner.is_none() {
         // Argo names a workflow's pods after it (`WORKFLOW-TEMPLATE-HASH`); the longest
         // Workflow name that prefixes the pod's stands in when nothing else names the owner.
         owner = snap

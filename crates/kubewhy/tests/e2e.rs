@@ -892,7 +892,14 @@ fn real_cluster_scenarios() {
         (Ok(_), Some(w)) => Some(watch_phase(&c, w, &all_ns)),
         _ => None,
     };
+    // At scale, in workloads; the page in a real browser; a scale-down and a rollout.
+    let scaled = match (&result, served.as_mut()) {
+        (Ok(_), Some(w)) if selected("scale") => Some(scale_phase(&c, w, recorder.as_mut())),
+        _ => None,
+    };
     drop(served);
+    // A user who may read only their namespace's pods.
+    let privileged = (result.is_ok() && selected("privilege")).then(|| privilege_phase(&c));
     // The manifests of deploy/, installed for real with the image deploy/image.sh built.
     let deployed = match (&result, std::env::var("KUBEWHY_E2E_IMAGE")) {
         (Ok(_), Ok(image)) if selected("deploy") => Some(deploy_phase(&c, &image)),
@@ -985,6 +992,9 @@ fn real_cluster_scenarios() {
         "e2e-preemptor",
         "e2e-evict",
         "e2e-aside",
+        "e2e-scale",
+        "e2e-lp",
+        "e2e-lp-empty",
         ORPHAN_NS,
     ]);
     std::thread::scope(|t| {
@@ -1060,6 +1070,16 @@ fn real_cluster_scenarios() {
     match watched {
         Some(Err(e)) => panic!("watch phase: {e}"),
         Some(Ok(m)) => eprintln!("e2e: watch mode: {m}"),
+        None => {}
+    }
+    match scaled {
+        Some(Err(e)) => panic!("scale phase: {e}"),
+        Some(Ok(m)) => eprintln!("e2e: scale: {m}"),
+        None => {}
+    }
+    match privileged {
+        Some(Err(e)) => panic!("privilege phase: {e}"),
+        Some(Ok(m)) => eprintln!("e2e: least privilege: {m}"),
         None => {}
     }
     match deployed {
@@ -3667,4 +3687,451 @@ fn churn_phase(c: &Cluster, length: Duration) -> Result<String, String> {
         return Err(format!("{summary}\nfewer than a thousand pods a minute"));
     }
     Ok(summary)
+}
+
+/// Where the e2e suite keeps what CI shows as artifacts (the page's screenshots).
+fn artifacts_dir() -> String {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../target/e2e-artifacts");
+    std::fs::create_dir_all(dir).unwrap();
+    dir.to_string()
+}
+
+/// Opens the watch page in Debian's headless Chromium at a laptop's screen size
+/// (scripts/page-check.py), keeps a screenshot, and checks what is above the fold: the
+/// overview table, its header and first row visible. Returns the probe's JSON.
+fn page_in_browser(w: &Served, path: &str, shot: &str) -> Result<Value, String> {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scripts/page-check.py");
+    let png = format!("{}/{shot}", artifacts_dir());
+    let out = Command::new("python3")
+        .args([script, &format!("http://{}{path}", w.addr), &png])
+        .output()
+        .map_err(|e| format!("python3 {script}: {e}"))?;
+    if !out.status.success() {
+        return Err(format!(
+            "the browser check failed (Debian's chromium must be installed): {}",
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    let v: Value = serde_json::from_slice(&out.stdout).map_err(|e| format!("{e}"))?;
+    if v["title"]
+        .as_str()
+        .is_some_and(|t| t.starts_with("kubewhy: 0 finding"))
+    {
+        return Ok(v); // nothing to overview (the scenarios were not selected)
+    }
+    let o = &v["overview"];
+    let height = v["viewport"][1].as_f64().unwrap_or(0.0);
+    if o.is_null()
+        || o["top"].as_f64().unwrap_or(f64::MAX) >= height
+        || o["visibleRows"].as_u64().unwrap_or(0) < 2
+    {
+        return Err(format!(
+            "the overview table is not above the fold of a {}x{height} screen: {v}",
+            v["viewport"][0]
+        ));
+    }
+    if v["bytes"].as_u64().unwrap_or(u64::MAX) >= 200_000 {
+        return Err(format!("the page is {} bytes (over 200 KB)", v["bytes"]));
+    }
+    Ok(v)
+}
+
+/// What `kubewhy scan` prints (text) for one namespace of the live cluster.
+fn scan_text(c: &Cluster, args: &[&str]) -> (String, String) {
+    let out = Bin::cargo_bin("kubewhy")
+        .unwrap()
+        .args(["scan", "--kubeconfig", c.kubeconfig.as_str()])
+        .args(args)
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Findings at scale, in workloads: 50 Deployments of 20 Pending replicas and a bare pod that
+/// no node can fit are one finding that names the 50 Deployments and the pod, whose fix loops
+/// over the Deployments; the page stays small, opens with the overview table in a real browser
+/// (screenshots at small and large scale) and filters by namespace; then a Deployment scaled to
+/// zero and a rollout: `kubewhy gone` names `scaled-down` and `rollout-replaced` live (no audit
+/// log) and from the flight recorder. Returns what it measured.
+fn scale_phase(c: &Cluster, w: &mut Served, rec: Option<&mut Recorder>) -> Result<String, String> {
+    // The page at small scale: every scenario namespace's findings.
+    let small = page_in_browser(w, "/", "page-small.png")?;
+    let ns = "e2e-scale";
+    c.fresh_namespace(ns);
+    let mut yaml = String::new();
+    for i in 0..50 {
+        yaml.push_str(&format!(
+            "---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {{name: big-{i}}}
+spec:
+  replicas: 20
+  selector: {{matchLabels: {{app: big-{i}}}}}
+  template:
+    metadata: {{labels: {{app: big-{i}}}}}
+    spec:
+      containers:
+      - {{name: worker, image: {BB}, command: [sleep, '3600'], resources: {{requests: {{cpu: '1000'}}}}}}
+"
+        ));
+    }
+    yaml.push_str(&format!(
+        "---
+apiVersion: v1
+kind: Pod
+metadata: {{name: lone}}
+spec:
+  containers:
+  - {{name: worker, image: {BB}, command: [sleep, '3600'], resources: {{requests: {{cpu: '1000'}}}}}}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {{name: roll}}
+spec:
+  replicas: 2
+  selector: {{matchLabels: {{app: roll}}}}
+  template:
+    metadata: {{labels: {{app: roll}}}}
+    spec:
+      terminationGracePeriodSeconds: 1
+      containers:
+      - {{name: app, image: {BB}, command: [sleep, '3600'], resources: {{requests: {{cpu: 10m}}}}}}
+"
+    ));
+    c.apply(ns, &yaml);
+    let want =
+        "workloads  50 Deployments in e2e-scale: big-0 … big-49 — 1,000 pods; Pod e2e-scale/lone";
+    let t = Instant::now();
+    let text = loop {
+        let (text, _) = scan_text(c, &["-n", ns]);
+        if text.contains(want) {
+            break text;
+        }
+        if t.elapsed() > Duration::from_secs(300) {
+            return Err(format!(
+                "300 s after creating 1,001 pending pods, scan says:\n{}",
+                &text[..text.len().min(3000)]
+            ));
+        }
+        std::thread::sleep(Duration::from_secs(5));
+    };
+    let lines = text.lines().count();
+    let loop_cmd = "$ for w in deployment/big-0 deployment/big-1 deployment/big-2 ";
+    if !text.contains(loop_cmd) || !text.contains("deployment/big-49; do kubectl -n e2e-scale set resources \"$w\" --requests=cpu=<smaller>; done") {
+        return Err(format!("the fix does not loop over the 50 Deployments:\n{text}"));
+    }
+    if lines > 80 {
+        return Err(format!(
+            "{lines} lines for one namespace's findings:\n{text}"
+        ));
+    }
+    let (v, _) = kubewhy_json(
+        &[
+            "scan",
+            "-n",
+            ns,
+            "-o",
+            "json",
+            "--kubeconfig",
+            c.kubeconfig.as_str(),
+        ],
+        None,
+    )?;
+    let f = findings_in(&v, ns)
+        .into_iter()
+        .find(|f| f["cause"] == "insufficient-resources")
+        .ok_or("no insufficient-resources finding")?
+        .clone();
+    let workloads = f["workloads"].as_array().cloned().unwrap_or_default();
+    if f["objects"].as_array().map(Vec::len) != Some(1001)
+        || workloads.len() != 51
+        || workloads[0]["pods"] != 20
+        || !workloads
+            .iter()
+            .any(|w| w["kind"] == "Pod" && w["name"] == "lone" && w["pods"] == 1)
+    {
+        return Err(format!(
+            "JSON objects/workloads are not the 1,001 pods of 51 workloads: {}",
+            f["workloads"]
+        ));
+    }
+    // The page at large scale, and filtered to the namespace.
+    let t = Instant::now();
+    while !w.get("/")?.1.contains("50 Deployments in e2e-scale") {
+        if t.elapsed() > Duration::from_secs(60) {
+            return Err("the page never named the 50 Deployments".into());
+        }
+        std::thread::sleep(Duration::from_secs(2));
+    }
+    let large = page_in_browser(w, "/", "page-large.png")?;
+    let (code, filtered) = w.get(&format!("/?namespace={ns}"))?;
+    if code != 200
+        || !filtered.contains("50 Deployments in e2e-scale")
+        || filtered.contains("e2e-crash")
+    {
+        return Err(format!(
+            "/?namespace={ns}: HTTP {code}, the namespace's findings only expected"
+        ));
+    }
+    page_in_browser(w, &format!("/?namespace={ns}"), "page-filtered.png")?;
+
+    // A scale-down and a rollout, told apart from a deletion.
+    let pods_of = |app: &str| -> Result<Vec<String>, String> {
+        Ok(c.run(
+            &[
+                "-n",
+                ns,
+                "get",
+                "pods",
+                "-l",
+                &format!("app={app}"),
+                "-o",
+                "jsonpath={.items[*].metadata.name}",
+            ],
+            None,
+        )?
+        .split_whitespace()
+        .map(str::to_string)
+        .collect())
+    };
+    let t = Instant::now();
+    while c
+        .run(
+            &[
+                "-n",
+                ns,
+                "rollout",
+                "status",
+                "deployment/roll",
+                "--timeout=5s",
+            ],
+            None,
+        )
+        .is_err()
+    {
+        if t.elapsed() > Duration::from_secs(120) {
+            return Err("deployment roll never became available".into());
+        }
+    }
+    let scaled = pods_of("big-0")?
+        .into_iter()
+        .next()
+        .ok_or("no pod of big-0")?;
+    let replaced = pods_of("roll")?
+        .into_iter()
+        .next()
+        .ok_or("no pod of roll")?;
+    c.run(
+        &["-n", ns, "scale", "deployment", "big-0", "--replicas=0"],
+        None,
+    )?;
+    c.run(
+        &["-n", ns, "set", "env", "deployment/roll", "E2E_REVISION=2"],
+        None,
+    )?;
+    for p in [&scaled, &replaced] {
+        if !c.gone(&["-n", ns, "get", "pod", p], 120) {
+            return Err(format!(
+                "pod {p} still there 120 s after its workload changed"
+            ));
+        }
+    }
+    let mut checked = Vec::new();
+    for (pod, want) in [(&scaled, "scaled-down"), (&replaced, "rollout-replaced")] {
+        let said = gone_says(c, ns, pod, &[])?;
+        if said != want {
+            return Err(format!(
+                "kubewhy gone {ns}/{pod} (live, no audit log): {said}, expected {want}"
+            ));
+        }
+        checked.push(format!("{pod}: {want} live"));
+    }
+    if let Some(rec) = rec {
+        rec.check()?;
+        std::thread::sleep(Duration::from_secs(2));
+        for (pod, want) in [(&scaled, "scaled-down"), (&replaced, "rollout-replaced")] {
+            let (said, f) = gone_offline(ns, pod, &["--record", &rec.db, "--from", "/dev/null"])?;
+            if said != want
+                || (want == "scaled-down" && !f.to_string().contains("spec.replicas 20 → 0"))
+            {
+                return Err(format!(
+                    "kubewhy gone {ns}/{pod} from the flight recorder alone: {said} ({f}), expected {want} with the replicas quoted"
+                ));
+            }
+            checked.push(format!("{pod}: {want} from the recorder"));
+        }
+    }
+    Ok(format!(
+        "1,001 pods in 51 workloads: scan {lines} lines; page {} bytes at small scale, {} at large, overview rows visible {} and {}; {}",
+        small["bytes"],
+        large["bytes"],
+        small["overview"]["visibleRows"],
+        large["overview"]["visibleRows"],
+        checked.join(", ")
+    ))
+}
+
+/// A user who may only read the pods of their namespace: one permissions summary on stderr,
+/// the pod in ImagePullBackOff explained by what its state says (its image and registry), and
+/// a namespace with nothing in it a healthy answer (exit 0).
+fn privilege_phase(c: &Cluster) -> Result<String, String> {
+    let (ns, empty) = ("e2e-lp", "e2e-lp-empty");
+    c.fresh_namespace(ns);
+    c.fresh_namespace(empty);
+    let role = |n: &str| {
+        format!(
+            "apiVersion: rbac.authorization.k8s.io/v1
+kind: Role
+metadata: {{name: pods-only, namespace: {n}}}
+rules:
+- {{apiGroups: [''], resources: [pods], verbs: [get, list, watch]}}
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata: {{name: reader, namespace: {n}}}
+roleRef: {{apiGroup: rbac.authorization.k8s.io, kind: Role, name: pods-only}}
+subjects: [{{kind: ServiceAccount, name: reader, namespace: {ns}}}]
+"
+        )
+    };
+    c.run(&["-n", ns, "create", "serviceaccount", "reader"], None)?;
+    c.run(&["apply", "-f", "-"], Some(&role(ns)))?;
+    c.run(&["apply", "-f", "-"], Some(&role(empty)))?;
+    c.apply(
+        ns,
+        &pod("api", "{name: api, image: 'localhost:5000/tools/nope:1'}"),
+    );
+    // The reader's token (1.20 makes a Secret per service account).
+    let t = Instant::now();
+    let secret = loop {
+        let s = c.run(
+            &[
+                "-n",
+                ns,
+                "get",
+                "sa",
+                "reader",
+                "-o",
+                "jsonpath={.secrets[0].name}",
+            ],
+            None,
+        )?;
+        if !s.is_empty() {
+            break s;
+        }
+        if t.elapsed() > Duration::from_secs(60) {
+            return Err("no token for service account reader".into());
+        }
+        std::thread::sleep(Duration::from_millis(500));
+    };
+    use base64::Engine;
+    let token = String::from_utf8(
+        base64::engine::general_purpose::STANDARD
+            .decode(
+                c.run(
+                    &[
+                        "-n",
+                        ns,
+                        "get",
+                        "secret",
+                        &secret,
+                        "-o",
+                        "jsonpath={.data.token}",
+                    ],
+                    None,
+                )?
+                .trim(),
+            )
+            .map_err(|e| e.to_string())?,
+    )
+    .map_err(|e| e.to_string())?;
+    let server = c.run(
+        &[
+            "config",
+            "view",
+            "--minify",
+            "-o",
+            "jsonpath={.clusters[0].cluster.server}",
+        ],
+        None,
+    )?;
+    let ca = c.run(
+        &[
+            "config",
+            "view",
+            "--minify",
+            "--raw",
+            "-o",
+            "jsonpath={.clusters[0].cluster.certificate-authority-data}",
+        ],
+        None,
+    )?;
+    let dir = tempdir("privilege");
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    let kubeconfig = format!("{dir}/reader.kubeconfig");
+    std::fs::write(
+        &kubeconfig,
+        format!(
+            "apiVersion: v1\nkind: Config\nclusters: [{{name: c, cluster: {{server: \"{server}\", certificate-authority-data: {ca}}}}}]\nusers: [{{name: reader, user: {{token: \"{token}\"}}}}]\ncontexts: [{{name: r, context: {{cluster: c, user: reader, namespace: {ns}}}}}]\ncurrent-context: r\n"
+        ),
+    )
+    .map_err(|e| e.to_string())?;
+    let run = |args: &[&str]| {
+        let out = Bin::cargo_bin("kubewhy")
+            .unwrap()
+            .args(["scan", "--kubeconfig", &kubeconfig])
+            .args(args)
+            .env("NO_COLOR", "1")
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let t = Instant::now();
+    let (code, stdout, stderr) = loop {
+        let r = run(&[]);
+        if r.1.contains("ImagePullBackOff") || r.1.contains("ErrImagePull") {
+            break r;
+        }
+        if t.elapsed() > Duration::from_secs(90) {
+            return Err(format!(
+                "the reader's scan never showed the pull failure: {} {}",
+                r.1, r.2
+            ));
+        }
+        std::thread::sleep(Duration::from_secs(3));
+    };
+    let warnings = stderr
+        .lines()
+        .filter(|l| l.starts_with("kubewhy: warning:"))
+        .count();
+    if warnings != 1 || !stderr.contains("live:permissions: not permitted to read nodes") {
+        return Err(format!(
+            "{warnings} warnings for a namespace-only reader, one summary expected:\n{stderr}"
+        ));
+    }
+    // ErrImagePull carries the runtime's error (a finding); ImagePullBackOff only says it backs
+    // off (without events: unexplained, with the image and its registry).
+    let named = stdout.contains("image-not-found KW206  Image \"localhost:5000/tools/nope:1\"")
+        || stdout.contains("localhost:5000/tools/nope:1 from registry localhost:5000");
+    if stdout.contains("No problems found") || !named {
+        return Err(format!(
+            "exit {code:?}: the pull failure without its image and registry:\n{stdout}"
+        ));
+    }
+    let (code, stdout, stderr) = run(&["-n", empty]);
+    if code != Some(0) || !stdout.contains("No problems found") {
+        return Err(format!(
+            "an empty namespace read with permission: exit {code:?}\n{stdout}\n{stderr}"
+        ));
+    }
+    Ok("one permissions summary, the pull failure named with its image and registry, an empty namespace healthy".into())
 }
