@@ -367,9 +367,11 @@ fn remediation(mut f: Finding, ctx: &Ctx, info: &PodInfo, cause: Cause, c: &str)
         Cause::ImagePlatformMismatch => f
             .step("Compare the node's architecture with the image's", Some("kubectl get nodes -L kubernetes.io/arch".into()), RiskLevel::None, "")
             .step(format!("Use an image built for the node (a multi-arch tag) in {wl}, or pin the pods to matching nodes"), None, RiskLevel::Low, "Rolls the workload."),
-        _ => f
-            .step("Read why it exits", Some(logs), RiskLevel::None, "")
-            .step(format!("Fix the application or its configuration, then roll {wl}"), Some(format!("kubectl -n {ns} rollout restart {wl}")), RiskLevel::Low, "Restarts every pod of the workload."),
+        _ => {
+            let (action, command, note) = info.restart(ctx.snap);
+            f.step("Read why it exits", Some(logs), RiskLevel::None, "")
+                .step(format!("Fix the application or its configuration, then {action}"), Some(command), RiskLevel::Low, note)
+        }
     };
     f
 }

@@ -155,6 +155,12 @@ fn terminated(ctx: &Ctx, out: &mut Vec<Finding>) {
             "kube-controller-manager command line",
             flag,
         ),
+        None if ctx.snap.gc_threshold.is_some() => f.evidence(
+            EvidenceKind::Analysis,
+            None,
+            "threshold",
+            format!("{limit}: as given with --gc-threshold"),
+        ),
         None => f.evidence(
             EvidenceKind::Analysis,
             None,
@@ -388,6 +394,32 @@ mod tests {
             f[0].explanation
                 .contains("1 of the pods next in line failed")
         );
+    }
+
+    #[test]
+    fn a_threshold_given_on_the_command_line_is_named_as_given() {
+        let mut yaml = String::new();
+        for i in 0..3 {
+            yaml.push_str(&done(
+                &format!("run-{i}"),
+                "Succeeded",
+                &format!("2026-11-22T0{i}:00:00Z"),
+            ));
+        }
+        let mut snap = crate::tests::snapshot_of(&yaml, "2026-11-22T12:00:00Z");
+        snap.gc_threshold = Some(2);
+        let d = crate::diagnose(&snap);
+        let f = d
+            .findings
+            .iter()
+            .find(|f| f.cause == Cause::PodGcThreshold)
+            .expect("over the threshold");
+        let quotes: Vec<&str> = f.evidence.iter().map(|e| e.quote.as_str()).collect();
+        assert!(
+            quotes.contains(&"2: as given with --gc-threshold"),
+            "{quotes:?}"
+        );
+        assert!(!quotes.iter().any(|q| q.contains("default")), "{quotes:?}");
     }
 
     #[test]

@@ -117,6 +117,41 @@ impl<'a> PodInfo<'a> {
         }
     }
 
+    /// How to start the pod again once its spec or configuration is fixed, as a command that
+    /// runs for what owns it: `rollout restart` for the workloads that support it (Deployment,
+    /// StatefulSet, DaemonSet), deleting the pod for other controllers (they create it again),
+    /// and for a bare pod — which nobody recreates — replacing it from its own manifest.
+    /// (action, command, risk note).
+    pub fn restart(&self, snap: &Snapshot) -> (String, String, &'static str) {
+        let (ns, name) = (self.ns(), self.name());
+        match self.owner(snap) {
+            Some((kind, owner))
+                if matches!(kind.as_str(), "Deployment" | "StatefulSet" | "DaemonSet") =>
+            {
+                (
+                    format!("roll {}/{owner}", kind.to_ascii_lowercase()),
+                    format!(
+                        "kubectl -n {ns} rollout restart {}/{owner}",
+                        kind.to_ascii_lowercase()
+                    ),
+                    "Restarts every pod of the workload.",
+                )
+            }
+            Some((kind, owner)) => (
+                format!("delete the pod; {kind} {owner} creates it again"),
+                format!("kubectl -n {ns} delete pod {name}"),
+                "The pod is gone until its controller has created the new one.",
+            ),
+            None => (
+                "recreate the pod (a pod without an owner is not recreated by anyone)".to_string(),
+                format!(
+                    "kubectl get pod {name} -n {ns} -o yaml > {name}.yaml  # edit, then: kubectl replace --force -f {name}.yaml"
+                ),
+                "replace --force deletes the pod and creates it again from the file.",
+            ),
+        }
+    }
+
     /// Group key part that makes pods of one workload share a finding.
     pub fn owner_key(&self, snap: &Snapshot) -> String {
         match self.owner(snap) {

@@ -297,6 +297,11 @@ pub(crate) fn amount(resource: &str, v: i64) -> String {
         if v % 1000 == 0 {
             return format!("{}", v / 1000);
         }
+        // As people write them: 500m or 1500m, but 998.02 rather than 998020m.
+        if v.abs() >= 10_000 {
+            let cores = format!("{:.3}", v as f64 / 1000.0);
+            return cores.trim_end_matches('0').to_string();
+        }
         return format!("{}m", v);
     }
     let is_bytes = resource == "memory"
@@ -315,6 +320,19 @@ pub(crate) fn amount(resource: &str, v: i64) -> String {
         }
     }
     v.to_string()
+}
+
+#[cfg(test)]
+mod amount_tests {
+    #[test]
+    fn quantities_read_as_people_write_them() {
+        assert_eq!(super::amount("cpu", 998_020), "998.02");
+        assert_eq!(super::amount("cpu", 1_500), "1500m");
+        assert_eq!(super::amount("cpu", 12_500), "12.5");
+        assert_eq!(super::amount("cpu", 250), "250m");
+        assert_eq!(super::amount("cpu", 4_000), "4");
+        assert_eq!(super::amount("memory", 64 << 20), "64Mi");
+    }
 }
 
 /// One quantity in scheduler units; malformed quantities count as zero, as they cannot have

@@ -451,3 +451,74 @@ status:
         }
     }
 }
+
+/// The step that starts a crashing pod again runs for what owns it: `rollout restart` only for
+/// the workloads that have rollouts; a Job's pod is deleted (the Job makes another); a bare pod,
+/// which nobody recreates, is replaced from its own manifest.
+#[test]
+fn the_restart_step_runs_for_what_owns_the_pod() {
+    let pod = |name: &str, owner: &str| {
+        format!(
+            r#"---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: {name}
+  namespace: shop
+  uid: u-{name}
+  creationTimestamp: "2026-11-22T09:00:00Z"
+  ownerReferences: {owner}
+spec:
+  nodeName: node-1
+  containers: [{{name: app, image: app:1}}]
+status:
+  phase: Running
+  containerStatuses:
+  - name: app
+    image: app:1
+    ready: false
+    restartCount: 5
+    state: {{waiting: {{reason: CrashLoopBackOff, message: back-off 5m0s restarting failed container}}}}
+    lastState: {{terminated: {{exitCode: 3, reason: Error, finishedAt: "2026-11-22T09:58:00Z"}}}}
+"#
+        )
+    };
+    let y = pod("lone", "[]")
+        + &pod(
+            "web-5d8f7c9b6-x2k9p",
+            "[{apiVersion: apps/v1, kind: ReplicaSet, name: web-5d8f7c9b6, uid: r, controller: true}]",
+        )
+        + &pod(
+            "nightly-x7k2p",
+            "[{apiVersion: batch/v1, kind: Job, name: nightly, uid: j, controller: true}]",
+        )
+        + "---\napiVersion: apps/v1\nkind: ReplicaSet\nmetadata: {name: web-5d8f7c9b6, namespace: shop, uid: r, ownerReferences: [{apiVersion: apps/v1, kind: Deployment, name: web, uid: d, controller: true}]}\nspec: {replicas: 1}\n";
+    let d = crate::diagnose(&snapshot_of(&y, "2026-11-22T10:00:00Z"));
+    let restart = |pod: &str| -> String {
+        let f = d
+            .findings
+            .iter()
+            .find(|f| f.objects.iter().any(|o| o.name == pod))
+            .unwrap_or_else(|| panic!("no finding for {pod}: {:#?}", d.findings));
+        f.remediation
+            .iter()
+            .find(|s| {
+                s.action
+                    .starts_with("Fix the application or its configuration, then")
+            })
+            .and_then(|s| s.command.clone())
+            .unwrap_or_else(|| panic!("{pod}: {:#?}", f.remediation))
+    };
+    assert_eq!(
+        restart("lone"),
+        "kubectl get pod lone -n shop -o yaml > lone.yaml  # edit, then: kubectl replace --force -f lone.yaml"
+    );
+    assert_eq!(
+        restart("web-5d8f7c9b6-x2k9p"),
+        "kubectl -n shop rollout restart deployment/web"
+    );
+    assert_eq!(
+        restart("nightly-x7k2p"),
+        "kubectl -n shop delete pod nightly-x7k2p"
+    );
+}

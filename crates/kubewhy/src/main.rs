@@ -628,7 +628,24 @@ fn scan(args: ScanArgs, target: Target) -> Result<u8> {
         {
             bail!("namespace {name:?} not found")
         }
+        Target::Namespace(name)
+            if !snap.kinds_loaded.contains_key("Namespace")
+                && snap.objects_in_namespace(name).is_empty()
+                && !loaded.pasted_text =>
+        {
+            bail!(
+                "namespace {name:?} is not in the data: it holds no Namespace objects and nothing in {name:?} (add `kubectl get namespace {name} -o json`)"
+            )
+        }
         _ => {}
+    }
+    // What the data cannot show, said where the answer is read: a cluster-info dump holds no
+    // Namespace objects, a namespace-scoped read no Nodes.
+    // (Live, what may not be read is said once by the permissions summary.)
+    if !loaded.pasted_text && rt.is_none() {
+        for note in absent_kinds(snap, &target) {
+            writeln!(err, "kubewhy: note: {note}")?;
+        }
     }
     // One pod, live: the previous run of each crashed container, when the data has no log of
     // it (the tail is what explains an exit; bounded in bytes).
@@ -742,6 +759,39 @@ fn scan(args: ScanArgs, target: Target) -> Result<u8> {
     // take longer than leaving it to the exit.
     std::mem::forget(loaded);
     Ok(if failed { 1 } else { 0 })
+}
+
+/// What the data lacks to see a problem, for the kinds a check needs: each note says what could
+/// not be judged and the command that would fetch it.
+fn absent_kinds(snap: &kubewhy_model::Snapshot, target: &Target) -> Vec<String> {
+    let mut notes = Vec::new();
+    if snap.object_count() == 0 {
+        return notes;
+    }
+    if !snap.kinds_loaded.contains_key("Namespace") {
+        let what = match target {
+            Target::Namespace(n) => format!("whether namespace {n} is being deleted"),
+            _ => "namespaces stuck Terminating".to_string(),
+        };
+        let get = match target {
+            Target::Namespace(n) => format!("kubectl get namespace {n} -o json"),
+            _ => "kubectl get namespaces -o json".to_string(),
+        };
+        notes.push(format!(
+            "the data holds no Namespace objects (a `kubectl cluster-info dump` has none), so {what} cannot be judged; add `{get}` to the input"
+        ));
+    }
+    let pending = snap
+        .pods
+        .iter()
+        .any(|p| p.status.phase == "Pending" && p.spec.node_name.is_none());
+    if pending && !snap.nodes_known() {
+        notes.push(
+            "the data holds no Node objects, so why a Pending pod fits no node is judged from the scheduler's own messages only; add `kubectl get nodes -o json` to the input"
+                .to_string(),
+        );
+    }
+    notes
 }
 
 /// The previous run's log of each container (bounded; the current run's when the previous one's

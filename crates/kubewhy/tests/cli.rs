@@ -691,3 +691,40 @@ fn as_a_kubectl_plugin_kubectls_flags_scan() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("(or bare `kubectl why`) scans"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A `kubectl cluster-info dump` holds no Namespace objects: `ns NAME` says what it cannot
+/// judge and what would fetch it, and a namespace that is not in the data at all is an error,
+/// not "no problems".
+#[test]
+fn absence_of_a_kind_is_stated_not_taken_for_health() {
+    let dir = std::env::temp_dir().join(format!("kubewhy-cli-absent-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("old-team")).unwrap();
+    std::fs::write(
+        dir.join("old-team/pods.json"),
+        r#"{"kind":"PodList","apiVersion":"v1","items":[{"metadata":{"name":"web-1","namespace":"old-team","uid":"u1","creationTimestamp":"2026-11-22T09:00:00Z"},"spec":{"nodeName":"node-1","containers":[{"name":"web","image":"web:1"}]},"status":{"phase":"Running","conditions":[{"type":"Ready","status":"True"}],"containerStatuses":[{"name":"web","ready":true,"restartCount":0,"state":{"running":{"startedAt":"2026-11-22T09:00:05Z"}}}]}}]}"#,
+    )
+    .unwrap();
+    let out = kubewhy()
+        .args(["ns", "old-team", "--from"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("the data holds no Namespace objects (a `kubectl cluster-info dump` has none), so whether namespace old-team is being deleted cannot be judged; add `kubectl get namespace old-team -o json` to the input"),
+        "{stderr}"
+    );
+    let out = kubewhy()
+        .args(["ns", "elsewhere", "--from"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("namespace \"elsewhere\" is not in the data"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
