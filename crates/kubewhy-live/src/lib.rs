@@ -8,6 +8,7 @@
 //! A kind that cannot be listed (RBAC 403, not served 404) does not fail the scan: it becomes an
 //! `InputWarning` naming the permission that is missing.
 
+pub mod credentials;
 mod discovery;
 pub mod store;
 pub mod watch;
@@ -227,7 +228,7 @@ pub(crate) const RESOURCES: &[Resource] = &[
 ];
 
 /// Namespaces whose leases every scan reads: node heartbeats, the scheduler's leader lease.
-const LEASE_NAMESPACES: &[&str] = &["kube-node-lease", "kube-system"];
+pub(crate) const LEASE_NAMESPACES: &[&str] = &["kube-node-lease", "kube-system"];
 
 /// Where and what to read.
 #[derive(Debug, Clone, Default)]
@@ -272,6 +273,59 @@ pub enum LiveError {
     /// The API server could not be reached or refused every request.
     #[error("cannot reach the API server at {url}: {reason}")]
     Unreachable { url: String, reason: String },
+    /// The API server answered 401: it does not accept the credentials.
+    #[error("the API server at {url} rejected the credentials of {who}: {why} (HTTP 401)")]
+    Rejected {
+        url: String,
+        who: String,
+        why: String,
+    },
+}
+
+impl LiveError {
+    /// Names who was rejected and why (`fetch_with` knows only the client).
+    fn with_identity(self, opts: &LiveOptions) -> LiveError {
+        match self {
+            LiveError::Rejected { url, .. } => {
+                let id = credentials::identity(opts);
+                LiveError::Rejected {
+                    url,
+                    why: credentials::rejection(&id, jiff::Timestamp::now()),
+                    who: if id.who.is_empty() {
+                        "the kubeconfig's user".into()
+                    } else {
+                        id.who
+                    },
+                }
+            }
+            e => e,
+        }
+    }
+}
+
+/// One cheap request (`/version`): an unreachable cluster or rejected credentials end here, in
+/// seconds, with one message.
+pub async fn probe(client: &Client, server: &str, opts: &LiveOptions) -> Result<(), LiveError> {
+    let req = http::Request::get("/version")
+        .body(Vec::new())
+        .expect("static request");
+    match tokio::time::timeout(Duration::from_secs(15), client.request_text(req)).await {
+        Ok(Ok(_)) => Ok(()),
+        Ok(Err(kube::Error::Api(s))) if s.code == 401 => Err(LiveError::Rejected {
+            url: server.to_string(),
+            who: String::new(),
+            why: String::new(),
+        }
+        .with_identity(opts)),
+        Ok(Err(e)) => Err(LiveError::Unreachable {
+            url: server.to_string(),
+            reason: e.to_string(),
+        }),
+        Err(_) => Err(LiveError::Unreachable {
+            url: server.to_string(),
+            reason: "no answer within 15 s".into(),
+        }),
+    }
 }
 
 /// What a live read produced.
@@ -342,19 +396,7 @@ pub async fn fetch_with(
     let server = server.to_string();
     let default_ns = default_ns.to_string();
     // One cheap request first: an unreachable cluster ends here, in seconds, with one message.
-    let probe = http::Request::get("/version")
-        .body(Vec::new())
-        .expect("static request");
-    if let Err(e) = tokio::time::timeout(Duration::from_secs(15), client.request_text(probe))
-        .await
-        .map_err(|_| "no answer within 15 s".to_string())
-        .and_then(|r| r.map_err(|e| e.to_string()))
-    {
-        return Err(LiveError::Unreachable {
-            url: server,
-            reason: e,
-        });
-    }
+    probe(&client, &server, opts).await?;
 
     let namespaces: Vec<String> = if opts.all_namespaces {
         Vec::new()
@@ -476,10 +518,18 @@ pub async fn client(opts: &LiveOptions) -> Result<Client, LiveError> {
 
 /// A client for long-running watches: a watch is quiet for minutes when nothing changes, so the
 /// read timeout is longer than the API server's watch timeout (290 s) instead of a scan's 60 s.
+///
+/// Credentials the API server rejects end it here (a watch would retry them forever); an API
+/// server that cannot be reached yet does not: the watches retry and report it.
 pub async fn watch_client(opts: &LiveOptions) -> Result<Client, LiveError> {
     let mut cfg = config(opts).await?;
     cfg.read_timeout = Some(Duration::from_secs(295));
-    Client::try_from(cfg).map_err(|e| LiveError::Config(e.to_string()))
+    let server = cfg.cluster_url.to_string();
+    let client = Client::try_from(cfg).map_err(|e| LiveError::Config(e.to_string()))?;
+    match probe(&client, &server, opts).await {
+        Err(e @ LiveError::Rejected { .. }) => Err(e),
+        _ => Ok(client),
+    }
 }
 
 /// The log of a container's previous run (what `kubectl logs --previous` shows), at most
@@ -939,4 +989,112 @@ pub async fn kubelet_configz_with(
         ));
     }
     (out, problems)
+}
+
+/// What the credentials may do with one watch's kind: asked of the API server itself
+/// (SelfSubjectAccessReview, for `list` and `watch`), before anything is watched.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Permission {
+    pub resource: &'static str,
+    pub scope: Option<String>,
+    pub list: bool,
+    pub watch: bool,
+    /// The API server answered the reviews (else `list` and `watch` are assumed).
+    pub answered: bool,
+}
+
+/// Asks the API server, for each slot, whether the credentials may list and watch it (two
+/// SelfSubjectAccessReviews each, all at once). A review that cannot be made counts as allowed:
+/// the watch itself will say otherwise.
+pub async fn permissions(client: &Client, slots: &[store::Slot]) -> Vec<Permission> {
+    // Kinds whose API group the cluster does not serve are not asked about (Argo).
+    let served: Vec<(&'static Resource, Option<String>)> = served_only(
+        client,
+        slots
+            .iter()
+            .map(|(i, scope)| (&RESOURCES[*i], scope.clone()))
+            .collect(),
+    )
+    .await;
+    let slots: Vec<store::Slot> = slots
+        .iter()
+        .filter(|(i, scope)| {
+            served
+                .iter()
+                .any(|(r, s)| r.plural == RESOURCES[*i].plural && s == scope)
+        })
+        .cloned()
+        .collect();
+    let asks = slots.iter().map(|(i, scope)| async move {
+        let r = &RESOURCES[*i];
+        let (group, _, _) = group_version(r.prefixes[0]);
+        let may = |verb: &'static str| {
+            let body = serde_json::json!({
+                "apiVersion": "authorization.k8s.io/v1",
+                "kind": "SelfSubjectAccessReview",
+                "spec": {"resourceAttributes": {
+                    "verb": verb, "group": group, "resource": r.plural,
+                    "namespace": scope.clone().unwrap_or_default(),
+                }}
+            });
+            async move {
+                let req =
+                    http::Request::post("/apis/authorization.k8s.io/v1/selfsubjectaccessreviews")
+                        .header("Content-Type", "application/json")
+                        .body(serde_json::to_vec(&body).unwrap_or_default());
+                let Ok(req) = req else { return None };
+                match tokio::time::timeout(Duration::from_secs(10), client.request_text(req)).await
+                {
+                    Ok(Ok(text)) => serde_json::from_str::<serde_json::Value>(&text)
+                        .ok()
+                        .and_then(|v| v["status"]["allowed"].as_bool()),
+                    _ => None,
+                }
+            }
+        };
+        let (list, watch) = futures::join!(may("list"), may("watch"));
+        Permission {
+            resource: r.plural,
+            scope: scope.clone(),
+            list: list.unwrap_or(true),
+            watch: watch.unwrap_or(true),
+            answered: list.is_some() && watch.is_some(),
+        }
+    });
+    futures::future::join_all(asks).await
+}
+
+/// The permission check summarised in one line.
+pub fn permissions_summary(perms: &[Permission]) -> String {
+    if !perms.is_empty() && perms.iter().all(|p| !p.answered) {
+        return "permissions: not checked (the API server did not answer the access reviews); the watches will say what they cannot read".into();
+    }
+    let denied: Vec<String> = perms
+        .iter()
+        .filter(|p| !(p.list && p.watch))
+        .map(|p| {
+            let verbs = match (p.list, p.watch) {
+                (false, false) => "list, watch",
+                (false, true) => "list",
+                _ => "watch",
+            };
+            match &p.scope {
+                Some(ns) => format!("{} in {ns} ({verbs})", p.resource),
+                None => format!("{} ({verbs})", p.resource),
+            }
+        })
+        .collect();
+    if denied.is_empty() {
+        format!(
+            "permissions: every kind kubewhy reads may be listed and watched ({} watches)",
+            perms.len()
+        )
+    } else {
+        format!(
+            "permissions: {} of {} watches may not be made: {}; the checks that need them run without them",
+            denied.len(),
+            perms.len(),
+            denied.join(", ")
+        )
+    }
 }

@@ -34,12 +34,17 @@ pub enum WatchStatus {
 #[derive(Debug, Clone)]
 pub struct WatchHealth {
     pub resource: &'static str,
+    /// The namespace it watches (`watch -n`), or `None`: the whole cluster.
+    pub scope: Option<String>,
     pub status: WatchStatus,
     pub objects: usize,
     /// Completed lists: the first one, then one per re-list.
     pub lists: u64,
     /// Watch errors since start.
     pub errors: u64,
+    /// Watch errors since start by HTTP status (0: no answer — a dropped connection, a
+    /// timeout).
+    pub errors_by_code: std::collections::BTreeMap<u16, u64>,
     /// Objects that could not be decoded (malformed beyond what the loader tolerates).
     pub undecodable: u64,
 }
@@ -50,8 +55,12 @@ const FAILING_FOR: std::time::Duration = std::time::Duration::from_secs(30);
 
 struct KindState {
     resource: &'static Resource,
-    /// The last watch error and when it happened; cleared by the next event.
-    failed: Option<(String, std::time::Instant)>,
+    /// Its index in `RESOURCES` (a `const`: its items have no stable address to compare).
+    kind: usize,
+    scope: Option<String>,
+    /// The last watch error, its HTTP status, and when it happened; cleared by the next event.
+    failed: Option<(String, Option<u16>, std::time::Instant)>,
+    errors_by_code: std::collections::BTreeMap<u16, u64>,
     objects: HashMap<String, Object>,
     /// During a (re)list: what it has listed so far.
     relist: Option<HashMap<String, Object>>,
@@ -79,17 +88,52 @@ impl Default for Store {
     }
 }
 
+/// What one watch covers: a kind (its index in `RESOURCES`), cluster-wide or in one namespace.
+pub type Slot = (usize, Option<String>);
+
+/// The watches kubewhy runs for `namespaces` (empty: the whole cluster): cluster-scoped kinds
+/// cluster-wide; namespaced kinds once per namespace (leases also in the namespaces of the
+/// nodes' heartbeats and of the scheduler's lease, as a scan of one namespace reads them).
+pub fn slots(namespaces: &[String]) -> Vec<Slot> {
+    let mut out = Vec::new();
+    for (i, r) in RESOURCES.iter().enumerate() {
+        if !r.namespaced || namespaces.is_empty() {
+            out.push((i, None));
+            continue;
+        }
+        let mut scopes: Vec<String> = namespaces.to_vec();
+        if r.plural == "leases" {
+            for extra in crate::LEASE_NAMESPACES {
+                if !scopes.iter().any(|n| n == extra) {
+                    scopes.push(extra.to_string());
+                }
+            }
+        }
+        out.extend(scopes.into_iter().map(|n| (i, Some(n))));
+    }
+    out
+}
+
 impl Store {
+    /// A store for every kind, cluster-wide.
     pub fn new() -> Store {
+        Store::scoped(&[])
+    }
+
+    /// A store for the watches of `slots(namespaces)`, in that order (`apply`'s index).
+    pub fn scoped(namespaces: &[String]) -> Store {
         Store {
             inner: Mutex::new(Inner {
-                kinds: RESOURCES
-                    .iter()
-                    .map(|r| KindState {
-                        resource: r,
+                kinds: slots(namespaces)
+                    .into_iter()
+                    .map(|(i, scope)| KindState {
+                        resource: &RESOURCES[i],
+                        kind: i,
+                        scope,
                         objects: HashMap::new(),
                         relist: None,
                         failed: None,
+                        errors_by_code: Default::default(),
                         status: WatchStatus::Starting,
                         lists: 0,
                         errors: 0,
@@ -100,6 +144,15 @@ impl Store {
                 changes: 0,
             }),
         }
+    }
+
+    /// The watches this store is fed by, in `apply`'s order.
+    pub fn slots(&self) -> Vec<Slot> {
+        self.lock()
+            .kinds
+            .iter()
+            .map(|k| (k.kind, k.scope.clone()))
+            .collect()
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
@@ -126,10 +179,12 @@ impl Store {
             .iter()
             .map(|k| WatchHealth {
                 resource: k.resource.plural,
+                scope: k.scope.clone(),
                 status: k.status(),
                 objects: k.objects.len(),
                 lists: k.lists,
                 errors: k.errors,
+                errors_by_code: k.errors_by_code.clone(),
                 undecodable: k.undecodable,
             })
             .collect()
@@ -145,7 +200,7 @@ impl Store {
         for k in &inner.kinds {
             let r = k.resource;
             match &k.status() {
-                WatchStatus::Forbidden(_) => forbidden.push((r, None)),
+                WatchStatus::Forbidden(_) => forbidden.push((r, k.scope.clone())),
                 WatchStatus::Failing(e) => problems.push(problem(
                     r.plural,
                     format!(
@@ -173,29 +228,34 @@ impl Store {
     /// were dropped.
     pub fn forget_events_of_gone_pods(&self, now: jiff::Timestamp, grace: i64) -> usize {
         let mut inner = self.lock();
-        let Some(pods) = inner
+        let pods: Vec<&KindState> = inner
             .kinds
             .iter()
-            .find(|k| k.resource.plural == "pods" && k.lists > 0)
-        else {
+            .filter(|k| k.resource.plural == "pods")
+            .collect();
+        if pods.is_empty() || pods.iter().any(|k| k.lists == 0) {
             return 0;
-        };
-        let alive: std::collections::HashSet<String> = pods.objects.keys().cloned().collect();
-        let Some(events) = inner
+        }
+        let alive: std::collections::HashSet<String> = pods
+            .iter()
+            .flat_map(|k| k.objects.keys().cloned())
+            .collect();
+        let mut dropped = 0;
+        for events in inner
             .kinds
             .iter_mut()
-            .find(|k| k.resource.plural == "events")
-        else {
-            return 0;
-        };
-        let before = events.objects.len();
-        events.objects.retain(|_, o| match o.event_about() {
-            Some(("Pod", uid, at)) if !uid.is_empty() && !alive.contains(uid) => {
-                at.is_some_and(|t| now.as_second() - t.as_second() < grace)
-            }
-            _ => true,
-        });
-        before - events.objects.len()
+            .filter(|k| k.resource.plural == "events")
+        {
+            let before = events.objects.len();
+            events.objects.retain(|_, o| match o.event_about() {
+                Some(("Pod", uid, at)) if !uid.is_empty() && !alive.contains(uid) => {
+                    at.is_some_and(|t| now.as_second() - t.as_second() < grace)
+                }
+                _ => true,
+            });
+            dropped += before - events.objects.len();
+        }
+        dropped
     }
 
     pub(crate) fn set_status(&self, index: usize, status: WatchStatus) {
@@ -208,11 +268,12 @@ impl Store {
     }
 
     /// A watch error: shown as `Failing` until an event arrives or `FAILING_FOR` passes.
-    pub(crate) fn failed(&self, index: usize, error: String) {
+    pub(crate) fn failed(&self, index: usize, code: Option<u16>, error: String) {
         let mut inner = self.lock();
         let k = &mut inner.kinds[index];
         k.errors += 1;
-        k.failed = Some((error, std::time::Instant::now()));
+        *k.errors_by_code.entry(code.unwrap_or(0)).or_insert(0) += 1;
+        k.failed = Some((error, code, std::time::Instant::now()));
         inner.changes += 1;
     }
 
@@ -226,7 +287,10 @@ impl Store {
         let mut inner = self.lock();
         let Inner { kinds, changes } = &mut *inner;
         let k = &mut kinds[index];
-        k.failed = None;
+        // A (re)list starting says nothing yet: the failure stands until something is read.
+        if !matches!(ev, WEvent::Init) {
+            k.failed = None;
+        }
         let decode = |k: &mut KindState, o: &DynamicObject| -> Option<(String, Object)> {
             let uid = o.metadata.uid.clone()?;
             let v = serde_json::to_value(o).ok()?;
@@ -275,7 +339,9 @@ impl Store {
 impl KindState {
     fn status(&self) -> WatchStatus {
         match &self.failed {
-            Some((e, at)) if at.elapsed() < FAILING_FOR => WatchStatus::Failing(e.clone()),
+            // Refused or throttled: retried minutes apart, failing until an event arrives.
+            Some((e, Some(401 | 403 | 429), _)) => WatchStatus::Failing(e.clone()),
+            Some((e, _, at)) if at.elapsed() < FAILING_FOR => WatchStatus::Failing(e.clone()),
             _ => self.status.clone(),
         }
     }
@@ -334,7 +400,7 @@ mod tests {
 
         // The watch drops and re-lists: the old state stays visible until the list completes;
         // then web-b, deleted meanwhile, is gone.
-        store.failed(i, "connection reset".into());
+        store.failed(i, None, "connection reset".into());
         assert!(matches!(store.health()[i].status, WatchStatus::Failing(_)));
         store.apply(i, &WEvent::Init);
         store.apply(i, &WEvent::InitApply(pod("a", "web-a", "Failed")));
@@ -343,6 +409,16 @@ mod tests {
         assert_eq!(pods(&store), [("web-a".to_string(), "Failed".to_string())]);
         let h = &store.health()[i];
         assert_eq!((h.lists, h.errors, &h.status), (2, 1, &WatchStatus::Up));
+        assert_eq!(h.errors_by_code.get(&0), Some(&1));
+
+        // Rejected credentials: failing until the watch lists again, however long that takes.
+        store.failed(i, Some(401), "HTTP 401 Unauthorized".into());
+        assert!(matches!(store.health()[i].status, WatchStatus::Failing(_)));
+        store.apply(i, &WEvent::Init);
+        store.apply(i, &WEvent::InitApply(pod("a", "web-a", "Failed")));
+        store.apply(i, &WEvent::InitDone);
+        assert_eq!(store.health()[i].status, WatchStatus::Up);
+        assert_eq!(store.health()[i].errors_by_code.get(&401), Some(&1));
 
         // A pod whose status is not an object cannot be read: counted (/metrics, /healthz),
         // left out, the rest kept.

@@ -388,6 +388,59 @@ async fn the_context_namespace_is_the_default_like_kubectl() {
     );
 }
 
+/// Rejected credentials are not "unreachable": one line names the user, its kubeconfig and
+/// what is wrong with the credentials (here a client certificate that has expired).
+#[tokio::test]
+async fn rejected_credentials_name_the_user_and_the_expired_certificate() {
+    let dir = std::env::temp_dir().join(format!("kubewhy-live-401-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let kubeconfig = dir.join("config");
+    use base64::Engine;
+    let cert = base64::engine::general_purpose::STANDARD.encode(CERT);
+    std::fs::write(
+        &kubeconfig,
+        format!("apiVersion: v1\nkind: Config\nclusters: [{{name: c, cluster: {{server: \"https://10.9.9.9:6443\"}}}}]\nusers: [{{name: ops, user: {{client-certificate-data: {cert}, client-key-data: eA==}}}}]\ncontexts: [{{name: prod, context: {{cluster: c, user: ops}}}}]\ncurrent-context: prod\n"),
+    )
+    .unwrap();
+    let (client, seen) = mock_client(|_, _| status(401, "Unauthorized", "Unauthorized"));
+    let opts = LiveOptions {
+        kubeconfig: Some(kubeconfig.clone()),
+        all_namespaces: true,
+        ..Default::default()
+    };
+    let e = fetch_with(client, "default", "https://10.9.9.9:6443", &opts)
+        .await
+        .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "the API server at https://10.9.9.9:6443 rejected the credentials of user \"ops\" of context \"prod\" in {}: {} (HTTP 401)",
+            kubeconfig.display(),
+            if jiff::Timestamp::now() > "2026-11-26T20:44:05Z".parse().unwrap() {
+                "its client certificate expired on 2026-11-26T20:44:05Z"
+            } else {
+                "its client certificate (valid until 2026-11-26T20:44:05Z) is not one the API server trusts"
+            }
+        )
+    );
+    assert_eq!(seen.lock().unwrap().len(), 1, "one request, no retries");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The client certificate of the test above (`openssl req -x509 … -days 1`).
+const CERT: &str = "-----BEGIN CERTIFICATE-----
+MIIBgzCCASmgAwIBAgIUV52NKcROMDpM/KcUv1EKva/j3y8wCgYIKoZIzj0EAwIw
+FzEVMBMGA1UEAwwMa3ViZXdoeS10ZXN0MB4XDTI2MTEyNTIwNDQwNVoXDTI2MTEy
+NjIwNDQwNVowFzEVMBMGA1UEAwwMa3ViZXdoeS10ZXN0MFkwEwYHKoZIzj0CAQYI
+KoZIzj0DAQcDQgAE9jIx/72GJPW0eapHpkZ/47RKSw9bbE4sIAzuZ2uahzK4oP0u
+CzV5+iLELOLOyqiQJH/YleYtZGCxAh/xePh1EKNTMFEwHQYDVR0OBBYEFBJxAV8y
+L9/ebexiCtZ2wrmecn1HMB8GA1UdIwQYMBaAFBJxAV8yL9/ebexiCtZ2wrmecn1H
+MA8GA1UdEwEB/wQFMAMBAf8wCgYIKoZIzj0EAwIDSAAwRQIhAJoEIoyNEsO28vc+
+K9G6UvnhTfI97hH61JN4LtD14LZaAiAAmY6C+MDTP3T/bocq/3gMnjP9M4MqI3j2
+pF0mqvudeQ==
+-----END CERTIFICATE-----
+";
+
 #[tokio::test]
 async fn an_unreachable_server_is_one_clear_error() {
     let (client, _) = mock_client(|_, _| status(503, "ServiceUnavailable", "down"));

@@ -119,12 +119,20 @@ impl Kind {
 pub struct Watchers {
     pub store: Option<Arc<Store>>,
     pub recorder: Option<UnboundedSender<Seen>>,
+    /// Watch only these namespaces' objects (`watch -n`; cluster-scoped kinds stay
+    /// cluster-wide); empty: the whole cluster. With a store, the store's own scope.
+    pub namespaces: Vec<String>,
 }
 
 /// Runs every watch until the recorder's receiver is dropped (or forever, for the store alone).
 pub async fn run(client: kube::Client, w: Watchers) {
     let mut tasks = Vec::new();
-    for (i, r) in RESOURCES.iter().enumerate() {
+    let slots = match &w.store {
+        Some(s) => s.slots(),
+        None => crate::store::slots(&w.namespaces),
+    };
+    for (slot, (i, scope)) in slots.into_iter().enumerate() {
+        let r = &RESOURCES[i];
         let rec = w
             .recorder
             .as_ref()
@@ -134,7 +142,7 @@ pub async fn run(client: kube::Client, w: Watchers) {
         }
         tasks.push(tokio::spawn(watch_resource(
             client.clone(),
-            i,
+            (slot, i, scope),
             w.store.clone(),
             rec,
         )));
@@ -143,17 +151,39 @@ pub async fn run(client: kube::Client, w: Watchers) {
 }
 
 /// The first of a kind's API versions the cluster serves, or why none can be watched.
-async fn served(client: &kube::Client, r: &Resource) -> Result<&'static str, WatchStatus> {
+async fn served(
+    client: &kube::Client,
+    r: &Resource,
+    scope: Option<&str>,
+) -> Result<&'static str, WatchStatus> {
+    let (path, place) = match scope {
+        Some(ns) => (
+            format!("namespaces/{ns}/{}", r.plural),
+            format!("in namespace {ns}"),
+        ),
+        None => (r.plural.to_string(), "in all namespaces".to_string()),
+    };
     for prefix in r.prefixes {
-        match crate::get(client, &format!("{prefix}/{}?limit=1", r.plural)).await {
+        match crate::get(client, &format!("{prefix}/{path}?limit=1")).await {
             Ok(_) => return Ok(prefix),
             Err(crate::Failure::Status(404, _)) => continue,
+            // RBAC answers before the API server could say 404: a group the cluster does not
+            // serve (Argo not installed) is not "forbidden".
+            Err(crate::Failure::Status(403, _))
+                if *prefix != "/api/v1"
+                    && matches!(
+                        crate::get(client, prefix).await,
+                        Err(crate::Failure::Status(404, _))
+                    ) =>
+            {
+                continue;
+            }
             Err(crate::Failure::Status(403, msg)) => {
                 return Err(WatchStatus::Forbidden(crate::forbidden_message(
                     r.plural,
                     prefix,
                     "list, watch",
-                    "in all namespaces",
+                    &place,
                     &msg,
                 )));
             }
@@ -166,12 +196,12 @@ async fn served(client: &kube::Client, r: &Resource) -> Result<&'static str, Wat
 
 async fn watch_resource(
     client: kube::Client,
-    index: usize,
+    (index, kind, scope): (usize, usize, Option<String>),
     store: Option<Arc<Store>>,
     recorder: Option<(Kind, UnboundedSender<Seen>)>,
 ) {
-    let r = &RESOURCES[index];
-    let prefix = match served(&client, r).await {
+    let r = &RESOURCES[kind];
+    let prefix = match served(&client, r, scope.as_deref()).await {
         Ok(p) => p,
         Err(status) => {
             if let Some((kind, tx)) = &recorder {
@@ -190,9 +220,17 @@ async fn watch_resource(
     if let Some(s) = &store {
         s.set_api_version(index, &ar.api_version);
     }
-    let api: Api<DynamicObject> = Api::all_with(client, &ar);
+    let api: Api<DynamicObject> = match &scope {
+        Some(ns) if r.namespaced => Api::namespaced_with(client, ns, &ar),
+        _ => Api::all_with(client, &ar),
+    };
+    let class = ErrorClass::default();
+    let seed = (index as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+        ^ std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64);
     let mut stream = watcher::watcher(api, watcher::Config::default())
-        .backoff(recorder_backoff())
+        .backoff(watch_backoff(class.clone(), seed))
         .boxed();
     let mut tracker = recorder.map(|(k, tx)| (Tracker::new(k), tx));
     while let Some(item) = stream.next().await {
@@ -210,8 +248,10 @@ async fn watch_resource(
                 }
             }
             Err(e) => {
+                let code = error_code(&e);
+                class.set(code);
                 if let Some(s) = &store {
-                    s.failed(index, e.to_string());
+                    s.failed(index, code, describe_error(&e, code));
                 }
                 if let Some((t, tx)) = &tracker
                     && tx
@@ -571,37 +611,127 @@ fn replicas_manager(o: &DynamicObject, now: Timestamp) -> String {
         .unwrap_or_default()
 }
 
-/// The watches' retry delays: 0.5 s doubling to at most 5 s, from 0.5 s again after two quiet
-/// minutes. kube-runtime's default climbs to 30 s, built for controllers that re-list anyway; a
-/// recorder is blind while it waits, and what is created and deleted meanwhile is lost.
-struct RecorderBackoff {
-    next: std::time::Duration,
+/// What the last error of a watch was, shared by the watch loop (which sees the error) and its
+/// back-off (which chooses the next delay).
+#[derive(Clone, Default)]
+pub(crate) struct ErrorClass(Arc<std::sync::atomic::AtomicU8>);
+
+impl ErrorClass {
+    const OTHER: u8 = 0;
+    /// 401 or 403: credentials rejected or permission missing; retrying soon changes nothing.
+    const DENIED: u8 = 1;
+    /// 429: the API server asks clients to slow down.
+    const THROTTLED: u8 = 2;
+
+    fn set(&self, code: Option<u16>) {
+        let c = match code {
+            Some(401 | 403) => Self::DENIED,
+            Some(429) => Self::THROTTLED,
+            _ => Self::OTHER,
+        };
+        self.0.store(c, std::sync::atomic::Ordering::Relaxed);
+    }
+    fn get(&self) -> u8 {
+        self.0.load(std::sync::atomic::Ordering::Relaxed)
+    }
 }
 
-impl RecorderBackoff {
-    const MIN: std::time::Duration = std::time::Duration::from_millis(500);
-    const MAX: std::time::Duration = std::time::Duration::from_secs(5);
+/// The HTTP status of a watch error, when the API server answered.
+pub(crate) fn error_code(e: &watcher::Error) -> Option<u16> {
+    match e {
+        watcher::Error::InitialListFailed(kube::Error::Api(s))
+        | watcher::Error::WatchStartFailed(kube::Error::Api(s))
+        | watcher::Error::WatchFailed(kube::Error::Api(s)) => Some(s.code),
+        watcher::Error::WatchError(s) => Some(s.code),
+        _ => None,
+    }
 }
 
-impl Iterator for RecorderBackoff {
+/// A watch error in one line, without kube's debug dump of the API server's Status.
+fn describe_error(e: &watcher::Error, code: Option<u16>) -> String {
+    let status = match e {
+        watcher::Error::InitialListFailed(kube::Error::Api(s))
+        | watcher::Error::WatchStartFailed(kube::Error::Api(s))
+        | watcher::Error::WatchFailed(kube::Error::Api(s)) => Some(s),
+        watcher::Error::WatchError(s) => Some(s),
+        _ => None,
+    };
+    match (code, status) {
+        (Some(401), _) => "HTTP 401 Unauthorized: the API server rejects the credentials".into(),
+        (Some(403), Some(s)) => format!("HTTP 403 Forbidden: {}", s.message),
+        (Some(429), _) => {
+            "HTTP 429 Too Many Requests: the API server asks clients to slow down".into()
+        }
+        (Some(c), Some(s)) => format!("HTTP {c} {}: {}", s.reason, s.message),
+        // The same words whether the list or the watch failed to start.
+        _ => match e {
+            watcher::Error::InitialListFailed(k)
+            | watcher::Error::WatchStartFailed(k)
+            | watcher::Error::WatchFailed(k) => format!("no answer from the API server: {k}"),
+            e => e.to_string(),
+        },
+    }
+}
+
+/// One retry policy for every watch: exponential with jitter, by what failed — 0.5 s doubling
+/// to 5 s for a dropped connection or a 5xx (a recorder is blind while it waits), 1 s to 60 s
+/// for a 429, 5 s to 5 min for a 401 or 403 (rejected credentials are not fixed by hammering
+/// the API server: a few requests a minute after the first minute). Back to the start after two
+/// quiet minutes (`ResetTimerBackoff`).
+pub(crate) struct WatchBackoff {
+    class: ErrorClass,
+    /// The class the current run of attempts is for, and how many there were.
+    run: (u8, u32),
+    seed: u64,
+}
+
+impl WatchBackoff {
+    fn bounds(class: u8) -> (std::time::Duration, std::time::Duration) {
+        use std::time::Duration;
+        match class {
+            ErrorClass::DENIED => (Duration::from_secs(5), Duration::from_secs(300)),
+            ErrorClass::THROTTLED => (Duration::from_secs(1), Duration::from_secs(60)),
+            _ => (Duration::from_millis(500), Duration::from_secs(5)),
+        }
+    }
+
+    /// A number in [0, 1): xorshift, seeded per watch (no dependency for a jitter).
+    fn unit(&mut self) -> f64 {
+        self.seed ^= self.seed << 13;
+        self.seed ^= self.seed >> 7;
+        self.seed ^= self.seed << 17;
+        (self.seed >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+impl Iterator for WatchBackoff {
     type Item = std::time::Duration;
     fn next(&mut self) -> Option<std::time::Duration> {
-        let d = self.next;
-        self.next = (d * 2).min(Self::MAX);
-        Some(d)
+        let class = self.class.get();
+        if self.run.0 != class {
+            self.run = (class, 0);
+        }
+        let (min, max) = Self::bounds(class);
+        let d = min.saturating_mul(1 << self.run.1.min(16)).min(max);
+        self.run.1 += 1;
+        // ±20 %, so that many watches refused at once do not retry in step.
+        Some(d.mul_f64(0.8 + 0.4 * self.unit()))
     }
 }
 
-impl Backoff for RecorderBackoff {
+impl Backoff for WatchBackoff {
     fn reset(&mut self) {
-        self.next = Self::MIN;
+        self.run = (ErrorClass::OTHER, 0);
+        self.class.set(None);
     }
 }
 
-fn recorder_backoff() -> ResetTimerBackoff<RecorderBackoff> {
+pub(crate) fn watch_backoff(class: ErrorClass, seed: u64) -> ResetTimerBackoff<WatchBackoff> {
     ResetTimerBackoff::new(
-        RecorderBackoff {
-            next: RecorderBackoff::MIN,
+        WatchBackoff {
+            class,
+            run: (ErrorClass::OTHER, 0),
+            seed: seed | 1,
         },
         std::time::Duration::from_secs(120),
     )
@@ -854,13 +984,42 @@ mod tests {
     }
 
     #[test]
-    fn the_recorder_retries_within_five_seconds() {
-        let mut b = recorder_backoff();
-        let delays: Vec<u64> = (0..6)
-            .map(|_| b.next().unwrap().as_millis() as u64)
-            .collect();
-        assert_eq!(delays, [500, 1000, 2000, 4000, 5000, 5000]);
+    fn retries_back_off_by_what_failed() {
+        let class = ErrorClass::default();
+        let mut b = watch_backoff(class.clone(), 7);
+        let ms = |b: &mut ResetTimerBackoff<WatchBackoff>| b.next().unwrap().as_millis() as u64;
+        // A dropped connection: 0.5 s doubling to 5 s, ±20 %.
+        let d: Vec<u64> = (0..6).map(|_| ms(&mut b)).collect();
+        for (got, want) in d.iter().zip([500u64, 1000, 2000, 4000, 5000, 5000]) {
+            assert!(*got >= want * 8 / 10 && *got <= want * 12 / 10, "{d:?}");
+        }
+        // Rejected credentials: 5 s doubling to 5 min; after the first minute, a few a minute.
+        class.set(Some(401));
+        let d: Vec<u64> = (0..10).map(|_| ms(&mut b)).collect();
+        for (got, want) in d.iter().zip([
+            5_000u64, 10_000, 20_000, 40_000, 80_000, 160_000, 300_000, 300_000,
+        ]) {
+            assert!(*got >= want * 8 / 10 && *got <= want * 12 / 10, "{d:?}");
+        }
+        let first_ten_minutes = {
+            let (mut t, mut n) = (0u64, 0);
+            let mut b = watch_backoff(class.clone(), 11);
+            while t < 600_000 {
+                t += ms(&mut b);
+                n += 1;
+            }
+            n
+        };
+        assert!(
+            first_ten_minutes <= 10,
+            "{first_ten_minutes} requests in ten minutes"
+        );
+        // Throttled: 1 s doubling to 60 s.
+        class.set(Some(429));
+        let d = ms(&mut b);
+        assert!((800..=1200).contains(&d), "{d}");
         b.reset();
-        assert_eq!(b.next(), Some(std::time::Duration::from_millis(500)));
+        let d = ms(&mut b);
+        assert!((400..=600).contains(&d), "{d}");
     }
 }

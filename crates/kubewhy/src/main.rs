@@ -381,10 +381,12 @@ fn load_source(args: &SourceArgs, focus: Vec<String>) -> Result<Source> {
         }]
     } else if let Some(rt) = &rt {
         let fetched = with_progress(&live_opts, |opts| rt.block_on(kubewhy_live::fetch(opts)))
-            .map_err(|e| {
-                anyhow::anyhow!(
+            .map_err(|e| match e {
+                // Not a reachability problem: offline data would not help.
+                kubewhy_live::LiveError::Rejected { .. } => anyhow::anyhow!("{e}"),
+                e => anyhow::anyhow!(
                     "{e}. To diagnose offline data instead, pass --from PATH (or --demo)."
-                )
+                ),
             })?;
         live_problems = fetched.problems;
         listed_something = !fetched.pages.is_empty();

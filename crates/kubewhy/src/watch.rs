@@ -65,6 +65,12 @@ pub(crate) struct WatchArgs {
     #[command(flatten)]
     record: RecordArgs,
 
+    /// Watch only this namespace's objects (repeatable): for a service account that may read
+    /// only some namespaces. Cluster-scoped kinds (nodes, namespaces, …) are still watched
+    /// cluster-wide when permitted; without them the checks that need them run without them.
+    #[arg(short, long = "namespace", value_name = "NAMESPACE")]
+    namespace: Vec<String>,
+
     /// The kubeconfig file to use (default: KUBECONFIG, ~/.kube/config, or in-cluster).
     #[arg(long, value_name = "PATH")]
     kubeconfig: Option<PathBuf>,
@@ -85,7 +91,17 @@ pub(crate) fn run(args: WatchArgs) -> Result<u8> {
     let client = rt
         .block_on(kubewhy_live::watch_client(&opts))
         .context("connecting to the cluster")?;
-    let store = (!args.no_serve).then(|| Arc::new(Store::new()));
+    let store = (!args.no_serve).then(|| Arc::new(Store::scoped(&args.namespace)));
+    // What the credentials may read, asked once before watching, said in one line.
+    let perms = rt.block_on(kubewhy_live::permissions(
+        &client,
+        &kubewhy_live::store::slots(&args.namespace),
+    ));
+    writeln!(
+        anstream::stderr(),
+        "kubewhy: {}",
+        kubewhy_report::sanitize(&kubewhy_live::permissions_summary(&perms))
+    )?;
     let (tx, rx) = match recorder {
         Some(_) => {
             let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
@@ -102,6 +118,7 @@ pub(crate) fn run(args: WatchArgs) -> Result<u8> {
             store.clone(),
             args.interval,
             args.max_namespace_labels,
+            !args.namespace.is_empty(),
         ));
         rt.spawn(serve(listener, shared.clone()));
         let (client, handle) = (client.clone(), rt.handle().clone());
@@ -119,6 +136,7 @@ pub(crate) fn run(args: WatchArgs) -> Result<u8> {
         kubewhy_live::watch::Watchers {
             store,
             recorder: tx,
+            namespaces: args.namespace.clone(),
         },
     ));
     // SIGTERM as well as Ctrl-C: as a container's PID 1, an unhandled SIGTERM is ignored.
@@ -211,6 +229,8 @@ impl View {
 
 struct Shared {
     store: Arc<Store>,
+    /// `watch -n`: only the namespaced watches are needed for an honest answer.
+    scoped: bool,
     published: RwLock<Published>,
     metrics: Metrics,
     interval: Duration,
@@ -218,9 +238,10 @@ struct Shared {
 }
 
 impl Shared {
-    fn new(store: Arc<Store>, interval: u64, max_namespace_labels: usize) -> Shared {
+    fn new(store: Arc<Store>, interval: u64, max_namespace_labels: usize, scoped: bool) -> Shared {
         Shared {
             store,
+            scoped,
             published: RwLock::new(Published::default()),
             metrics: Metrics::new(),
             interval: Duration::from_secs(interval),
@@ -260,7 +281,7 @@ fn evaluate_loop(shared: &Shared, client: &kubewhy_live::Client, rt: &tokio::run
     let mut last_changes = u64::MAX;
     let mut last_eval: Option<Instant> = None;
     let mut contents = Contents::default();
-    let mut warned: BTreeSet<&'static str> = BTreeSet::new();
+    let mut said: BTreeMap<(&'static str, Option<String>), Option<String>> = BTreeMap::new();
     loop {
         std::thread::sleep(Duration::from_millis(250));
         let changes = shared.store.changes();
@@ -324,28 +345,53 @@ fn evaluate_loop(shared: &Shared, client: &kubewhy_live::Client, rt: &tokio::run
             summary_only: false,
         };
         let health = shared.store.health();
-        let synced = shared.store.synced();
-        // A watch that has never listed and keeps failing (wrong kubeconfig, no route, no
-        // permission to watch): say so once on stderr; /healthz and the page keep saying it.
+        let degraded = degraded(&health, shared.scoped);
+        // Never "synced" from nothing: a kind the findings need that cannot be read.
+        let synced = shared.store.synced() && degraded.is_empty();
+        // Each watch's trouble said once on stderr when it starts and when it ends, not per
+        // retry (watches failing the same way in one line); /healthz and the page keep saying
+        // it meanwhile.
+        let mut troubled: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        let mut ended: Vec<String> = Vec::new();
         for h in &health {
-            if let (WatchStatus::Failing(e), 0, 3..) = (&h.status, h.lists, h.errors)
-                && warned.insert(h.resource)
-            {
-                let _ = writeln!(
-                    anstream::stderr(),
-                    "kubewhy: warning: cannot watch {}: {} (retrying every few seconds)",
-                    h.resource,
-                    kubewhy_report::sanitize(e)
-                );
+            let key = (h.resource, h.scope.clone());
+            let now = match &h.status {
+                WatchStatus::Failing(e) if h.lists == 0 || e.starts_with("HTTP 4") => {
+                    Some(format!("{e} (retried with back-off)"))
+                }
+                // Said once at start by the permissions line; the page and /healthz keep it.
+                WatchStatus::Forbidden(_) => None,
+                _ => None,
+            };
+            let before = said.get(&key).cloned().flatten();
+            if now != before {
+                match &now {
+                    Some(n) => troubled.entry(n.clone()).or_default().push(where_(h)),
+                    None => ended.push(where_(h)),
+                }
+                said.insert(key, now);
             }
         }
-        let watch_problems: Vec<String> = health
+        let mut err = anstream::stderr();
+        for (why, watches) in &troubled {
+            let _ = writeln!(
+                err,
+                "kubewhy: warning: cannot watch {}: {}",
+                list_of(watches),
+                kubewhy_report::sanitize(why)
+            );
+        }
+        if !ended.is_empty() {
+            let _ = writeln!(err, "kubewhy: the watch of {} works again", list_of(&ended));
+        }
+        let mut watch_problems: Vec<String> = health
             .iter()
             .filter_map(|h| match &h.status {
-                WatchStatus::Starting => Some(format!("{}: still listing", h.resource)),
+                WatchStatus::Starting => Some(format!("{}: still listing", where_(h))),
                 _ => None,
             })
             .collect();
+        watch_problems.extend(degraded.iter().map(|d| format!("degraded: {d}")));
         let json = kubewhy_report::render(&report, kubewhy_report::Format::Json);
         let view = View {
             namespaces: kubewhy_report::namespaces_of(&diagnosis.findings, &diagnosis.unexplained),
@@ -423,6 +469,52 @@ fn release_free_memory() {
     }
 }
 
+/// `pods`, `pods and events`, or `24 kinds (nodes, namespaces, … replicasets)`.
+fn list_of(watches: &[String]) -> String {
+    match watches {
+        [one] => one.clone(),
+        [a, b] => format!("{a} and {b}"),
+        many if many.len() <= 4 => many.join(", "),
+        many => format!(
+            "{} kinds ({}, … {})",
+            many.len(),
+            many[..3].join(", "),
+            many[many.len() - 1]
+        ),
+    }
+}
+
+/// `pods` or `pods in shop`.
+fn where_(h: &WatchHealth) -> String {
+    match &h.scope {
+        Some(ns) => format!("{} in {ns}", h.resource),
+        None => h.resource.to_string(),
+    }
+}
+
+/// Without these, watch mode would answer "nothing is stuck" from nothing: pods and their
+/// events, and — watching the whole cluster — the nodes they run on and the namespaces they
+/// live in. Other kinds sharpen the answers; what cannot be read of them is said on the page
+/// and in /findings, and the checks that need them run without them.
+const NEEDED: &[&str] = &["pods", "events", "nodes", "namespaces"];
+
+/// The watches the findings need and that cannot be read or keep failing: what makes watch
+/// mode degraded (503 on /healthz, a banner on the page) instead of healthy with nothing. With
+/// `watch -n`, the namespaces' own pods and events.
+fn degraded(health: &[WatchHealth], scoped: bool) -> Vec<String> {
+    health
+        .iter()
+        .filter(|h| NEEDED.contains(&h.resource) && (!scoped || h.scope.is_some()))
+        .filter_map(|h| match &h.status {
+            WatchStatus::Forbidden(e) => Some(format!("{}: not readable: {e}", where_(h))),
+            WatchStatus::Failing(e) if h.lists == 0 || e.starts_with("HTTP 4") => {
+                Some(format!("{}: failing: {e}", where_(h)))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
 // ------------------------------------------------------------------ metrics
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
@@ -437,6 +529,14 @@ struct ResourceLabels {
     resource: String,
 }
 
+/// A watch error's labels: the resource and the HTTP status (`none` when the API server did
+/// not answer: a dropped connection, a timeout).
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct ErrorLabels {
+    resource: String,
+    code: String,
+}
+
 struct Metrics {
     registry: Registry,
     findings: Family<FindingLabels, Gauge>,
@@ -445,14 +545,14 @@ struct Metrics {
     watch_up: Family<ResourceLabels, Gauge>,
     watch_objects: Family<ResourceLabels, Gauge>,
     watch_lists: Family<ResourceLabels, Counter>,
-    watch_errors: Family<ResourceLabels, Counter>,
+    watch_errors: Family<ErrorLabels, Counter>,
     watch_undecodable: Family<ResourceLabels, Counter>,
     synced: Gauge,
     evaluations: Counter,
     evaluation_seconds: Gauge<f64, AtomicU64>,
     last_evaluation: Gauge<f64, AtomicU64>,
     /// Counters are monotonic: the last totals seen, to add the difference.
-    totals: Mutex<HashMap<(&'static str, &'static str), u64>>,
+    totals: Mutex<HashMap<(&'static str, String), u64>>,
 }
 
 impl Metrics {
@@ -506,7 +606,7 @@ impl Metrics {
         );
         registry.register(
             "watch_errors",
-            "Errors of the watch of this resource (each retried with backoff)",
+            "Errors of the watch of this resource by HTTP status (code=\"none\": no answer); each retried with backoff, minutes apart for 401, 403 and 429",
             m.watch_errors.clone(),
         );
         registry.register(
@@ -555,7 +655,28 @@ impl Metrics {
         }
         self.unexplained.set(unexplained as i64);
         let mut totals = self.totals.lock().unwrap_or_else(|p| p.into_inner());
+        // One series per resource: `watch -n` runs one watch per namespace of a kind.
+        let mut per_resource: BTreeMap<&'static str, WatchHealth> = BTreeMap::new();
         for h in health {
+            match per_resource.get_mut(h.resource) {
+                None => {
+                    per_resource.insert(h.resource, h.clone());
+                }
+                Some(a) => {
+                    if h.status != WatchStatus::Up {
+                        a.status = h.status.clone();
+                    }
+                    a.objects += h.objects;
+                    a.lists += h.lists;
+                    a.errors += h.errors;
+                    a.undecodable += h.undecodable;
+                    for (code, n) in &h.errors_by_code {
+                        *a.errors_by_code.entry(*code).or_insert(0) += n;
+                    }
+                }
+            }
+        }
+        for h in per_resource.values() {
             let l = ResourceLabels {
                 resource: h.resource.to_string(),
             };
@@ -565,12 +686,28 @@ impl Metrics {
             self.watch_objects.get_or_create(&l).set(h.objects as i64);
             for (counter, total, family) in [
                 ("lists", h.lists, &self.watch_lists),
-                ("errors", h.errors, &self.watch_errors),
                 ("undecodable", h.undecodable, &self.watch_undecodable),
             ] {
-                let last = totals.entry((h.resource, counter)).or_insert(0);
+                let last = totals.entry((h.resource, counter.to_string())).or_insert(0);
                 family.get_or_create(&l).inc_by(total.saturating_sub(*last));
                 *last = total;
+            }
+            for (code, total) in &h.errors_by_code {
+                let code = if *code == 0 {
+                    "none".to_string()
+                } else {
+                    code.to_string()
+                };
+                let last = totals
+                    .entry((h.resource, format!("errors {code}")))
+                    .or_insert(0);
+                self.watch_errors
+                    .get_or_create(&ErrorLabels {
+                        resource: h.resource.to_string(),
+                        code,
+                    })
+                    .inc_by(total.saturating_sub(*last));
+                *last = *total;
             }
         }
         self.synced.set(synced as i64);
@@ -773,7 +910,12 @@ async fn healthz(State(s): State<Arc<Shared>>) -> Response {
     if !s.store.synced() {
         ok = false;
     }
-    for h in s.store.health() {
+    let health = s.store.health();
+    for d in degraded(&health, s.scoped) {
+        ok = false;
+        body.push_str(&format!("degraded: {d}\n"));
+    }
+    for h in health {
         let state = match &h.status {
             WatchStatus::Starting => "listing".to_string(),
             WatchStatus::Up => "up".to_string(),
@@ -783,7 +925,7 @@ async fn healthz(State(s): State<Arc<Shared>>) -> Response {
         };
         body.push_str(&format!(
             "{}: {} ({} objects, {} lists, {} errors{})\n",
-            h.resource,
+            where_(&h),
             state,
             h.objects,
             h.lists,

@@ -542,9 +542,9 @@ fn watch_mode_says_when_it_cannot_watch_and_keeps_serving_its_health() {
     let (mut warned, mut health) = (false, String::new());
     while (!warned || health.is_empty()) && t.elapsed() < std::time::Duration::from_secs(30) {
         std::thread::sleep(std::time::Duration::from_millis(500));
-        warned = std::fs::read_to_string(&log)
-            .unwrap_or_default()
-            .contains("kubewhy: warning: cannot watch pods:");
+        warned = std::fs::read_to_string(&log).unwrap_or_default().contains(
+            "kubewhy: warning: cannot watch 26 kinds (nodes, namespaces, persistentvolumes, … ",
+        );
         if let Ok(mut s) = std::net::TcpStream::connect(("127.0.0.1", port)) {
             use std::io::{Read, Write};
             let _ = write!(s, "GET /healthz HTTP/1.0\r\n\r\n");
@@ -558,6 +558,15 @@ fn watch_mode_says_when_it_cannot_watch_and_keeps_serving_its_health() {
     let stderr = std::fs::read_to_string(&log).unwrap_or_default();
     std::fs::remove_dir_all(&dir).unwrap();
     assert!(warned, "{stderr}");
+    assert!(
+        stderr.contains("kubewhy: permissions: not checked"),
+        "{stderr}"
+    );
+    assert_eq!(
+        stderr.matches("kubewhy: warning:").count(),
+        1,
+        "one line for the watches failing alike, not one per kind or retry: {stderr}"
+    );
     assert!(health.starts_with("HTTP/1.0 503"), "{health}");
     assert!(health.contains("pods: failing"), "{health}");
 }
