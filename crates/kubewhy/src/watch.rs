@@ -33,13 +33,14 @@ Served on --listen (default 127.0.0.1:9090):
 
 With --record FILE, also a flight recorder: for every deleted pod its last status, DisruptionTarget reason, owner, node, the events seen for it (kept beyond their one-hour TTL) and its likely initiator, plus the deletions of Jobs, ReplicaSets, StatefulSets, DaemonSets, Nodes and Namespaces that explain pods', the replica changes of Deployments, ReplicaSets and StatefulSets (from, to, when, by which field manager) and the controllers' \"Deleted pod\" events, which tell a scale-down or a rollout from a deletion. SQLite in WAL mode, committed every 0.5 s: killing the recorder loses at most that, never the file. `kubewhy gone --record FILE` reads it, even while the recorder runs.
 
-Needs list and watch, cluster-wide, on what `kubewhy scan -A` reads (deploy/ has the ClusterRole). A kind it may not read is reported on the page and in /healthz, and the checks that need it run without it.";
+Needs list and watch, cluster-wide (or in the namespaces of -n), on what `kubewhy scan -A` reads (deploy/ has the ClusterRole). It checks its permissions first and says in one line what it may not watch; the checks that need those kinds run without them. Without pods, events, nodes or namespaces (with -n: the namespaces' pods and events) it is degraded: /healthz answers 503 with the reason. Refused or throttled requests are retried minutes apart (exponential back-off with jitter), each trouble said once on stderr; credentials rejected at start end it (exit 2).";
 
 pub(crate) const WATCH_AFTER: &str = "Examples:
   kubewhy watch                                     serve findings on http://127.0.0.1:9090/
   kubewhy watch --listen 0.0.0.0:9090               in a pod, for a Service and Prometheus
   kubewhy watch --record /var/lib/kubewhy/rec.db    findings, and a flight recorder
   kubewhy watch --no-serve --record rec.db          the flight recorder alone
+  kubewhy watch -n shop -n web                      a service account that may read two namespaces
   kubewhy gone shop/web-1 --record /var/lib/kubewhy/rec.db";
 
 #[derive(Args)]

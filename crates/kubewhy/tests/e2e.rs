@@ -900,6 +900,8 @@ fn real_cluster_scenarios() {
     drop(served);
     // A user who may read only their namespace's pods.
     let privileged = (result.is_ok() && selected("privilege")).then(|| privilege_phase(&c));
+    // Credentials rejected, scope and honest health, back-off; the plugin; absence stated.
+    let credentials = (result.is_ok() && selected("credentials")).then(|| credentials_phase(&c));
     // The manifests of deploy/, installed for real with the image deploy/image.sh built.
     let deployed = match (&result, std::env::var("KUBEWHY_E2E_IMAGE")) {
         (Ok(_), Ok(image)) if selected("deploy") => Some(deploy_phase(&c, &image)),
@@ -995,6 +997,8 @@ fn real_cluster_scenarios() {
         "e2e-scale",
         "e2e-lp",
         "e2e-lp-empty",
+        "e2e-scoped",
+        "e2e-revoked",
         ORPHAN_NS,
     ]);
     std::thread::scope(|t| {
@@ -1075,6 +1079,11 @@ fn real_cluster_scenarios() {
     match scaled {
         Some(Err(e)) => panic!("scale phase: {e}"),
         Some(Ok(m)) => eprintln!("e2e: scale: {m}"),
+        None => {}
+    }
+    match credentials {
+        Some(Err(e)) => panic!("credentials phase: {e}"),
+        Some(Ok(m)) => eprintln!("e2e: credentials: {m}"),
         None => {}
     }
     match privileged {
@@ -2841,6 +2850,24 @@ impl Served {
         Served { child, addr, log }
     }
 
+    /// `kubewhy watch ARGS…` with another kubeconfig.
+    fn start_with(kubeconfig: &str, args: &[&str]) -> Served {
+        let addr = format!("127.0.0.1:{}", free_port());
+        let dir = tempdir("watch-as");
+        std::fs::create_dir_all(&dir).unwrap();
+        let log = format!("{dir}/watch.log");
+        let child = Command::new(env!("CARGO_BIN_EXE_kubewhy"))
+            .arg("watch")
+            .args(["--listen", &addr, "--kubeconfig", kubeconfig])
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(std::fs::File::create(&log).unwrap())
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start kubewhy watch: {e}"));
+        Served { child, addr, log }
+    }
+
     /// `GET path`: the status and body.
     fn get(&mut self, path: &str) -> Result<(u16, String), String> {
         if let Ok(Some(status)) = self.child.try_wait() {
@@ -2850,6 +2877,11 @@ impl Served {
             ));
         }
         http_get(&self.addr, path)
+    }
+
+    /// `GET path`, with a server not listening yet (or gone) as status 0 and the error.
+    fn poll(&mut self, path: &str) -> (u16, String) {
+        self.get(path).unwrap_or_else(|e| (0, e))
     }
 
     /// The current findings (`/findings`), once the first evaluation is served.
@@ -4134,4 +4166,442 @@ subjects: [{{kind: ServiceAccount, name: reader, namespace: {ns}}}]
         ));
     }
     Ok("one permissions summary, the pull failure named with its image and registry, an empty namespace healthy".into())
+}
+
+/// A kubeconfig beside the suite's: the same cluster, another user (`user:` YAML).
+fn kubeconfig_for(
+    c: &Cluster,
+    dir: &str,
+    name: &str,
+    user: &str,
+    ns: &str,
+) -> Result<String, String> {
+    let server = c.run(
+        &[
+            "config",
+            "view",
+            "--minify",
+            "-o",
+            "jsonpath={.clusters[0].cluster.server}",
+        ],
+        None,
+    )?;
+    let ca = c.run(
+        &[
+            "config",
+            "view",
+            "--minify",
+            "--raw",
+            "-o",
+            "jsonpath={.clusters[0].cluster.certificate-authority-data}",
+        ],
+        None,
+    )?;
+    let path = format!("{dir}/{name}.kubeconfig");
+    std::fs::write(
+        &path,
+        format!(
+            "apiVersion: v1\nkind: Config\nclusters: [{{name: c, cluster: {{server: \"{server}\", certificate-authority-data: {ca}}}}}]\nusers: [{{name: {name}, user: {user}}}]\ncontexts: [{{name: {name}, context: {{cluster: c, user: {name}, namespace: {ns}}}}}]\ncurrent-context: {name}\n"
+        ),
+    )
+    .map_err(|e| e.to_string())?;
+    Ok(path)
+}
+
+/// A service account's token (1.20 makes a Secret per service account).
+fn token_of(c: &Cluster, ns: &str, sa: &str) -> Result<(String, String), String> {
+    let t = Instant::now();
+    let secret = loop {
+        let s = c.run(
+            &[
+                "-n",
+                ns,
+                "get",
+                "sa",
+                sa,
+                "-o",
+                "jsonpath={.secrets[0].name}",
+            ],
+            None,
+        )?;
+        if !s.is_empty() {
+            break s;
+        }
+        if t.elapsed() > Duration::from_secs(60) {
+            return Err(format!("no token for service account {ns}/{sa}"));
+        }
+        std::thread::sleep(Duration::from_millis(500));
+    };
+    use base64::Engine;
+    let token = String::from_utf8(
+        base64::engine::general_purpose::STANDARD
+            .decode(
+                c.run(
+                    &[
+                        "-n",
+                        ns,
+                        "get",
+                        "secret",
+                        &secret,
+                        "-o",
+                        "jsonpath={.data.token}",
+                    ],
+                    None,
+                )?
+                .trim(),
+            )
+            .map_err(|e| e.to_string())?,
+    )
+    .map_err(|e| e.to_string())?;
+    Ok((secret, token))
+}
+
+/// kubewhy with arguments: exit code, stdout, stderr.
+fn kubewhy_run(args: &[&str]) -> (Option<i32>, String, String) {
+    let out = Bin::cargo_bin("kubewhy")
+        .unwrap()
+        .args(args)
+        .env("NO_COLOR", "1")
+        .timeout(Duration::from_secs(60))
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// The sum of a Prometheus counter's series whose labels contain `labels`.
+fn metric_sum(metrics: &str, name: &str, labels: &str) -> u64 {
+    metrics
+        .lines()
+        .filter(|l| l.starts_with(name) && l.contains(labels))
+        .filter_map(|l| l.rsplit(' ').next()?.parse::<u64>().ok())
+        .sum()
+}
+
+/// Trustworthy when nobody watches: rejected credentials (a bad token, an expired client
+/// certificate made with openssl) are said in one line, exit 2; a service account that may read
+/// one namespace gets a healthy `watch -n NS` and a degraded unscoped watch; a watch whose token
+/// is revoked backs off to a few requests a minute and says so on /healthz, in metrics and once
+/// on stderr; `kubectl why -A` scans; a `cluster-info dump` says what it cannot judge.
+/// (`realcluster`: the directory of ../shared/realcluster, for the CA that signs the
+/// certificate.)
+fn credentials_phase(c: &Cluster) -> Result<String, String> {
+    let dir = tempdir("credentials");
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    let mut said = Vec::new();
+    // 1. A token the API server does not know.
+    let bad = kubeconfig_for(c, &dir, "robot", "{token: not-a-valid-token}", "default")?;
+    for args in [
+        vec!["scan", "-A", "--kubeconfig", bad.as_str()],
+        vec![
+            "watch",
+            "--listen",
+            "127.0.0.1:0",
+            "--kubeconfig",
+            bad.as_str(),
+        ],
+    ] {
+        let (code, _, stderr) = kubewhy_run(&args);
+        let want = format!(
+            "rejected the credentials of user \"robot\" of context \"robot\" in {bad}: its token or password is not accepted"
+        );
+        if code != Some(2) || !stderr.contains(&want) || stderr.lines().count() != 1 {
+            return Err(format!(
+                "kubewhy {}: exit {code:?}, expected one line naming the user:\n{stderr}",
+                args[0]
+            ));
+        }
+    }
+    said.push("a bad token: one line, exit 2 (scan and watch)".to_string());
+    // 2. A client certificate that has expired, signed by the cluster's CA.
+    let pki = std::path::Path::new(&c.kubeconfig)
+        .parent()
+        .ok_or("kubeconfig has no directory")?
+        .join("pki");
+    let openssl = |args: &[&str]| -> Result<(), String> {
+        let out = Command::new("openssl")
+            .args(args)
+            .output()
+            .map_err(|e| e.to_string())?;
+        if out.status.success() {
+            Ok(())
+        } else {
+            Err(format!(
+                "openssl {}: {}",
+                args.join(" "),
+                String::from_utf8_lossy(&out.stderr)
+            ))
+        }
+    };
+    let (key, csr, crt, ext) = (
+        format!("{dir}/old.key"),
+        format!("{dir}/old.csr"),
+        format!("{dir}/old.crt"),
+        format!("{dir}/ext.cnf"),
+    );
+    std::fs::write(&ext, "basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature,keyEncipherment\nextendedKeyUsage=clientAuth\n")
+        .map_err(|e| e.to_string())?;
+    openssl(&["genrsa", "-out", &key, "2048"])?;
+    openssl(&[
+        "req",
+        "-new",
+        "-key",
+        &key,
+        "-subj",
+        "/CN=old-admin/O=system:masters",
+        "-out",
+        &csr,
+    ])?;
+    openssl(&[
+        "x509",
+        "-req",
+        "-in",
+        &csr,
+        "-CA",
+        &pki.join("ca.crt").display().to_string(),
+        "-CAkey",
+        &pki.join("ca.key").display().to_string(),
+        "-CAcreateserial",
+        "-CAserial",
+        &format!("{dir}/ca.srl"),
+        "-days",
+        "0",
+        "-extfile",
+        &ext,
+        "-out",
+        &crt,
+    ])?;
+    std::thread::sleep(Duration::from_secs(2));
+    use base64::Engine;
+    let b64 = |p: &str| {
+        base64::engine::general_purpose::STANDARD.encode(std::fs::read(p).unwrap_or_default())
+    };
+    let old = kubeconfig_for(
+        c,
+        &dir,
+        "old-admin",
+        &format!(
+            "{{client-certificate-data: {}, client-key-data: {}}}",
+            b64(&crt),
+            b64(&key)
+        ),
+        "default",
+    )?;
+    let (code, _, stderr) = kubewhy_run(&["scan", "-A", "--kubeconfig", &old]);
+    if code != Some(2)
+        || !stderr.contains("rejected the credentials of user \"old-admin\"")
+        || !stderr.contains("its client certificate expired on ")
+    {
+        return Err(format!(
+            "an expired client certificate: exit {code:?}:\n{stderr}"
+        ));
+    }
+    said.push("an expired client certificate: its expiry named".into());
+
+    // 3. A service account that may read one namespace (the view ClusterRole bound there).
+    let ns = "e2e-scoped";
+    c.fresh_namespace(ns);
+    c.run(&["-n", ns, "create", "serviceaccount", "viewer"], None)?;
+    c.run(
+        &[
+            "-n",
+            ns,
+            "create",
+            "rolebinding",
+            "viewer",
+            "--clusterrole=view",
+            &format!("--serviceaccount={ns}:viewer"),
+        ],
+        None,
+    )?;
+    c.run(
+        &[
+            "-n",
+            ns,
+            "run",
+            "broken",
+            "--image=localhost:5000/tools/nope:1",
+            "--restart=Never",
+        ],
+        None,
+    )?;
+    let (_, token) = token_of(c, ns, "viewer")?;
+    let viewer = kubeconfig_for(c, &dir, "viewer", &format!("{{token: \"{token}\"}}"), ns)?;
+    let mut scoped = Served::start_with(&viewer, &["-n", ns]);
+    let mut unscoped = Served::start_with(&viewer, &[]);
+    let t = Instant::now();
+    loop {
+        let (s_code, s_body) = scoped.poll("/healthz");
+        let (u_code, u_body) = unscoped.poll("/healthz");
+        let (_, s_metrics) = scoped.poll("/metrics");
+        let finding = s_metrics.contains(&format!(
+            "kubewhy_findings{{cause=\"image-not-found\",severity=\"error\",namespace=\"{ns}\"}} 1"
+        ));
+        if s_code == 200
+            && finding
+            && u_code == 503
+            && u_body.contains("degraded: pods: not readable")
+        {
+            break;
+        }
+        if t.elapsed() > Duration::from_secs(90) {
+            return Err(format!(
+                "watch -n {ns}: {s_code} {s_body}\nfinding {finding}\nunscoped: {u_code} {u_body}"
+            ));
+        }
+        std::thread::sleep(Duration::from_secs(2));
+    }
+    let (_, u_metrics) = unscoped.get("/metrics")?;
+    if !u_metrics.contains("kubewhy_synced 0") {
+        return Err("an unscoped watch that may read nothing says it is synced".into());
+    }
+    drop(unscoped);
+    said.push(format!(
+        "watch -n {ns} healthy with its finding; unscoped degraded (503, synced 0)"
+    ));
+
+    // 4. The token is revoked while the watch runs; the API server restarts (dropping the
+    // watches' connections): every watch is refused from then on.
+    let revoker_ns = "e2e-revoked";
+    c.fresh_namespace(revoker_ns);
+    c.run(
+        &["-n", revoker_ns, "create", "serviceaccount", "watcher"],
+        None,
+    )?;
+    let _ = c.run(
+        &["delete", "clusterrolebinding", "e2e-revoked-watcher"],
+        None,
+    );
+    c.run(
+        &[
+            "create",
+            "clusterrolebinding",
+            "e2e-revoked-watcher",
+            "--clusterrole=cluster-admin",
+            &format!("--serviceaccount={revoker_ns}:watcher"),
+        ],
+        None,
+    )?;
+    let (secret, token) = token_of(c, revoker_ns, "watcher")?;
+    let watcher = kubeconfig_for(
+        c,
+        &dir,
+        "watcher",
+        &format!("{{token: \"{token}\"}}"),
+        revoker_ns,
+    )?;
+    let mut revoked = Served::start_with(&watcher, &[]);
+    let t = Instant::now();
+    while revoked.poll("/healthz").0 != 200 {
+        if t.elapsed() > Duration::from_secs(60) {
+            return Err(format!(
+                "the watcher never became healthy: {}",
+                revoked.poll("/healthz").1
+            ));
+        }
+        std::thread::sleep(Duration::from_secs(1));
+    }
+    c.run(&["-n", revoker_ns, "delete", "secret", &secret], None)?;
+    restart_component(c, "kube-apiserver", "-TERM", |_| true)?;
+    let t = Instant::now();
+    loop {
+        let (code, body) = revoked.poll("/healthz");
+        if code == 503 && body.contains("HTTP 401") {
+            break;
+        }
+        if t.elapsed() > Duration::from_secs(90) {
+            return Err(format!(
+                "90 s after the token was revoked, /healthz says {code}: {body}"
+            ));
+        }
+        std::thread::sleep(Duration::from_secs(2));
+    }
+    // After the first minute: at most a few refused requests a minute per watch.
+    std::thread::sleep(Duration::from_secs(60));
+    let before = metric_sum(
+        &revoked.get("/metrics")?.1,
+        "kubewhy_watch_errors_total",
+        "code=\"401\"",
+    );
+    std::thread::sleep(Duration::from_secs(60));
+    let after = metric_sum(
+        &revoked.get("/metrics")?.1,
+        "kubewhy_watch_errors_total",
+        "code=\"401\"",
+    );
+    let kinds = 26;
+    let per_watch = (after - before) as f64 / kinds as f64;
+    if per_watch > 3.0 {
+        return Err(format!(
+            "{} refused requests in the second minute ({per_watch:.1} per watch)",
+            after - before
+        ));
+    }
+    let stderr = std::fs::read_to_string(&revoked.log).unwrap_or_default();
+    // Said when it began (the watches are refused as each reconnects: a line or two), never
+    // per retry: two minutes and dozens of retries later, still those lines.
+    let warnings = stderr.lines().filter(|l| l.contains("HTTP 401")).count();
+    if warnings == 0 || warnings > 3 {
+        return Err(format!("{warnings} stderr lines about the 401s:\n{stderr}"));
+    }
+    drop(revoked);
+    let _ = c.run(
+        &["delete", "clusterrolebinding", "e2e-revoked-watcher"],
+        None,
+    );
+    said.push(format!(
+        "a revoked token: {} refused requests in the second minute ({per_watch:.1} per watch), /healthz 503 with the 401, said on stderr once ({warnings} line(s))",
+        after - before
+    ));
+
+    // 5. The plugin with kubectl's own flags.
+    let plugin_dir = tempdir("plugin-a");
+    std::fs::create_dir_all(&plugin_dir).map_err(|e| e.to_string())?;
+    std::os::unix::fs::symlink(
+        env!("CARGO_BIN_EXE_kubewhy"),
+        format!("{plugin_dir}/kubectl-why"),
+    )
+    .map_err(|e| e.to_string())?;
+    let out = Command::new(&c.kubectl)
+        .args(["why", "-A", "-o", "json"])
+        .env(
+            "PATH",
+            format!("{plugin_dir}:{}", std::env::var("PATH").unwrap_or_default()),
+        )
+        .env("KUBECONFIG", &c.kubeconfig)
+        .output()
+        .map_err(|e| e.to_string())?;
+    let v: Value = serde_json::from_slice(&out.stdout).map_err(|e| {
+        format!(
+            "kubectl why -A gave no JSON ({e}): {}",
+            String::from_utf8_lossy(&out.stderr)
+        )
+    })?;
+    if !causes_in(&v, ns).contains(&"image-not-found".to_string()) {
+        return Err(format!("kubectl why -A: {:?}", causes_in(&v, ns)));
+    }
+    said.push("kubectl why -A scans".into());
+
+    // 6. A cluster-info dump holds no Namespace objects: said, not taken for health.
+    let dump = format!("{dir}/dump");
+    c.run(
+        &[
+            "cluster-info",
+            "dump",
+            "--namespaces",
+            ns,
+            "--output-directory",
+            &dump,
+        ],
+        None,
+    )?;
+    let (_, _, stderr) = kubewhy_run(&["ns", ns, "--from", &dump]);
+    if !stderr.contains(&format!("so whether namespace {ns} is being deleted cannot be judged; add `kubectl get namespace {ns} -o json` to the input")) {
+        return Err(format!("kubewhy ns {ns} --from a cluster-info dump:\n{stderr}"));
+    }
+    said.push("a cluster-info dump: what it cannot judge, and the command".into());
+    Ok(said.join("; "))
 }
