@@ -192,7 +192,7 @@ fn check_pod(
             "{when}: the API server keeps an object until its finalizers list is empty, and only the controller that added a finalizer should remove it. {}",
             owners.join(" ")
         ))
-        .step("See who added the finalizer (managedFields show the field manager)", Some(format!("kubectl get pod {} -n {} -o yaml --show-managed-fields", info.name(), info.ns())), RiskLevel::None, "")
+        .step("See who added the finalizer: the manager of f:finalizers in managedFields (kubectl before 1.21 prints them without --show-managed-fields, and refuses the flag)", Some(format!("kubectl get pod {} -n {} -o yaml --show-managed-fields", info.name(), info.ns())), RiskLevel::None, "")
         .step("Start or fix the controller that owns the finalizer so it finishes its cleanup", None, RiskLevel::None, "")
         .step(
             "Only if that controller is gone for good: remove the finalizer",

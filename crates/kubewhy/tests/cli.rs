@@ -738,65 +738,79 @@ fn absence_of_a_kind_is_stated_not_taken_for_health() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Every example of `--help` that needs no cluster is run, as written, in a directory that holds
-/// the files it names (the demo dump as `dump/`, a flight recorder database, the real
-/// controller-manager log, a node's evidence); none may be refused as a usage error (exit 2).
-/// The examples that read a live cluster run in the e2e suite.
+/// Every example of `--help` and of the README that needs no cluster is run, as written, in a
+/// directory that holds the files it names (the demo dump as `dump/` and `snap.json`, a flight
+/// recorder database, the real controller-manager log and audit log, a node's evidence); none
+/// may be refused as a usage error (exit 2). The examples that read a live cluster run in the
+/// e2e suite.
 #[test]
-fn every_offline_help_example_runs() {
+fn every_offline_example_runs() {
     let dir = std::env::temp_dir().join(format!("kubewhy-cli-examples-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(dir.join("dump")).unwrap();
-    std::fs::copy(
-        repo().join("demo/cluster-dump.json"),
-        dir.join("dump/cluster-dump.json"),
-    )
-    .unwrap();
+    let demo = repo().join("demo/cluster-dump.json");
+    std::fs::copy(&demo, dir.join("dump/cluster-dump.json")).unwrap();
+    std::fs::copy(&demo, dir.join("snap.json")).unwrap();
     std::fs::copy(history("kube-controller-manager.log"), dir.join("kcm.log")).unwrap();
     std::fs::copy(history("audit.log"), dir.join("audit.log")).unwrap();
     let node = repo().join("tests/fixtures/node/busy-mount");
     kubewhy_recorder::Recorder::open(&dir.join("rec.db")).unwrap();
-    let mut ran = Vec::new();
+    // Commands: from each --help's examples (the description follows two spaces), and from the
+    // README's shell blocks (a comment follows `#`).
+    let mut commands: Vec<(String, String)> = Vec::new();
     for sub in ["", "gone", "node-collect", "fix", "watch"] {
         let mut cmd = kubewhy();
         if !sub.is_empty() {
             cmd.arg(sub);
         }
         let help = String::from_utf8(cmd.arg("--help").output().unwrap().stdout).unwrap();
-        let examples = help.split("Examples:").nth(1).unwrap_or("");
-        for line in examples.lines() {
-            let line = line.trim();
-            let Some(rest) = line.strip_prefix("kubewhy ") else {
-                continue;
-            };
-            // The command ends where its description starts (two spaces or more).
-            let command = rest.split("  ").next().unwrap().trim();
-            let offline = command.contains("--demo")
-                || command.contains("--from")
-                || command.starts_with("explain")
-                || command.starts_with("causes");
-            if !offline {
-                continue;
+        for line in help.split("Examples:").nth(1).unwrap_or("").lines() {
+            if let Some(rest) = line.trim().strip_prefix("kubewhy ") {
+                let c = rest.split("  ").next().unwrap().trim().to_string();
+                commands.push((format!("kubewhy {sub} --help"), c));
             }
-            let args: Vec<String> = command
-                .split_whitespace()
-                .map(|w| match w {
-                    "/var/log/kubernetes/audit.log" => "audit.log".to_string(),
-                    "/var/lib/kubewhy/rec.db" => "rec.db".to_string(),
-                    "/tmp/node-1" => node.display().to_string(),
-                    w => w.to_string(),
-                })
-                .collect();
-            let out = kubewhy().current_dir(&dir).args(&args).output().unwrap();
-            let stderr = String::from_utf8_lossy(&out.stderr);
-            assert!(
-                matches!(out.status.code(), Some(0 | 1)) && !stderr.contains("error:"),
-                "`kubewhy {command}`: exit {:?}\n{stderr}",
-                out.status.code()
-            );
-            ran.push(command.to_string());
         }
     }
-    assert!(ran.len() >= 6, "{ran:#?}");
+    let readme = std::fs::read_to_string(repo().join("README.md")).unwrap();
+    let mut in_sh = false;
+    for line in readme.lines() {
+        if line.starts_with("```") {
+            in_sh = line == "```sh";
+            continue;
+        }
+        if let (true, Some(rest)) = (in_sh, line.trim().strip_prefix("kubewhy ")) {
+            let c = rest.split(" #").next().unwrap().trim().to_string();
+            commands.push(("README.md".into(), c));
+        }
+    }
+    let mut ran = Vec::new();
+    for (from, command) in commands {
+        let offline = (command.contains("--demo") || command.contains("--from"))
+            && !command.contains("--from -")
+            && !command.contains('|')
+            || command.starts_with("explain")
+            || command.starts_with("causes");
+        if !offline {
+            continue;
+        }
+        let args: Vec<String> = command
+            .split_whitespace()
+            .map(|w| match w {
+                "/var/log/kubernetes/audit.log" => "audit.log".to_string(),
+                "/var/lib/kubewhy/rec.db" => "rec.db".to_string(),
+                "/tmp/node-1" => node.display().to_string(),
+                w => w.to_string(),
+            })
+            .collect();
+        let out = kubewhy().current_dir(&dir).args(&args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            matches!(out.status.code(), Some(0 | 1)) && !stderr.contains("error:"),
+            "`kubewhy {command}` ({from}): exit {:?}\n{stderr}",
+            out.status.code()
+        );
+        ran.push(command);
+    }
+    assert!(ran.len() >= 12, "{ran:#?}");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -887,6 +887,14 @@ fn real_cluster_scenarios() {
 
     // The binary as a kubectl plugin.
     let plugin = (result.is_ok() && selected("crash")).then(|| plugin_check(&c));
+    // The live examples of --help and the README, as written.
+    let examples = (result.is_ok() && selected("crash")).then(|| live_examples(&c));
+    // Every command the scan suggests for the scenarios: read-only ones run, others dry-run.
+    let suggested = result
+        .as_ref()
+        .ok()
+        .filter(|_| selected("suggested"))
+        .map(|(_, live)| suggested_commands_run(&c, live, &all_ns));
     // Watch mode agrees with the live scan, then sees a pod break and be fixed.
     let watched = match (&result, served.as_mut()) {
         (Ok(_), Some(w)) => Some(watch_phase(&c, w, &all_ns)),
@@ -1041,66 +1049,80 @@ fn real_cluster_scenarios() {
             .and_then(|g| g.as_ref().ok())
             .copied()
             .unwrap_or(0);
+    // Every phase's outcome is reported; the failures all together at the end.
+    let mut failures: Vec<String> = Vec::new();
+    let fixed = fixes.is_some();
     if let Some(Err(e)) = taint {
-        panic!("{e}");
+        failures.push(e);
     }
     if let Some(Err(e)) = fixes {
-        panic!("kubewhy fix: {e}");
+        failures.push(format!("kubewhy fix: {e}"));
     }
     if let Some(Err(e)) = apisvc {
-        panic!("APIService phase: {e}");
+        failures.push(format!("APIService phase: {e}"));
     }
     if let Some(Err(e)) = nodelogs {
-        panic!("node evidence phase: {e}");
+        failures.push(format!("node evidence phase: {e}"));
     }
     if let Some(Err(e)) = node {
-        panic!("node phase: {e}");
+        failures.push(format!("node phase: {e}"));
     }
     if let Some(Err(e)) = gone {
-        panic!("gone phase: {e}");
+        failures.push(format!("gone phase: {e}"));
     }
     if let Some(Err(e)) = removal {
-        panic!("removal phase: {e}");
+        failures.push(format!("removal phase: {e}"));
     }
     if let Some(Err(e)) = aside {
-        panic!("aside phase: {e}");
+        failures.push(format!("aside phase: {e}"));
     }
     if let Some(Err(e)) = pod_logs {
-        panic!("{e}");
+        failures.push(e);
     }
     if let Some(Err(e)) = plugin {
-        panic!("{e}");
+        failures.push(e);
+    }
+    match suggested {
+        Some(Err(e)) => failures.push(format!("suggested commands that do not run:\n{e}")),
+        Some(Ok(m)) => eprintln!("e2e: every suggested command of the scenarios ran: {m}"),
+        None => {}
+    }
+    match examples {
+        Some(Err(e)) => failures.push(format!("live examples: {e}")),
+        Some(Ok(n)) => eprintln!("e2e: {n} live examples of --help and the README ran as written"),
+        None => {}
     }
     match watched {
-        Some(Err(e)) => panic!("watch phase: {e}"),
+        Some(Err(e)) => failures.push(format!("watch phase: {e}")),
         Some(Ok(m)) => eprintln!("e2e: watch mode: {m}"),
         None => {}
     }
     match scaled {
-        Some(Err(e)) => panic!("scale phase: {e}"),
+        Some(Err(e)) => failures.push(format!("scale phase: {e}")),
         Some(Ok(m)) => eprintln!("e2e: scale: {m}"),
         None => {}
     }
     match credentials {
-        Some(Err(e)) => panic!("credentials phase: {e}"),
+        Some(Err(e)) => failures.push(format!("credentials phase: {e}")),
         Some(Ok(m)) => eprintln!("e2e: credentials: {m}"),
         None => {}
     }
     match privileged {
-        Some(Err(e)) => panic!("privilege phase: {e}"),
+        Some(Err(e)) => failures.push(format!("privilege phase: {e}")),
         Some(Ok(m)) => eprintln!("e2e: least privilege: {m}"),
         None => {}
     }
     match deployed {
-        Some(Err(e)) => panic!("deploy phase: {e}"),
+        Some(Err(e)) => failures.push(format!("deploy phase: {e}")),
         Some(Ok(m)) => eprintln!("e2e: deploy: {m}"),
         None => {}
     }
     eprintln!(
         "e2e: {diagnosed} scenarios diagnosed as expected and {} kubewhy fix checks passed in {} s",
-        if fixes.is_some() { "the" } else { "no" },
+        if fixed { "the" } else { "no" },
         started.elapsed().as_secs()
     );
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
 
 /// A process on the node keeps its working directory in a pod's memory-backed emptyDir, so the
@@ -3902,12 +3924,20 @@ spec:
     }
     let large = page_in_browser(w, "/", "page-large.png")?;
     let (code, filtered) = w.get(&format!("/?namespace={ns}"))?;
+    // Only the namespace's pods are listed (the filter's own list names every namespace).
+    let elsewhere: Vec<&str> = filtered
+        .split("<li><code>")
+        .skip(1)
+        .filter(|item| !item.starts_with(&format!("{ns}/")))
+        .map(|item| item.split('<').next().unwrap_or(""))
+        .collect();
     if code != 200
         || !filtered.contains("50 Deployments in e2e-scale")
-        || filtered.contains("e2e-crash")
+        || !filtered.contains(&format!(" in {ns}, "))
+        || !elsewhere.is_empty()
     {
         return Err(format!(
-            "/?namespace={ns}: HTTP {code}, the namespace's findings only expected"
+            "/?namespace={ns}: HTTP {code}, only the namespace's findings expected; pods of elsewhere: {elsewhere:?}"
         ));
     }
     page_in_browser(w, &format!("/?namespace={ns}"), "page-filtered.png")?;
@@ -4604,4 +4634,231 @@ fn credentials_phase(c: &Cluster) -> Result<String, String> {
     }
     said.push("a cluster-info dump: what it cannot judge, and the command".into());
     Ok(said.join("; "))
+}
+
+/// The examples of `--help` and the README that read a live cluster, run against this one as
+/// written, with the example's names put to the crash scenario's (`shop` → `e2e-crash`, `web-1`
+/// → `quitter`, `old-team` → `e2e-crash`): none may be a usage error. (The offline ones run in
+/// tests/cli.rs; `watch`, `fix --apply`, `node-collect` and `gone` have phases of their own.)
+fn live_examples(c: &Cluster) -> Result<usize, String> {
+    let mut commands: Vec<String> = Vec::new();
+    for sub in ["", "fix"] {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_kubewhy"));
+        if !sub.is_empty() {
+            cmd.arg(sub);
+        }
+        let help = String::from_utf8_lossy(
+            &cmd.arg("--help")
+                .output()
+                .map_err(|e| e.to_string())?
+                .stdout,
+        )
+        .into_owned();
+        for line in help.split("Examples:").nth(1).unwrap_or("").lines() {
+            if let Some(rest) = line.trim().strip_prefix("kubewhy ") {
+                commands.push(rest.split("  ").next().unwrap_or("").trim().to_string());
+            }
+        }
+    }
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md"))
+        .map_err(|e| e.to_string())?;
+    let mut in_sh = false;
+    for line in readme.lines() {
+        if line.starts_with("```") {
+            in_sh = line == "```sh";
+            continue;
+        }
+        if let (true, Some(rest)) = (in_sh, line.trim().strip_prefix("kubewhy ")) {
+            commands.push(rest.split(" #").next().unwrap_or("").trim().to_string());
+        }
+    }
+    let mut ran = 0;
+    for command in commands {
+        let live = ["scan", "pod", "ns", "fix"]
+            .iter()
+            .any(|s| command.starts_with(&format!("{s} ")))
+            && !command.contains("--from")
+            && !command.contains("--demo")
+            && !command.contains("--apply")
+            && !command.contains("--plan")
+            && !command.contains("--undo")
+            && !command.contains("--node-logs");
+        if !live {
+            continue;
+        }
+        let mut args: Vec<String> = Vec::new();
+        let mut words = command.split_whitespace().peekable();
+        while let Some(w) = words.next() {
+            match w {
+                // The suite's cluster is the kubeconfig's only context.
+                "--context" => {
+                    words.next();
+                }
+                "shop" | "old-team" => args.push("e2e-crash".into()),
+                "web-1" => args.push("quitter".into()),
+                "plan.json" => args.push(format!("{}/plan.json", tempdir("example-plan"))),
+                w => args.push(w.to_string()),
+            }
+        }
+        if let Some(p) = args.iter().find(|a| a.ends_with("/plan.json")) {
+            let _ = std::fs::create_dir_all(std::path::Path::new(p).parent().unwrap());
+        }
+        args.extend(["--kubeconfig".to_string(), c.kubeconfig.clone()]);
+        let out = Bin::cargo_bin("kubewhy")
+            .unwrap()
+            .args(&args)
+            .timeout(Duration::from_secs(120))
+            .output()
+            .map_err(|e| e.to_string())?;
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        if !matches!(out.status.code(), Some(0 | 1)) || stderr.contains("error:") {
+            return Err(format!(
+                "`kubewhy {command}` as `kubewhy {}`: exit {:?}\n{stderr}",
+                args.join(" "),
+                out.status.code()
+            ));
+        }
+        ran += 1;
+    }
+    if ran < 5 {
+        return Err(format!("only {ran} live examples found"));
+    }
+    Ok(ran)
+}
+
+/// What one suggested command line became when the suite tried it.
+#[derive(Debug, PartialEq)]
+enum Tried {
+    Ran,
+    DryRun,
+    /// Not kubectl: a command for the node (journalctl, crictl, /proc) or kubewhy itself.
+    NotKubectl,
+    /// A template the user completes (`<smaller>`, `NODE`, `POD`).
+    Template,
+    /// `kubectl edit`: it opens an editor; the object it names was read instead.
+    Edited,
+}
+
+/// Runs one line of a suggested step: read-only ones as written, the others with
+/// `--dry-run=server` (each `kubectl` of a loop too). Ok(how), or what failed.
+fn try_suggested(c: &Cluster, line: &str, read_only: bool, dir: &str) -> Result<Tried, String> {
+    // A trailing comment (`# and 9 more like it`, `# edit, then: …`) is for the reader.
+    let line = line.split("  #").next().unwrap_or(line).trim();
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let templated = line.contains('<')
+        || words.iter().any(|w| {
+            let w = w.trim_matches(|ch: char| !ch.is_ascii_alphanumeric());
+            w.len() > 1 && w.chars().all(|ch| ch.is_ascii_uppercase() || ch == '_')
+        });
+    if !(line.starts_with("kubectl ") || line.starts_with("for ")) {
+        return Ok(Tried::NotKubectl);
+    }
+    if templated {
+        return Ok(Tried::Template);
+    }
+    // Reading verbs change nothing, whatever the step around them does (the `get … > pod.yaml`
+    // of an edit-and-replace).
+    let verb = words
+        .iter()
+        .skip(1)
+        .scan(false, |skip, w| {
+            let out = if *skip || w.starts_with('-') {
+                None
+            } else {
+                Some(*w)
+            };
+            *skip = matches!(*w, "-n" | "--namespace" | "--context" | "--kubeconfig");
+            Some(out)
+        })
+        .flatten()
+        .next()
+        .unwrap_or("");
+    let reads = matches!(verb, "get" | "describe" | "logs" | "top" | "explain" | "auth" | "api-resources" | "version" | "rollout" if verb != "rollout" || line.contains("rollout history") || line.contains("rollout status"));
+    let read_only = read_only || reads;
+    let run = if verb == "edit" {
+        // An editor cannot run here: the object it would open must exist.
+        line.replacen(" edit ", " get ", 1)
+    } else if read_only {
+        line.to_string()
+    } else if line.starts_with("for ") {
+        line.replace("; done", " --dry-run=server; done")
+    } else {
+        // Before any redirection or pipe.
+        match line
+            .find([' ', '>', '|'])
+            .map(|_| line.split_once(" >").or(line.split_once(" |")))
+        {
+            Some(Some((cmd, rest))) => format!("{cmd} --dry-run=server >{rest}"),
+            _ => format!("{line} --dry-run=server"),
+        }
+    };
+    let kubectl_dir = std::path::Path::new(&c.kubectl)
+        .parent()
+        .map(|p| p.display().to_string())
+        .unwrap_or_default();
+    let out = Command::new("sh")
+        .args(["-c", &run])
+        .current_dir(dir)
+        .env("KUBECONFIG", &c.kubeconfig)
+        .env(
+            "PATH",
+            format!(
+                "{kubectl_dir}:{}",
+                std::env::var("PATH").unwrap_or_default()
+            ),
+        )
+        .output()
+        .map_err(|e| e.to_string())?;
+    // A pipe into grep that finds nothing exits 1 and is no failure of the command.
+    let ok = out.status.success() || (line.contains("| grep") && out.status.code() == Some(1));
+    if ok {
+        Ok(match () {
+            _ if verb == "edit" => Tried::Edited,
+            _ if read_only => Tried::Ran,
+            _ => Tried::DryRun,
+        })
+    } else {
+        Err(format!(
+            "`{run}`: exit {:?}: {}",
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).trim()
+        ))
+    }
+}
+
+/// Every command the live scan suggests for the scenarios: the read-only ones run, the others
+/// dry-run on the server; templates and node commands are counted, not run. Returns counts.
+fn suggested_commands_run(
+    c: &Cluster,
+    live: &Value,
+    namespaces: &[&str],
+) -> Result<String, String> {
+    let dir = tempdir("suggested");
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    let mut seen = std::collections::BTreeSet::new();
+    let mut counts: std::collections::BTreeMap<String, usize> = Default::default();
+    let mut failures = Vec::new();
+    for ns in namespaces {
+        for f in findings_in(live, ns) {
+            for step in f["remediation"].as_array().into_iter().flatten() {
+                let Some(command) = step["command"].as_str() else {
+                    continue;
+                };
+                let read_only = step["risk"] == "none";
+                for line in command.lines() {
+                    if !seen.insert((line.to_string(), read_only)) {
+                        continue;
+                    }
+                    match try_suggested(c, line, read_only, &dir) {
+                        Ok(t) => *counts.entry(format!("{t:?}")).or_default() += 1,
+                        Err(e) => failures.push(format!("{} ({ns}): {e}", f["cause"])),
+                    }
+                }
+            }
+        }
+    }
+    if !failures.is_empty() {
+        return Err(failures.join("\n"));
+    }
+    Ok(format!("{counts:?}"))
 }
