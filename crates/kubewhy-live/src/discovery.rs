@@ -128,7 +128,7 @@ async fn namespaced_types(client: &Client) -> (Vec<(String, String)>, Listed) {
             Err(f) => {
                 let (_, _, g) = crate::group_version(gv.as_str());
                 let why = match &f {
-                    Failure::Status(503, _) => {
+                    Failure::Status(503, _, _) => {
                         " — an unavailable aggregated APIService: `kubectl get apiservice` shows which"
                     }
                     _ => "",

@@ -638,8 +638,9 @@ struct ListMeta {
 }
 
 pub(crate) enum Failure {
-    /// HTTP status from the API server, with its message.
-    Status(u16, String),
+    /// HTTP status from the API server, with its message and, for a 429, the seconds it asked
+    /// to wait (`details.retryAfterSeconds`, the `Retry-After` header's number).
+    Status(u16, String, Option<u32>),
     /// Transport failure (timeout, connection reset).
     Transport(String),
 }
@@ -650,7 +651,11 @@ pub(crate) async fn get(client: &Client, uri: &str) -> Result<String, Failure> {
         .map_err(|e| Failure::Transport(e.to_string()))?;
     match client.request_text(req).await {
         Ok(t) => Ok(t),
-        Err(kube::Error::Api(s)) => Err(Failure::Status(s.code, s.message.clone())),
+        Err(kube::Error::Api(s)) => Err(Failure::Status(
+            s.code,
+            s.message.clone(),
+            s.details.as_ref().map(|d| d.retry_after_seconds),
+        )),
         Err(e) => Err(Failure::Transport(e.to_string())),
     }
 }
@@ -692,18 +697,18 @@ async fn list_kind<S: AsRef<str>>(
                     match get(client, &uri).await {
                         Ok(t) => break t,
                         // Expired continue token: the list must start over (consistency).
-                        Err(Failure::Status(410, _)) if token.is_some() && restarts < 2 => {
+                        Err(Failure::Status(410, _, _)) if token.is_some() && restarts < 2 => {
                             restarts += 1;
                             continue 'restart;
                         }
-                        Err(Failure::Status(404, _)) if vi + 1 < prefixes.len() => {
+                        Err(Failure::Status(404, _, _)) if vi + 1 < prefixes.len() => {
                             continue 'versions;
                         }
-                        Err(Failure::Status(404, _)) => {
+                        Err(Failure::Status(404, _, _)) => {
                             listed.pages.clear();
                             return listed; // not served by this cluster: nothing to read
                         }
-                        Err(Failure::Status(403, msg)) => {
+                        Err(Failure::Status(403, msg, _)) => {
                             listed.pages.clear();
                             listed.forbidden = true;
                             listed.problem = Some(problem(
@@ -713,8 +718,7 @@ async fn list_kind<S: AsRef<str>>(
                             return listed;
                         }
                         Err(f) if attempt < ATTEMPTS && retryable(&f) => {
-                            tokio::time::sleep(Duration::from_millis(500 * 2u64.pow(attempt - 1)))
-                                .await;
+                            tokio::time::sleep(retry_delay(&f, attempt)).await;
                         }
                         Err(f) => {
                             listed.pages.clear();
@@ -820,7 +824,7 @@ async fn served_only<'a>(
         let mut ok = false;
         for p in r.prefixes {
             match get(client, p).await {
-                Err(Failure::Status(404, _)) => continue,
+                Err(Failure::Status(404, _, _)) => continue,
                 _ => {
                     ok = true;
                     break;
@@ -859,16 +863,26 @@ pub(crate) fn group_version(prefix: &str) -> (&str, &str, &str) {
     (group, version, gv)
 }
 
+/// How long a one-shot read waits before its next attempt: 0.5 s, then 1 s; a 429's
+/// Retry-After if longer, up to 10 s (someone is waiting for the answer).
+fn retry_delay(f: &Failure, attempt: u32) -> Duration {
+    let ours = Duration::from_millis(500 * 2u64.pow(attempt.saturating_sub(1)));
+    match f {
+        Failure::Status(429, _, Some(s)) => ours.max(Duration::from_secs(u64::from(*s).min(10))),
+        _ => ours,
+    }
+}
+
 fn retryable(f: &Failure) -> bool {
     match f {
-        Failure::Status(code, _) => *code == 429 || *code >= 500,
+        Failure::Status(code, _, _) => *code == 429 || *code >= 500,
         Failure::Transport(_) => true,
     }
 }
 
 fn describe(f: &Failure) -> String {
     match f {
-        Failure::Status(code, msg) => format!("HTTP {code}: {msg}"),
+        Failure::Status(code, msg, _) => format!("HTTP {code}: {msg}"),
         Failure::Transport(e) => e.clone(),
     }
 }
@@ -967,8 +981,8 @@ pub async fn kubelet_configz_with(
                     format!("the kubelet configuration of node {node} is not understood: {e}"),
                 )),
             },
-            Ok(Err(Failure::Status(403, _))) => forbidden = true,
-            Ok(Err(Failure::Status(code, msg))) => problems.push(problem(
+            Ok(Err(Failure::Status(403, _, _))) => forbidden = true,
+            Ok(Err(Failure::Status(code, msg, _))) => problems.push(problem(
                 "nodes/proxy",
                 format!("the kubelet configuration of node {node} is not readable ({code}: {msg})"),
             )),

@@ -527,3 +527,18 @@ async fn kubelet_configuration_is_read_through_the_node_proxy_and_a_refusal_is_s
     assert!(problems[0].message.contains("needs `get` on `nodes/proxy`"));
     assert_eq!(seen.lock().unwrap().len(), 3);
 }
+
+/// A one-shot read waits as the API server asked after a 429, within reason.
+#[test]
+fn a_scan_waits_as_long_as_a_429_asks_within_ten_seconds() {
+    use std::time::Duration;
+    let throttled = |s| Failure::Status(429, "Too many requests".into(), s);
+    assert_eq!(retry_delay(&throttled(None), 1), Duration::from_millis(500));
+    assert_eq!(retry_delay(&throttled(Some(4)), 1), Duration::from_secs(4));
+    assert_eq!(
+        retry_delay(&throttled(Some(900)), 2),
+        Duration::from_secs(10)
+    );
+    let unavailable = Failure::Status(503, "unavailable".into(), None);
+    assert_eq!(retry_delay(&unavailable, 2), Duration::from_secs(1));
+}

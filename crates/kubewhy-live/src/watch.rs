@@ -166,19 +166,19 @@ async fn served(
     for prefix in r.prefixes {
         match crate::get(client, &format!("{prefix}/{path}?limit=1")).await {
             Ok(_) => return Ok(prefix),
-            Err(crate::Failure::Status(404, _)) => continue,
+            Err(crate::Failure::Status(404, _, _)) => continue,
             // RBAC answers before the API server could say 404: a group the cluster does not
             // serve (Argo not installed) is not "forbidden".
-            Err(crate::Failure::Status(403, _))
+            Err(crate::Failure::Status(403, _, _))
                 if *prefix != "/api/v1"
                     && matches!(
                         crate::get(client, prefix).await,
-                        Err(crate::Failure::Status(404, _))
+                        Err(crate::Failure::Status(404, _, _))
                     ) =>
             {
                 continue;
             }
-            Err(crate::Failure::Status(403, msg)) => {
+            Err(crate::Failure::Status(403, msg, _)) => {
                 return Err(WatchStatus::Forbidden(crate::forbidden_message(
                     r.plural,
                     prefix,
@@ -249,7 +249,7 @@ async fn watch_resource(
             }
             Err(e) => {
                 let code = error_code(&e);
-                class.set(code);
+                class.set(code, retry_after(&e));
                 if let Some(s) = &store {
                     s.failed(index, code, describe_error(&e, code));
                 }
@@ -612,9 +612,12 @@ fn replicas_manager(o: &DynamicObject, now: Timestamp) -> String {
 }
 
 /// What the last error of a watch was, shared by the watch loop (which sees the error) and its
-/// back-off (which chooses the next delay).
+/// back-off (which chooses the next delay): its class, and the seconds a 429 asked to wait.
 #[derive(Clone, Default)]
-pub(crate) struct ErrorClass(Arc<std::sync::atomic::AtomicU8>);
+pub(crate) struct ErrorClass(
+    Arc<std::sync::atomic::AtomicU8>,
+    Arc<std::sync::atomic::AtomicU32>,
+);
 
 impl ErrorClass {
     const OTHER: u8 = 0;
@@ -623,17 +626,43 @@ impl ErrorClass {
     /// 429: the API server asks clients to slow down.
     const THROTTLED: u8 = 2;
 
-    fn set(&self, code: Option<u16>) {
+    /// `retry_after`: the seconds the API server asked for (a 429's `Retry-After`, which it
+    /// also writes in the Status as `details.retryAfterSeconds`).
+    fn set(&self, code: Option<u16>, retry_after: Option<u32>) {
         let c = match code {
             Some(401 | 403) => Self::DENIED,
             Some(429) => Self::THROTTLED,
             _ => Self::OTHER,
         };
         self.0.store(c, std::sync::atomic::Ordering::Relaxed);
+        self.1.store(
+            retry_after.unwrap_or(0),
+            std::sync::atomic::Ordering::Relaxed,
+        );
     }
     fn get(&self) -> u8 {
         self.0.load(std::sync::atomic::Ordering::Relaxed)
     }
+    fn retry_after(&self) -> u32 {
+        self.1.load(std::sync::atomic::Ordering::Relaxed)
+    }
+}
+
+/// The seconds the API server asked a client to wait before retrying, from the Status it
+/// answered with (kube-rs hands the body, not the `Retry-After` header; the API server writes
+/// the same number in both).
+pub(crate) fn retry_after(e: &watcher::Error) -> Option<u32> {
+    let s = match e {
+        watcher::Error::InitialListFailed(kube::Error::Api(s))
+        | watcher::Error::WatchStartFailed(kube::Error::Api(s))
+        | watcher::Error::WatchFailed(kube::Error::Api(s)) => s,
+        watcher::Error::WatchError(s) => s,
+        _ => return None,
+    };
+    s.details
+        .as_ref()
+        .map(|d| d.retry_after_seconds)
+        .filter(|&n| n > 0)
 }
 
 /// The HTTP status of a watch error, when the API server answered.
@@ -714,6 +743,12 @@ impl Iterator for WatchBackoff {
         let (min, max) = Self::bounds(class);
         let d = min.saturating_mul(1 << self.run.1.min(16)).min(max);
         self.run.1 += 1;
+        // A 429's Retry-After is a floor (up to 10 min): never sooner than asked, then spread
+        // over the next fifth so that the watches throttled together do not return together.
+        let asked = std::time::Duration::from_secs(u64::from(self.class.retry_after().min(600)));
+        if class == ErrorClass::THROTTLED && asked > d {
+            return Some(asked.mul_f64(1.0 + 0.2 * self.unit()));
+        }
         // ±20 %, so that many watches refused at once do not retry in step.
         Some(d.mul_f64(0.8 + 0.4 * self.unit()))
     }
@@ -722,7 +757,7 @@ impl Iterator for WatchBackoff {
 impl Backoff for WatchBackoff {
     fn reset(&mut self) {
         self.run = (ErrorClass::OTHER, 0);
-        self.class.set(None);
+        self.class.set(None, None);
     }
 }
 
@@ -994,7 +1029,7 @@ mod tests {
             assert!(*got >= want * 8 / 10 && *got <= want * 12 / 10, "{d:?}");
         }
         // Rejected credentials: 5 s doubling to 5 min; after the first minute, a few a minute.
-        class.set(Some(401));
+        class.set(Some(401), None);
         let d: Vec<u64> = (0..10).map(|_| ms(&mut b)).collect();
         for (got, want) in d.iter().zip([
             5_000u64, 10_000, 20_000, 40_000, 80_000, 160_000, 300_000, 300_000,
@@ -1015,11 +1050,33 @@ mod tests {
             "{first_ten_minutes} requests in ten minutes"
         );
         // Throttled: 1 s doubling to 60 s.
-        class.set(Some(429));
+        class.set(Some(429), None);
         let d = ms(&mut b);
         assert!((800..=1200).contains(&d), "{d}");
+        // ... unless the API server asked for longer (Retry-After): never sooner.
+        class.set(Some(429), Some(30));
+        let d = ms(&mut b);
+        assert!((30_000..=36_000).contains(&d), "{d}");
+        class.set(Some(429), None);
         b.reset();
         let d = ms(&mut b);
         assert!((400..=600).contains(&d), "{d}");
+    }
+
+    /// The 429 that API Priority and Fairness answers, as the API server writes it.
+    #[test]
+    fn a_throttled_answer_says_how_long_to_wait() {
+        let status: kube::core::Status = serde_json::from_str(
+            r#"{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"Too many requests, please try again later.","reason":"TooManyRequests","details":{"retryAfterSeconds":4},"code":429}"#,
+        )
+        .unwrap();
+        let e = watcher::Error::InitialListFailed(kube::Error::Api(Box::new(status)));
+        assert_eq!((error_code(&e), retry_after(&e)), (Some(429), Some(4)));
+        let status: kube::core::Status = serde_json::from_str(
+            r#"{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"Unauthorized","reason":"Unauthorized","code":401}"#,
+        )
+        .unwrap();
+        let e = watcher::Error::WatchFailed(kube::Error::Api(Box::new(status)));
+        assert_eq!((error_code(&e), retry_after(&e)), (Some(401), None));
     }
 }

@@ -46,6 +46,9 @@ pub struct PageInfo<'a> {
     pub watch_problems: &'a [String],
     /// Whether every watch has listed once; before that the findings are incomplete.
     pub synced: bool,
+    /// What the findings need and cannot be read (pods, events, nodes, namespaces refused or
+    /// failing): the page says it is degraded and never "Nothing is stuck".
+    pub degraded: &'a [String],
     /// The namespace the page shows (`/?namespace=shop`); `None`: all.
     pub namespace: Option<&'a str>,
     /// The namespaces the filter offers (those with a finding or an unexplained pod).
@@ -108,7 +111,16 @@ pub fn page(r: &Report, info: &PageInfo) -> String {
             .map(|n| format!(", evaluated at {}", esc(n)))
             .unwrap_or_default()
     );
-    if !info.synced {
+    if !info.degraded.is_empty() {
+        let _ = writeln!(
+            out,
+            "<div class=\"problem\" id=\"degraded\"><strong>Degraded:</strong> what the findings need cannot be read, so they are incomplete.<ul>"
+        );
+        for d in info.degraded {
+            let _ = writeln!(out, "<li>{}</li>", esc(&crate::sanitize(d)));
+        }
+        let _ = writeln!(out, "</ul></div>");
+    } else if !info.synced {
         let _ = writeln!(
             out,
             "<p class=\"problem\">Still listing the cluster: the findings are incomplete.</p>"
@@ -125,7 +137,9 @@ pub fn page(r: &Report, info: &PageInfo) -> String {
         );
     }
     filter_form(&mut out, info);
-    if r.findings.is_empty() {
+    if r.findings.is_empty() && !info.degraded.is_empty() {
+        let _ = writeln!(out, "<p>Nothing found in what could be read.</p>");
+    } else if r.findings.is_empty() {
         let _ = writeln!(out, "<p>Nothing is stuck.</p>");
     } else {
         overview_table(&mut out, r);

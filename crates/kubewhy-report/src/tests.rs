@@ -131,6 +131,7 @@ fn the_html_page_escapes_markup_and_escape_sequences() {
         &PageInfo {
             refresh_seconds: 10,
             watch_problems: &problems,
+            degraded: &[],
             synced: true,
             namespace: None,
             namespaces: &[],
@@ -153,6 +154,45 @@ fn the_html_page_escapes_markup_and_escape_sequences() {
     assert!(page.contains("<pre>kubectl set resources</pre>"));
     assert!(page.contains("ImagePullBackOff"));
     assert!(!page.contains("<script"), "no JavaScript");
+}
+
+/// A watch that cannot read pods is degraded on its page: a banner naming what it cannot read,
+/// no "Still listing", and never "Nothing is stuck".
+#[test]
+fn a_degraded_page_says_so_and_never_nothing_is_stuck() {
+    let (_, u, w) = sample();
+    let degraded = vec![
+        "pods: failing: HTTP 401 Unauthorized: the API server rejects the credentials".to_string(),
+    ];
+    let page = html_page(
+        &report(&[], &u[..0], &w),
+        &PageInfo {
+            refresh_seconds: 10,
+            watch_problems: &[],
+            degraded: &degraded,
+            synced: false,
+            namespace: None,
+            namespaces: &[],
+        },
+    );
+    assert!(
+        page.contains("<div class=\"problem\" id=\"degraded\"><strong>Degraded:</strong>"),
+        "{page}"
+    );
+    assert!(
+        page.contains(
+            "<li>pods: failing: HTTP 401 Unauthorized: the API server rejects the credentials</li>"
+        ),
+        "{page}"
+    );
+    assert!(
+        page.contains("Nothing found in what could be read."),
+        "{page}"
+    );
+    assert!(
+        !page.contains("Nothing is stuck") && !page.contains("Still listing"),
+        "{page}"
+    );
 }
 
 /// `n` findings of `per` pods each, the pods of finding `i` in Deployment `big-i` of namespace
@@ -282,6 +322,7 @@ fn the_page_of_ten_thousand_pods_is_small_and_filters_by_namespace() {
     let info = |ns: Option<&'static str>| PageInfo {
         refresh_seconds: 10,
         watch_problems: &[],
+        degraded: &[],
         synced: true,
         namespace: ns,
         namespaces: &namespaces,

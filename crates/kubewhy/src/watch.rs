@@ -33,7 +33,7 @@ Served on --listen (default 127.0.0.1:9090):
 
 With --record FILE, also a flight recorder: for every deleted pod its last status, DisruptionTarget reason, owner, node, the events seen for it (kept beyond their one-hour TTL) and its likely initiator, plus the deletions of Jobs, ReplicaSets, StatefulSets, DaemonSets, Nodes and Namespaces that explain pods', the replica changes of Deployments, ReplicaSets and StatefulSets (from, to, when, by which field manager) and the controllers' \"Deleted pod\" events, which tell a scale-down or a rollout from a deletion. SQLite in WAL mode, committed every 0.5 s: killing the recorder loses at most that, never the file. `kubewhy gone --record FILE` reads it, even while the recorder runs.
 
-Needs list and watch, cluster-wide (or in the namespaces of -n), on what `kubewhy scan -A` reads (deploy/ has the ClusterRole). It checks its permissions first and says in one line what it may not watch; the checks that need those kinds run without them. Without pods, events, nodes or namespaces (with -n: the namespaces' pods and events) it is degraded: /healthz answers 503 with the reason. Refused or throttled requests are retried minutes apart (exponential back-off with jitter), each trouble said once on stderr; credentials rejected at start end it (exit 2).";
+Needs list and watch, cluster-wide (or in the namespaces of -n), on what `kubewhy scan -A` reads (deploy/ has the ClusterRole). It checks its permissions first and says in one line what it may not watch; the checks that need those kinds run without them. Without pods, events, nodes or namespaces (with -n: the namespaces' pods and events) it is degraded: /healthz answers 503 with the reason. Refused requests are retried minutes apart and throttled ones no sooner than the API server's Retry-After (exponential back-off with jitter), each trouble said once on stderr; the page opens with a Degraded banner while it cannot read what it needs; credentials rejected at start end it (exit 2).";
 
 pub(crate) const WATCH_AFTER: &str = "Examples:
   kubewhy watch                                     serve findings on http://127.0.0.1:9090/
@@ -196,6 +196,7 @@ struct View {
     warnings: Vec<InputWarning>,
     snapshot: kubewhy_report::SnapshotInfo,
     watch_problems: Vec<String>,
+    degraded: Vec<String>,
     synced: bool,
     refresh_seconds: u32,
     namespaces: Vec<String>,
@@ -220,6 +221,7 @@ impl View {
             &kubewhy_report::PageInfo {
                 refresh_seconds: self.refresh_seconds,
                 watch_problems: &self.watch_problems,
+                degraded: &self.degraded,
                 synced: self.synced,
                 namespace,
                 namespaces: &self.namespaces,
@@ -385,20 +387,20 @@ fn evaluate_loop(shared: &Shared, client: &kubewhy_live::Client, rt: &tokio::run
         if !ended.is_empty() {
             let _ = writeln!(err, "kubewhy: the watch of {} works again", list_of(&ended));
         }
-        let mut watch_problems: Vec<String> = health
+        let watch_problems: Vec<String> = health
             .iter()
             .filter_map(|h| match &h.status {
                 WatchStatus::Starting => Some(format!("{}: still listing", where_(h))),
                 _ => None,
             })
             .collect();
-        watch_problems.extend(degraded.iter().map(|d| format!("degraded: {d}")));
         let json = kubewhy_report::render(&report, kubewhy_report::Format::Json);
         let view = View {
             namespaces: kubewhy_report::namespaces_of(&diagnosis.findings, &diagnosis.unexplained),
             snapshot: report.snapshot.clone(),
             warnings: problems.clone(),
             watch_problems,
+            degraded,
             synced,
             refresh_seconds: shared.interval.as_secs().max(5) as u32,
             findings: Vec::new(),
@@ -414,6 +416,7 @@ fn evaluate_loop(shared: &Shared, client: &kubewhy_live::Client, rt: &tokio::run
                 &kubewhy_report::PageInfo {
                     refresh_seconds: view.refresh_seconds,
                     watch_problems: &view.watch_problems,
+                    degraded: &view.degraded,
                     synced,
                     namespace: None,
                     namespaces: &view.namespaces,

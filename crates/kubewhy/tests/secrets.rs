@@ -196,6 +196,7 @@ fn no_planted_secret_reaches_any_output_or_the_flight_recorder() {
         &kubewhy_report::PageInfo {
             refresh_seconds: 10,
             watch_problems: &[],
+            degraded: &[],
             synced: true,
             namespace: None,
             namespaces: &[],
