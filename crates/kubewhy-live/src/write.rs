@@ -23,6 +23,48 @@ use std::path::{Path, PathBuf};
 /// The field manager written into managedFields by kubewhy's writes.
 pub const FIELD_MANAGER: &str = "kubewhy";
 
+/// Why a plan could not be carried out or undone at all. (A step the server refuses is not an
+/// error of the whole: it is that step's outcome in the journal.)
+#[derive(Debug, thiserror::Error)]
+pub enum WriteError {
+    /// The server does not serve the object's kind in any version.
+    #[error("{0}")]
+    NotServed(String),
+    /// The API server refused or failed a read.
+    #[error("{}", api_message(.0))]
+    Api(kube::Error),
+    /// The backup directory or a file in it could not be written or read.
+    #[error("{}: {io}{hint}", path.display())]
+    Backup {
+        path: PathBuf,
+        io: std::io::Error,
+        /// What the user may have meant (a directory that is not a backup).
+        hint: &'static str,
+    },
+    /// A file of the backup directory is not what `kubewhy fix --apply` wrote.
+    #[error("{}: {json}", path.display())]
+    Corrupt {
+        path: PathBuf,
+        json: serde_json::Error,
+    },
+}
+
+// Each variant says all in one line (no error chain: `kubewhy: error:` prints the chain, and
+// the cause would be said twice).
+impl From<kube::Error> for WriteError {
+    fn from(e: kube::Error) -> Self {
+        WriteError::Api(e)
+    }
+}
+
+/// An API error in one line: the HTTP status and the server's message, not kube's debug dump.
+fn api_message(e: &kube::Error) -> String {
+    match e {
+        kube::Error::Api(s) => format!("HTTP {}: {}", s.code, s.message),
+        e => e.to_string(),
+    }
+}
+
 fn gvk(t: &Target) -> GroupVersionKind {
     let (group, version) = t
         .api_version
@@ -33,18 +75,18 @@ fn gvk(t: &Target) -> GroupVersionKind {
 
 /// The API for an object's kind: from the plan's apiVersion, else any version the server
 /// serves of the same group and kind (a CronJob planned as batch/v1 on a 1.20 server).
-async fn api_for(client: &Client, t: &Target) -> Result<Api<DynamicObject>, String> {
+async fn api_for(client: &Client, t: &Target) -> Result<Api<DynamicObject>, WriteError> {
     let want = gvk(t);
     let resolved = match discovery::pinned_kind(client, &want).await {
         Ok(r) => Ok(r),
         Err(first) => match discovery::group(client, &want.group).await {
-            Ok(g) => g
-                .recommended_kind(&t.kind)
-                .ok_or_else(|| format!("{} is not served: {first}", t.api_version)),
-            Err(_) => Err(format!(
+            Ok(g) => g.recommended_kind(&t.kind).ok_or_else(|| {
+                WriteError::NotServed(format!("{} is not served: {first}", t.api_version))
+            }),
+            Err(_) => Err(WriteError::NotServed(format!(
                 "kind {} ({}) is not served: {first}",
                 t.kind, t.api_version
-            )),
+            ))),
         },
     };
     let (ar, caps): (ApiResource, _) = resolved?;
@@ -55,11 +97,9 @@ async fn api_for(client: &Client, t: &Target) -> Result<Api<DynamicObject>, Stri
     })
 }
 
+/// A write's failure as its journal entry says it.
 fn err(e: kube::Error) -> String {
-    match e {
-        kube::Error::Api(s) => format!("HTTP {}: {}", s.code, s.message),
-        e => e.to_string(),
-    }
+    api_message(&e)
 }
 
 fn preconditions(t: &Target) -> Preconditions {
@@ -151,7 +191,7 @@ pub async fn apply(
     plan: &Plan,
     server: &str,
     backup: &Path,
-) -> Result<Journal, String> {
+) -> Result<Journal, WriteError> {
     let mut journal = Journal {
         subject: plan.subject.clone(),
         server: server.to_string(),
@@ -164,7 +204,7 @@ pub async fn apply(
     for step in &plan.steps {
         let t = &step.object;
         let api = api_for(client, t).await?;
-        match api.get_opt(&t.name).await.map_err(err)? {
+        match api.get_opt(&t.name).await? {
             None => current.push(None),
             Some(obj) => {
                 let rv = obj.metadata.resource_version.clone().unwrap_or_default();
@@ -210,10 +250,14 @@ pub async fn apply(
         return Ok(journal);
     }
     // 3. Backups, before anything changes.
-    std::fs::create_dir_all(backup).map_err(|e| format!("{}: {e}", backup.display()))?;
-    let save = |name: &str, json: String| -> Result<(), String> {
+    std::fs::create_dir_all(backup).map_err(|io| WriteError::Backup {
+        path: backup.to_path_buf(),
+        io,
+        hint: "",
+    })?;
+    let save = |name: &str, json: String| -> Result<(), WriteError> {
         let path = backup.join(name);
-        std::fs::write(&path, json).map_err(|e| format!("{}: {e}", path.display()))
+        std::fs::write(&path, json).map_err(|io| WriteError::Backup { path, io, hint: "" })
     };
     save("plan.json", pretty(plan))?;
     let mut files: Vec<Option<String>> = Vec::new();
@@ -270,20 +314,19 @@ pub struct Undone {
 }
 
 /// A backup directory's journal.
-pub fn read_journal(dir: &Path) -> Result<Journal, String> {
+pub fn read_journal(dir: &Path) -> Result<Journal, WriteError> {
     let path = dir.join("journal.json");
-    let text = std::fs::read_to_string(&path).map_err(|e| {
-        format!(
-            "{}: {e} (a backup directory written by `kubewhy fix --apply` holds journal.json)",
-            path.display()
-        )
+    let text = std::fs::read_to_string(&path).map_err(|io| WriteError::Backup {
+        path: path.clone(),
+        io,
+        hint: " (a backup directory written by `kubewhy fix --apply` holds journal.json)",
     })?;
-    serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
+    serde_json::from_str(&text).map_err(|json| WriteError::Corrupt { path, json })
 }
 
 /// Restores what can be restored from a backup directory, last step first: finalizers put back
 /// on objects that still exist, deleted objects (not pods) created again from their backup.
-pub async fn undo(client: &Client, dir: &Path) -> Result<Vec<Undone>, String> {
+pub async fn undo(client: &Client, dir: &Path) -> Result<Vec<Undone>, WriteError> {
     let journal = read_journal(dir)?;
     let mut out = Vec::new();
     for e in journal.entries.iter().rev() {
@@ -294,14 +337,20 @@ pub async fn undo(client: &Client, dir: &Path) -> Result<Vec<Undone>, String> {
         let backup: Option<Value> = match &e.backup {
             Some(f) => {
                 let p: PathBuf = dir.join(f);
-                let text =
-                    std::fs::read_to_string(&p).map_err(|er| format!("{}: {er}", p.display()))?;
-                Some(serde_json::from_str(&text).map_err(|er| format!("{}: {er}", p.display()))?)
+                let text = std::fs::read_to_string(&p).map_err(|io| WriteError::Backup {
+                    path: p.clone(),
+                    io,
+                    hint: "",
+                })?;
+                Some(
+                    serde_json::from_str(&text)
+                        .map_err(|json| WriteError::Corrupt { path: p, json })?,
+                )
             }
             None => None,
         };
         let api = api_for(client, t).await?;
-        let now = api.get_opt(&t.name).await.map_err(err)?;
+        let now = api.get_opt(&t.name).await?;
         let result = match (&e.step.action, backup, now) {
             (Action::RemoveFinalizers { .. }, Some(b), Some(obj))
                 if obj.metadata.uid.as_deref() == Some(t.uid.as_str()) =>

@@ -113,6 +113,17 @@ fn run_checks(ctx: &Ctx) -> Vec<Finding> {
                     let Some(check) = REGISTRY.get(i) else { break };
                     let mut out = Vec::new();
                     check.run(ctx, &mut out);
+                    // What a check emits it declares: `causes()` is what the docs test holds
+                    // to a page and what `gone`'s advice must cover.
+                    debug_assert!(
+                        out.iter().all(|f| check.causes().contains(&f.cause)),
+                        "check `{}` emitted {:?}, which its causes() does not declare",
+                        check.name(),
+                        out.iter()
+                            .map(|f| f.cause)
+                            .filter(|c| !check.causes().contains(c))
+                            .collect::<Vec<_>>()
+                    );
                     results
                         .lock()
                         .unwrap_or_else(|e| e.into_inner())

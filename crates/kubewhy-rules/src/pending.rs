@@ -23,6 +23,8 @@ const CAUSES: &[Cause] = &[
     Cause::PvcMissing,
     Cause::PvcUnbound,
     Cause::VolumeNodeAffinityConflict,
+    Cause::NodePressure,
+    Cause::NodeNotReady,
     Cause::NoReadyNodes,
     Cause::SchedulerUnavailable,
 ];

@@ -3,7 +3,7 @@
 //! `deletecollection` requests, and `create` on an `eviction` subresource. A request logged at
 //! several stages is kept once, at its most complete stage.
 
-use crate::{LoadWarning, warn_at, warn_file};
+use crate::{InputWarning, warn_at, warn_file};
 use jiff::Timestamp;
 use kubewhy_model::history::AuditEntry;
 use serde::Deserialize;
@@ -67,7 +67,7 @@ pub fn parse_audit<R: BufRead>(
     name: &str,
     reader: R,
     out: &mut Vec<AuditEntry>,
-    warnings: &mut Vec<LoadWarning>,
+    warnings: &mut Vec<InputWarning>,
 ) {
     let mut by_id: HashMap<String, (usize, u8)> = HashMap::new();
     let (mut bad_json, mut not_audit) = (0u64, 0u64);
@@ -170,7 +170,7 @@ pub fn parse_audit<R: BufRead>(
 
 /// Reads an audit log file, or every file of a directory (rotated logs: `audit.log`,
 /// `audit-2026-11-22T10-00-00.000.log`), oldest name first. Entries are sorted by time.
-pub fn read_audit_log(path: &Path, out: &mut Vec<AuditEntry>, warnings: &mut Vec<LoadWarning>) {
+pub fn read_audit_log(path: &Path, out: &mut Vec<AuditEntry>, warnings: &mut Vec<InputWarning>) {
     for (name, file) in crate::open_files(path, warnings) {
         parse_audit(&name, std::io::BufReader::new(file), out, warnings);
     }

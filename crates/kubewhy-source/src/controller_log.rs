@@ -12,7 +12,7 @@
 //! `Forced deletion of unscheduled terminating Pod … succeeded` after it (V(0)). A success
 //! line settles the rule of the force-delete line before it.
 
-use crate::LoadWarning;
+use crate::InputWarning;
 use jiff::Timestamp;
 use kubewhy_model::history::{ControllerAction, ControllerLogEntry};
 use regex::Regex;
@@ -166,7 +166,7 @@ pub fn parse_controller_log<R: BufRead>(
     reader: R,
     reference: Option<Timestamp>,
     out: &mut Vec<ControllerLogEntry>,
-    warnings: &mut Vec<LoadWarning>,
+    warnings: &mut Vec<InputWarning>,
 ) {
     let mut batch_left = 0usize;
     // Pods an orphaned / unscheduled line already named: their force-delete line is the same act.
@@ -344,7 +344,7 @@ pub fn read_controller_log(
     path: &Path,
     reference: Option<Timestamp>,
     out: &mut Vec<ControllerLogEntry>,
-    warnings: &mut Vec<LoadWarning>,
+    warnings: &mut Vec<InputWarning>,
 ) {
     for (name, file) in crate::open_files(path, warnings) {
         parse_controller_log(

@@ -2,9 +2,9 @@
 //! parser of untrusted input the way kubewhy reads it, and checks what must always hold
 //! (nothing panics, every warning names its file). Not an API: kubewhy itself never calls them.
 
-use crate::{FileOut, Input, LoadWarning};
+use crate::{FileOut, Input, InputWarning};
 
-fn positions_named(warnings: &[LoadWarning], file: &str) {
+fn positions_named(warnings: &[InputWarning], file: &str) {
     for w in warnings {
         assert_eq!(w.file, file, "{w:?}");
     }

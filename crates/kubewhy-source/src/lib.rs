@@ -27,7 +27,7 @@ use std::path::{Path, PathBuf};
 pub use audit::{parse_audit, read_audit_log};
 pub use controller_log::{parse_controller_log, read_controller_log};
 pub use decode::core_event;
-pub use kubewhy_model::InputWarning as LoadWarning;
+pub use kubewhy_model::InputWarning;
 pub use kubewhy_model::redact::redact;
 pub use nodelog::{SECTION_MARKER, parse_node_log, read_node_logs, static_pod_summary};
 
@@ -81,8 +81,8 @@ pub(crate) fn plain_types(message: &str, json: bool) -> String {
     out
 }
 
-pub(crate) fn warn_at(file: &str, line: u64, column: u64, message: String) -> LoadWarning {
-    LoadWarning {
+pub(crate) fn warn_at(file: &str, line: u64, column: u64, message: String) -> InputWarning {
+    InputWarning {
         file: file.to_string(),
         line: Some(line),
         column: Some(column),
@@ -90,8 +90,8 @@ pub(crate) fn warn_at(file: &str, line: u64, column: u64, message: String) -> Lo
     }
 }
 
-pub(crate) fn warn_file(file: &str, message: String) -> LoadWarning {
-    LoadWarning {
+pub(crate) fn warn_file(file: &str, message: String) -> InputWarning {
+    InputWarning {
         file: file.to_string(),
         line: None,
         column: None,
@@ -114,7 +114,7 @@ pub enum Input {
 pub struct Loaded {
     /// The finished snapshot (indexes built, `now` settled).
     pub snapshot: Snapshot,
-    pub warnings: Vec<LoadWarning>,
+    pub warnings: Vec<InputWarning>,
     pub files_read: usize,
     /// Kinds kubewhy has no specific view for, kept as generic objects, with their counts.
     pub other_kinds: BTreeMap<String, usize>,
@@ -135,7 +135,7 @@ pub(crate) struct FileOut {
     /// The objects read one at a time since the last part, by kind.
     objects: Snapshot,
     logs: Vec<ContainerLog>,
-    warnings: Vec<LoadWarning>,
+    warnings: Vec<InputWarning>,
     suppressed: usize,
     empty_kinds: Vec<String>,
     /// Objects known in part, from pasted text.
@@ -174,7 +174,7 @@ impl FileOut {
         self.parts.push(part);
     }
 
-    pub(crate) fn warn(&mut self, w: LoadWarning) {
+    pub(crate) fn warn(&mut self, w: InputWarning) {
         if self.warnings.len() < json::MAX_ERRORS_PER_FILE {
             self.warnings.push(w);
         } else {
@@ -367,7 +367,7 @@ fn future_timestamps(
     out: &FileOut,
     jobs: &[Job],
     limit: jiff::Timestamp,
-    warnings: &mut Vec<LoadWarning>,
+    warnings: &mut Vec<InputWarning>,
 ) {
     let mut n = 0usize;
     let mut shown = Vec::new();
@@ -472,7 +472,7 @@ fn locate(job: &Job, needles: &[&str]) -> Vec<Option<(u64, u64)>> {
 }
 
 /// Adds the files under the input `p` (a file, or a directory walked in name order) to `jobs`.
-fn collect_files(p: &Path, jobs: &mut Vec<Job>, warnings: &mut Vec<LoadWarning>) {
+fn collect_files(p: &Path, jobs: &mut Vec<Job>, warnings: &mut Vec<InputWarning>) {
     // What the walk may reach: the input directory itself, resolved (a dump is the user's
     // choice; a link inside it to /etc or ~/.kube is not).
     let root = std::fs::canonicalize(p).ok().filter(|r| r.is_dir());
@@ -484,7 +484,7 @@ fn walk(
     root: Option<&Path>,
     depth: usize,
     jobs: &mut Vec<Job>,
-    warnings: &mut Vec<LoadWarning>,
+    warnings: &mut Vec<InputWarning>,
 ) {
     let name = p.display().to_string();
     let meta = match std::fs::symlink_metadata(p) {
@@ -545,8 +545,8 @@ fn walk(
 pub(crate) fn for_each_line<R: std::io::BufRead>(
     name: &str,
     mut reader: R,
-    warnings: &mut Vec<LoadWarning>,
-    mut f: impl FnMut(u64, &[u8], &mut Vec<LoadWarning>) -> std::ops::ControlFlow<()>,
+    warnings: &mut Vec<InputWarning>,
+    mut f: impl FnMut(u64, &[u8], &mut Vec<InputWarning>) -> std::ops::ControlFlow<()>,
 ) {
     let mut buf = Vec::new();
     let mut line_no = 0u64;
@@ -573,7 +573,7 @@ pub(crate) fn for_each_line<R: std::io::BufRead>(
 /// standard input), in name order; what cannot be opened becomes a warning.
 pub(crate) fn open_files(
     path: &Path,
-    warnings: &mut Vec<LoadWarning>,
+    warnings: &mut Vec<InputWarning>,
 ) -> Vec<(String, Box<dyn std::io::Read>)> {
     if path.as_os_str() == "-" {
         return vec![("<stdin>".into(), Box::new(std::io::stdin()))];

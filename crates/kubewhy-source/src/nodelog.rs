@@ -13,7 +13,7 @@
 //!   or `# …` line, or the file's name (`moby`, `k8s.io`), says which.
 //! - node-collect's own sections, each opened by `# kubewhy node-collect: <section>`.
 
-use crate::LoadWarning;
+use crate::InputWarning;
 use jiff::Timestamp;
 use kubewhy_model::node::{
     IdLink, KubeletSettings, Leftover, NodeBundle, NodeLine, NodeProcess, RuntimeRecord, Signal,
@@ -95,7 +95,7 @@ static CONTAINER_IN_SANDBOX: LazyLock<Regex> = LazyLock::new(|| {
 pub fn read_node_logs(
     path: &Path,
     reference: Option<Timestamp>,
-    warnings: &mut Vec<LoadWarning>,
+    warnings: &mut Vec<InputWarning>,
 ) -> NodeBundle {
     let mut bundle = NodeBundle {
         origin: path.display().to_string(),
@@ -204,7 +204,7 @@ pub fn parse_node_log<R: BufRead>(
     reader: R,
     reference: Option<Timestamp>,
     bundle: &mut NodeBundle,
-    warnings: &mut Vec<LoadWarning>,
+    warnings: &mut Vec<InputWarning>,
 ) {
     let base = name.rsplit('/').next().unwrap_or(name);
     let mut st = FileState {

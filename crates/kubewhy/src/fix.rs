@@ -69,9 +69,7 @@ pub(crate) fn run(args: FixArgs) -> Result<u8> {
         } else {
             server
         };
-        let journal = kubewhy_live::write::apply(&client, &plan, &server, &backup)
-            .await
-            .map_err(|e| anyhow!(e))?;
+        let journal = kubewhy_live::write::apply(&client, &plan, &server, &backup).await?;
         let gone = if journal.all_applied() && args.wait > 0 {
             match subject_target(&plan.subject) {
                 Some(t) => Some(
@@ -217,7 +215,7 @@ fn undo(
     format: FixFormat,
 ) -> Result<u8> {
     // Read the journal first: a wrong directory fails before any connection.
-    let journal: Journal = kubewhy_live::write::read_journal(dir).map_err(|e| anyhow!(e))?;
+    let journal: Journal = kubewhy_live::write::read_journal(dir)?;
     let applied = journal
         .entries
         .iter()
@@ -225,9 +223,7 @@ fn undo(
         .count();
     let done = rt.block_on(async {
         let client = kubewhy_live::client(opts).await?;
-        kubewhy_live::write::undo(&client, dir)
-            .await
-            .map_err(|e| anyhow!(e))
+        anyhow::Ok(kubewhy_live::write::undo(&client, dir).await?)
     })?;
     let mut out = anstream::stdout();
     match format {

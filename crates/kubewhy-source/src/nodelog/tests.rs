@@ -3,7 +3,7 @@ use super::*;
 const UID: &str = "531e8750-911f-4fb1-ad32-87c855a28f2f";
 const CID: &str = "ff329173246bdc6e0c4db8fa0b3d4902380412664f74331b70197c6999f33d4e";
 
-fn parse_named(name: &str, text: &str) -> (NodeBundle, Vec<LoadWarning>) {
+fn parse_named(name: &str, text: &str) -> (NodeBundle, Vec<InputWarning>) {
     let mut b = NodeBundle::default();
     let mut w = Vec::new();
     let reference = "2026-11-23T12:00:00Z".parse().ok();
