@@ -22,4 +22,4 @@ fi
 export KUBEWHY_E2E_REALCLUSTER=${KUBEWHY_E2E_REALCLUSTER:-$(cd ../shared/realcluster && pwd)}
 KUBEWHY_E2E_ONLY=$(IFS=,; echo "$*")
 export KUBEWHY_E2E_ONLY
-cargo test -p kubewhy --test e2e -- --nocapture
+cargo test -p kubewhy --test e2e -- --ignored --nocapture

@@ -234,7 +234,7 @@ async fn a_namespace_only_reader_gets_one_permission_summary() {
     assert_eq!(f.pages.len(), 1, "the pods of lp");
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn older_group_versions_are_tried_and_5xx_is_retried() {
     let (client, seen) = mock_client(|uri, attempt| {
         if uri.starts_with("/version") {
@@ -526,6 +526,41 @@ async fn kubelet_configuration_is_read_through_the_node_proxy_and_a_refusal_is_s
     assert_eq!(problems.len(), 1, "{problems:?}");
     assert!(problems[0].message.contains("needs `get` on `nodes/proxy`"));
     assert_eq!(seen.lock().unwrap().len(), 3);
+}
+
+/// Throttled by API Priority and Fairness (429, `retryAfterSeconds: 3`), the scan waits the 3 s
+/// asked (in paused time) before its second attempt, and reads the kind then.
+#[tokio::test(start_paused = true)]
+async fn a_throttled_list_is_retried_after_the_time_the_server_asked() {
+    let (client, seen) = mock_client(|uri, attempt| {
+        if uri.starts_with("/api/v1/pods") && attempt == 1 {
+            return (
+                429,
+                r#"{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"Too many requests, please try again later.","reason":"TooManyRequests","details":{"retryAfterSeconds":3},"code":429}"#.into(),
+            );
+        }
+        if uri.starts_with("/version") {
+            return (200, "{}".into());
+        }
+        empty(uri)
+    });
+    let start = tokio::time::Instant::now();
+    let f = fetch_with(client, "default", "https://mock", &all())
+        .await
+        .unwrap();
+    assert!(f.problems.is_empty(), "{:?}", f.problems);
+    assert!(
+        start.elapsed() >= std::time::Duration::from_secs(3),
+        "{:?}",
+        start.elapsed()
+    );
+    let pods = seen
+        .lock()
+        .unwrap()
+        .iter()
+        .filter(|u| u.starts_with("/api/v1/pods"))
+        .count();
+    assert_eq!(pods, 2);
 }
 
 /// A one-shot read waits as the API server asked after a 429, within reason.

@@ -1784,9 +1784,18 @@ fn advise(f: Finding, cause: Cause, ns: &str, node: &str, who: Option<&str>) -> 
         Cause::DeletedByClient => f
             .explain(format!("A client deleted the pod through the API{}.", who.map(|w| format!(": {w}")).unwrap_or_default()))
             .step("Ask its owner, or check what automation runs as that identity", None, RiskLevel::None, ""),
-        _ => f
-            .explain(format!("A client deleted the pod through the API{}.", who.map(|w| format!(": {w}")).unwrap_or_default()))
-            .step("Ask its owner, or check what automation runs as that identity", None, RiskLevel::None, ""),
+        // A cause of another family (the pod's state when it went) has no removal advice of
+        // its own; every cause of the Gone family has its arm above
+        // (`every_gone_cause_has_its_own_advice`).
+        other => {
+            debug_assert!(
+                other.family() != kubewhy_model::Family::Gone,
+                "{} is a Gone cause without advice of its own in gone::advise",
+                other.slug()
+            );
+            f.explain(format!("A client deleted the pod through the API{}.", who.map(|w| format!(": {w}")).unwrap_or_default()))
+                .step("Ask its owner, or check what automation runs as that identity", None, RiskLevel::None, "")
+        }
     }
     .step("What this cause means", Some(page), RiskLevel::None, "")
 }
@@ -1795,6 +1804,27 @@ fn advise(f: Finding, cause: Cause, ns: &str, node: &str, who: Option<&str>) -> 
 mod tests {
     use super::*;
     use kubewhy_source::{Input, load};
+
+    /// A new cause of the Gone family cannot silently get "deleted by a client" advice.
+    #[test]
+    fn every_gone_cause_has_its_own_advice() {
+        let gone: Vec<Cause> = Cause::ALL
+            .iter()
+            .copied()
+            .filter(|c| c.family() == kubewhy_model::Family::Gone)
+            .collect();
+        assert!(gone.len() >= 13, "{gone:?}");
+        for c in gone {
+            let f = advise(
+                Finding::new(c, Severity::Info, "test"),
+                c,
+                "shop",
+                "node-1",
+                None,
+            );
+            assert!(!f.remediation.is_empty(), "{}", c.slug());
+        }
+    }
 
     const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/history");
 

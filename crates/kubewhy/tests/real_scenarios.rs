@@ -15,6 +15,13 @@ fn every_captured_scenario_replays() {
         .filter(|p| p.join("expected.json").exists())
         .collect();
     dirs.sort();
+    // A test that finds nothing to replay must not pass.
+    assert!(
+        dirs.len() >= 25,
+        "captured scenarios under {}: {}",
+        root.display(),
+        dirs.len()
+    );
     let mut failures = Vec::new();
     for dir in &dirs {
         let expected: Value =

@@ -33,3 +33,13 @@ fn text_report() {
 fn markdown_report() {
     insta::assert_snapshot!(report("markdown"));
 }
+
+/// The versioned JSON document (`schemaVersion` 1, docs/json-schema.md): what its consumers
+/// parse. A change here is a change of the contract: bump the version or keep it compatible.
+#[test]
+fn json_report() {
+    let json = report("json");
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["schemaVersion"], 1);
+    insta::assert_snapshot!(json);
+}
