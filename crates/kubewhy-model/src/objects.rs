@@ -228,6 +228,29 @@ impl Meta {
             .find(|o| o.controller == Some(true))
             .or(self.owner_references.first())
     }
+    /// Whether `owner`, an object of kind `kind` in this object's namespace, is among its
+    /// owners (`OwnerRef::refers_to`): the one rule every check matches owners by.
+    pub fn owned_by(&self, kind: &str, owner: &Meta) -> bool {
+        self.ns() == owner.ns()
+            && self
+                .owner_references
+                .iter()
+                .any(|o| o.refers_to(kind, owner))
+    }
+}
+
+impl OwnerRef {
+    /// Whether this reference names `owner` of kind `kind`: by uid when both sides have one (a
+    /// re-created owner of the same name is another object), by name otherwise (pasted or
+    /// hand-written data without uids).
+    pub fn refers_to(&self, kind: &str, owner: &Meta) -> bool {
+        self.kind == kind
+            && if !self.uid.is_empty() && !owner.uid.is_empty() {
+                self.uid == owner.uid
+            } else {
+                self.name == owner.name
+            }
+    }
 }
 
 /// A condition of a Pod, Node, Namespace, workload or APIService (they share this shape).
@@ -1270,5 +1293,50 @@ mod tests {
             serde_json::from_str(r#"{"requests":{"memory":4,"cpu":"1024m"}}"#).unwrap();
         assert_eq!(r.requests["memory"].0, "4");
         assert_eq!(r.requests["cpu"].0, "1024m");
+    }
+}
+
+#[cfg(test)]
+mod owner_tests {
+    use super::*;
+
+    fn meta(ns: &str, name: &str, uid: &str, owners: &[(&str, &str, &str)]) -> Meta {
+        Meta {
+            name: name.into(),
+            namespace: Some(ns.into()),
+            uid: uid.into(),
+            owner_references: owners
+                .iter()
+                .map(|(kind, name, uid)| OwnerRef {
+                    kind: (*kind).into(),
+                    name: (*name).into(),
+                    uid: (*uid).into(),
+                    ..Default::default()
+                })
+                .collect(),
+            ..Default::default()
+        }
+    }
+
+    /// By uid when both sides have one; by name when either lacks it; never across kinds or
+    /// namespaces.
+    #[test]
+    fn owners_match_by_uid_then_by_name() {
+        let web = meta("shop", "web", "u1", &[]);
+        let pod = |owners| meta("shop", "web-1", "p1", owners);
+        assert!(pod(&[("ReplicaSet", "web", "u1")]).owned_by("ReplicaSet", &web));
+        // The same name, another object (re-created): not its owner.
+        assert!(!pod(&[("ReplicaSet", "web", "u0")]).owned_by("ReplicaSet", &web));
+        // A reference without uid (pasted, hand-written): by name.
+        assert!(pod(&[("ReplicaSet", "web", "")]).owned_by("ReplicaSet", &web));
+        assert!(
+            pod(&[("ReplicaSet", "web", "u9")])
+                .owned_by("ReplicaSet", &meta("shop", "web", "", &[]))
+        );
+        assert!(!pod(&[("StatefulSet", "web", "u1")]).owned_by("ReplicaSet", &web));
+        assert!(
+            !meta("other", "web-1", "p1", &[("ReplicaSet", "web", "u1")])
+                .owned_by("ReplicaSet", &web)
+        );
     }
 }

@@ -5,8 +5,9 @@
 
 use crate::scheduling::{Cluster, Failure, simulate};
 use crate::{Check, Ctx};
-use kubewhy_model::objects::{Pod, Toleration, Workload, condition};
+use kubewhy_model::objects::{Meta, Pod, Toleration, Workload, condition};
 use kubewhy_model::{Cause, Confidence, EvidenceKind, Finding, ObjectKey, RiskLevel, Severity};
+use std::collections::HashMap;
 
 pub(crate) struct PodCreation;
 
@@ -21,19 +22,29 @@ impl Check for PodCreation {
     }
     fn run(&self, ctx: &Ctx, out: &mut Vec<Finding>) {
         daemonsets_without_ports(ctx, out);
+        // The ReplicaSets by the namespace and name of the Deployment that owns them: one pass,
+        // not one per Deployment.
+        let mut replica_sets: HashMap<(&str, &str), Vec<&Meta>> = HashMap::new();
+        for rs in ctx.snap.workloads.iter().filter(|w| w.kind == "ReplicaSet") {
+            for o in rs
+                .metadata
+                .owner_references
+                .iter()
+                .filter(|o| o.kind == "Deployment")
+            {
+                replica_sets
+                    .entry((rs.metadata.ns(), o.name.as_str()))
+                    .or_default()
+                    .push(&rs.metadata);
+            }
+        }
         for w in &ctx.snap.workloads {
             // A Deployment copies its ReplicaSet's ReplicaFailure: it speaks for it only when
             // the data holds none of its ReplicaSets (a pasted `describe deployment`).
             let deployment_alone = w.kind == "Deployment"
-                && !ctx.snap.workloads.iter().any(|rs| {
-                    rs.kind == "ReplicaSet"
-                        && rs.metadata.ns() == w.metadata.ns()
-                        && rs.metadata.owner_references.iter().any(|o| {
-                            o.kind == "Deployment"
-                                && ((!o.uid.is_empty() && o.uid == w.metadata.uid)
-                                    || o.name == w.metadata.name)
-                        })
-                });
+                && !replica_sets
+                    .get(&(w.metadata.ns(), w.metadata.name.as_str()))
+                    .is_some_and(|rss| rss.iter().any(|rs| rs.owned_by("Deployment", &w.metadata)));
             if !deployment_alone
                 && !matches!(
                     w.kind.as_str(),
@@ -108,13 +119,7 @@ fn daemonsets_without_ports(ctx: &Ctx, out: &mut Vec<Finding>) {
             .pods
             .iter()
             .map(|p| &**p)
-            .filter(|p| {
-                p.metadata.ns() == w.metadata.ns()
-                    && p.metadata
-                        .owner_references
-                        .iter()
-                        .any(|o| o.kind == "DaemonSet" && o.name == w.metadata.name)
-            })
+            .filter(|p| p.metadata.owned_by("DaemonSet", &w.metadata))
             .flat_map(daemon_pod_nodes)
             .collect();
         let sim = simulate(&cluster, &pod);
@@ -220,14 +225,7 @@ fn owned_pods(ctx: &Ctx, w: &Workload) -> i64 {
     ctx.snap
         .pods
         .iter()
-        .filter(|p| {
-            p.metadata.ns() == w.metadata.ns()
-                && p.metadata.owner_references.iter().any(|o| {
-                    o.kind == w.kind
-                        && (o.uid == w.metadata.uid
-                            || (o.uid.is_empty() && o.name == w.metadata.name))
-                })
-        })
+        .filter(|p| p.metadata.owned_by(&w.kind, &w.metadata))
         .count() as i64
 }
 

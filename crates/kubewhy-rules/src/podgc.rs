@@ -269,12 +269,7 @@ fn job_ttl(ctx: &Ctx, out: &mut Vec<Finding>) {
             .pods
             .iter()
             .map(|p| &**p)
-            .filter(|p| {
-                p.metadata
-                    .owner_references
-                    .iter()
-                    .any(|o| o.uid == job.metadata.uid && !o.uid.is_empty())
-            })
+            .filter(|p| p.metadata.owned_by("Job", &job.metadata))
             .collect();
         let when = jiff::Timestamp::from_second(expires)
             .map(|t| t.to_string())
