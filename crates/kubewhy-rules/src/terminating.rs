@@ -60,6 +60,43 @@ impl Check for Terminating {
     }
 }
 
+/// A pod being deleted, and what every finding about it shares.
+struct Deleting<'a, 'c> {
+    ctx: &'a Ctx<'c>,
+    pod_idx: usize,
+    info: &'a PodInfo<'a>,
+    deadline: jiff::Timestamp,
+    /// Seconds past the deadline (negative: inside the grace period).
+    past: i64,
+    in_grace: bool,
+    /// Every container stopped: the states, for evidence.
+    stopped: Option<String>,
+    stuck_for: String,
+    node_name: kubewhy_model::objects::Str,
+    force_cmd: String,
+    force_note: &'static str,
+}
+
+impl Deleting<'_, '_> {
+    /// The deletion itself as evidence.
+    fn del_ev(&self, f: Finding) -> Finding {
+        f.evidence(
+            EvidenceKind::Field,
+            Some(&self.info.key),
+            "metadata.deletionTimestamp",
+            format!(
+                "{} (grace period {}s)",
+                self.deadline,
+                self.info
+                    .pod
+                    .metadata
+                    .deletion_grace_period_seconds
+                    .unwrap_or(0)
+            ),
+        )
+    }
+}
+
 fn check_pod(
     ctx: &Ctx,
     pod_idx: usize,
@@ -67,20 +104,8 @@ fn check_pod(
     deadline: jiff::Timestamp,
     out: &mut Vec<Finding>,
 ) {
-    let snap = ctx.snap;
     let pod = info.pod;
     let past = ctx.now.as_second() - deadline.as_second();
-    let del_ev = |f: Finding| {
-        f.evidence(
-            EvidenceKind::Field,
-            Some(&info.key),
-            "metadata.deletionTimestamp",
-            format!(
-                "{deadline} (grace period {}s)",
-                pod.metadata.deletion_grace_period_seconds.unwrap_or(0)
-            ),
-        )
-    };
     let is_sts = pod
         .metadata
         .controller()
@@ -90,123 +115,159 @@ fn check_pod(
         .volumes
         .iter()
         .any(|v| v.persistent_volume_claim.is_some());
-    let force_note = if is_sts || has_claims {
-        "The pod belongs to a StatefulSet or holds persistent volumes: if its containers still run on the node, force deletion lets a replacement start beside them — two writers on the same data, and possible corruption."
-    } else {
-        "Force deletion only removes the API object: if the containers still run on the node they keep running, unseen."
+    let d = Deleting {
+        ctx,
+        pod_idx,
+        info,
+        deadline,
+        past,
+        in_grace: past <= STUCK_AFTER_SECS,
+        stopped: containers_stopped(pod),
+        stuck_for: human_duration(past),
+        node_name: pod.spec.node_name.clone().unwrap_or_default(),
+        force_cmd: format!(
+            "kubectl delete pod {} -n {} --grace-period=0 --force",
+            info.name(),
+            info.ns()
+        ),
+        force_note: if is_sts || has_claims {
+            "The pod belongs to a StatefulSet or holds persistent volumes: if its containers still run on the node, force deletion lets a replacement start beside them — two writers on the same data, and possible corruption."
+        } else {
+            "Force deletion only removes the API object: if the containers still run on the node they keep running, unseen."
+        },
     };
-    let force_cmd = format!(
-        "kubectl delete pod {} -n {} --grace-period=0 --force",
-        info.name(),
-        info.ns()
-    );
-
     // A pod whose node is gone or not Ready will not go away when its grace period ends: no
-    // kubelet will confirm it stopped. Say so now rather than "terminating normally".
-    let node_down = node_down(snap, pod);
-    let in_grace = past <= STUCK_AFTER_SECS;
-    // Every container stopped and a finalizer of some controller left: waiting for the grace
-    // period to end changes nothing.
-    let stopped = containers_stopped(pod);
+    // kubelet will confirm it stopped. Say so now rather than "terminating normally". Every
+    // container stopped and a finalizer of some controller left: waiting for the grace period
+    // to end changes nothing.
     let held = held_by_finalizer(pod);
-    if in_grace && !node_down && !held {
-        // A pod whose data says why it is being removed gets that finding instead (removal.rs).
-        if crate::removal::explains(ctx, pod) {
-            return;
-        }
-        let f = Finding::new(
-            Cause::GracePeriodPending,
-            Severity::Info,
-            if past < 0 {
-                format!(
-                    "Terminating normally: the grace period ends in {}",
-                    human_duration(-past)
-                )
-            } else {
-                "Terminating normally: the grace period just ended".to_string()
-            },
-        )
-        .object(info.key.clone())
-        .group("grace");
-        let f = del_ev(f).explain("The pod was deleted and is inside its grace period: the kubelet runs preStop hooks and sends SIGTERM, then SIGKILL when the period ends. Nothing is stuck yet.")
-            .step("Wait, or follow it", Some(format!("kubectl get pod {} -n {} -w", info.name(), info.ns())), RiskLevel::None, "");
+    if d.in_grace && !node_down(ctx.snap, pod) && !held {
+        out.extend(in_grace(&d));
+        return;
+    }
+    // Finalizers: the object stays until they are removed, whatever the kubelet does.
+    if (!d.in_grace || held) && !pod.metadata.finalizers.is_empty() {
+        out.push(finalizers(&d));
+    }
+    // The node: without a kubelet nothing confirms the containers stopped.
+    if d.node_name.is_empty() {
+        out.extend(node_lost(&d));
+        return;
+    }
+    if let Some(f) = node_gone_or_down(&d) {
         out.push(f);
         return;
     }
-    let stuck_for = human_duration(past);
+    if !pod.metadata.finalizers.is_empty() {
+        return;
+    }
+    out.push(kubelet(&d));
+}
 
-    // Finalizers: the object stays until they are removed, whatever the kubelet does.
-    if (!in_grace || held) && !pod.metadata.finalizers.is_empty() {
-        let fins = pod.metadata.finalizers.join(", ");
-        let mut f = Finding::new(
-            Cause::FinalizerPending,
-            Severity::Warning,
-            format!("Deletion waits on finalizer(s) {fins}"),
-        )
-        .object(info.key.clone())
-        .group(format!("pod|{fins}"))
-        .evidence(
+/// Inside its grace period: nothing is stuck yet (unless its data says why it is being
+/// removed: removal.rs has that finding).
+fn in_grace(d: &Deleting) -> Option<Finding> {
+    let (info, pod, past) = (d.info, d.info.pod, d.past);
+    // A pod whose data says why it is being removed gets that finding instead (removal.rs).
+    if crate::removal::explains(d.ctx, pod) {
+        return None;
+    }
+    let f = Finding::new(
+        Cause::GracePeriodPending,
+        Severity::Info,
+        if past < 0 {
+            format!(
+                "Terminating normally: the grace period ends in {}",
+                human_duration(-past)
+            )
+        } else {
+            "Terminating normally: the grace period just ended".to_string()
+        },
+    )
+    .object(info.key.clone())
+    .group("grace");
+    let f = d.del_ev(f).explain("The pod was deleted and is inside its grace period: the kubelet runs preStop hooks and sends SIGTERM, then SIGKILL when the period ends. Nothing is stuck yet.")
+        .step("Wait, or follow it", Some(format!("kubectl get pod {} -n {} -w", info.name(), info.ns())), RiskLevel::None, "");
+    Some(f)
+}
+
+/// Its finalizers hold it: who added them, and what removing one skips.
+fn finalizers(d: &Deleting) -> Finding {
+    let (info, pod, snap, stuck_for) = (d.info, d.info.pod, d.ctx.snap, &d.stuck_for);
+    let fins = pod.metadata.finalizers.join(", ");
+    let mut f = Finding::new(
+        Cause::FinalizerPending,
+        Severity::Warning,
+        format!("Deletion waits on finalizer(s) {fins}"),
+    )
+    .object(info.key.clone())
+    .group(format!("pod|{fins}"))
+    .evidence(
+        EvidenceKind::Field,
+        Some(&info.key),
+        "metadata.finalizers",
+        format!("[{fins}]"),
+    );
+    f = d.del_ev(f);
+    if let Some(states) = &d.stopped {
+        f = f.evidence(
             EvidenceKind::Field,
             Some(&info.key),
-            "metadata.finalizers",
-            format!("[{fins}]"),
+            "status.containerStatuses",
+            states.clone(),
         );
-        f = del_ev(f);
-        if let Some(states) = &stopped {
+    }
+    let mut owners: Vec<String> = Vec::new();
+    for fin in &pod.metadata.finalizers {
+        owners.push(finalizer_owner(fin));
+        if fin == "foregroundDeletion" {
+            let deps = dependents(snap, &pod.metadata.uid);
+            let quote = if deps.is_empty() {
+                "none in the data: the garbage collector should finish the deletion".to_string()
+            } else {
+                deps.iter()
+                    .take(10)
+                    .map(|k| format!("{} {}/{}", k.kind, k.namespace, k.name))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
             f = f.evidence(
                 EvidenceKind::Field,
                 Some(&info.key),
-                "status.containerStatuses",
-                states.clone(),
+                "dependents still alive (their ownerReferences name this pod)",
+                quote,
             );
         }
-        let mut owners: Vec<String> = Vec::new();
-        for fin in &pod.metadata.finalizers {
-            owners.push(finalizer_owner(fin));
-            if fin == "foregroundDeletion" {
-                let deps = dependents(snap, &pod.metadata.uid);
-                let quote = if deps.is_empty() {
-                    "none in the data: the garbage collector should finish the deletion".to_string()
-                } else {
-                    deps.iter()
-                        .take(10)
-                        .map(|k| format!("{} {}/{}", k.kind, k.namespace, k.name))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                };
-                f = f.evidence(
-                    EvidenceKind::Field,
-                    Some(&info.key),
-                    "dependents still alive (their ownerReferences name this pod)",
-                    quote,
-                );
-            }
-        }
-        let when = if in_grace {
-            "Its containers have all stopped, so the rest of its grace period changes nothing"
-                .to_string()
-        } else {
-            format!("The pod is past its grace period by {stuck_for}")
-        };
-        f = f.explain(format!(
-            "{when}: the API server keeps an object until its finalizers list is empty, and only the controller that added a finalizer should remove it. {}",
-            owners.join(" ")
-        ))
-        .step("See who added the finalizer: the manager of f:finalizers in managedFields (kubectl before 1.21 prints them without --show-managed-fields, and refuses the flag)", Some(format!("kubectl get pod {} -n {} -o yaml --show-managed-fields", info.name(), info.ns())), RiskLevel::None, "")
-        .step("Start or fix the controller that owns the finalizer so it finishes its cleanup", None, RiskLevel::None, "")
-        .step(
-            "Only if that controller is gone for good: remove the finalizer",
-            Some(format!("kubectl patch pod {} -n {} --type=json -p '[{{\"op\":\"remove\",\"path\":\"/metadata/finalizers\"}}]'", info.name(), info.ns())),
-            RiskLevel::High,
-            "Skips the cleanup the finalizer guards (external resources, data) for good.",
-        );
-        out.push(f);
     }
+    let when = if d.in_grace {
+        "Its containers have all stopped, so the rest of its grace period changes nothing"
+            .to_string()
+    } else {
+        format!("The pod is past its grace period by {stuck_for}")
+    };
+    f = f.explain(format!(
+        "{when}: the API server keeps an object until its finalizers list is empty, and only the controller that added a finalizer should remove it. {}",
+        owners.join(" ")
+    ))
+    .step("See who added the finalizer: the manager of f:finalizers in managedFields (kubectl before 1.21 prints them without --show-managed-fields, and refuses the flag)", Some(format!("kubectl get pod {} -n {} -o yaml --show-managed-fields", info.name(), info.ns())), RiskLevel::None, "")
+    .step("Start or fix the controller that owns the finalizer so it finishes its cleanup", None, RiskLevel::None, "")
+    .step(
+        "Only if that controller is gone for good: remove the finalizer",
+        Some(format!("kubectl patch pod {} -n {} --type=json -p '[{{\"op\":\"remove\",\"path\":\"/metadata/finalizers\"}}]'", info.name(), info.ns())),
+        RiskLevel::High,
+        "Skips the cleanup the finalizer guards (external resources, data) for good.",
+    );
+    f
+}
 
-    // The node: without a kubelet nothing confirms the containers stopped.
-    let node_name = pod.spec.node_name.clone().unwrap_or_default();
+/// Unknown (reason NodeLost) without the node's name (a `get pods` without -o wide): the node
+/// controller's verdict. Else, unscheduled: only finalizers can hold it (the pod GC removes it
+/// otherwise).
+fn node_lost(d: &Deleting) -> Option<Finding> {
+    let (info, pod, stuck_for, force_cmd, force_note) =
+        (d.info, d.info.pod, &d.stuck_for, &d.force_cmd, d.force_note);
     let lost = pod.status.phase == "Unknown" || pod.status.reason.as_deref() == Some("NodeLost");
-    if node_name.is_empty() && lost {
+    if lost {
         // The node controller's verdict, without the node's name (a `get pods` without -o wide).
         let f = Finding::new(Cause::NodeUnreachable, Severity::Warning, "The pod is Unknown: its node stopped reporting, so no kubelet confirms it stopped")
             .object(info.key.clone())
@@ -216,13 +277,16 @@ fn check_pod(
             .step("Find the pod's node and its state", Some(format!("kubectl get pod {} -n {} -o wide; kubectl get nodes", info.name(), info.ns())), RiskLevel::None, "")
             .step("Bring the node back, or if the machine is gone for good delete the Node object: the pod GC then removes its pods", Some("kubectl delete node NODE".into()), RiskLevel::Medium, "Only when the machine is really off: its pods would otherwise run unseen.")
             .step("Force-delete the pod only when you know the machine is down", Some(force_cmd.clone()), RiskLevel::High, force_note);
-        out.push(del_ev(f));
-        return;
+        return Some(d.del_ev(f));
     }
-    if node_name.is_empty() {
-        return; // unscheduled: only finalizers can hold it (the pod GC removes it otherwise)
-    }
-    match snap.node(&node_name) {
+    None
+}
+
+/// Its node is deleted or not Ready: no kubelet will confirm the pod stopped.
+fn node_gone_or_down(d: &Deleting) -> Option<Finding> {
+    let (info, pod, snap) = (d.info, d.info.pod, d.ctx.snap);
+    let (node_name, force_cmd, force_note) = (&d.node_name, &d.force_cmd, d.force_note);
+    match snap.node(node_name) {
         None if snap.nodes_known() => {
             let f = Finding::new(Cause::NodeDeleted, Severity::Warning, format!("The pod's node {node_name} no longer exists"))
                 .object(info.key.clone())
@@ -231,14 +295,13 @@ fn check_pod(
                 .explain(format!("The pod is bound to node {node_name}, which was deleted. No kubelet will ever confirm the pod stopped; the pod garbage collector force-deletes pods of vanished nodes after a 40 s quarantine, so a pod still here points at a stopped or failing kube-controller-manager."))
                 .step("Check the controller manager (pod GC) runs", Some("kubectl -n kube-system get pods -l component=kube-controller-manager".into()), RiskLevel::None, "")
                 .step("Force-delete the pod: its node is gone, so its containers are gone too", Some(force_cmd.clone()), RiskLevel::Low, "Safe only because the node is confirmed deleted; a node that is merely unreachable may still run the containers.");
-            out.push(del_ev(f));
-            return;
+            Some(d.del_ev(f))
         }
         Some(node) if node.ready() != Some(true) => {
             let f = Finding::new(Cause::NodeUnreachable, Severity::Warning, format!("The pod's node {node_name} is not Ready, so no kubelet confirms the pod stopped"))
                 .object(info.key.clone())
                 .group(format!("node|{node_name}"));
-            let mut f = node::lease_evidence(ctx, node::ready_evidence(f, node), &node_name);
+            let mut f = node::lease_evidence(d.ctx, node::ready_evidence(f, node), node_name);
             let all_down = snap.nodes.iter().all(|n| n.ready() != Some(true));
             let toleration = pod
                 .spec
@@ -262,50 +325,115 @@ fn check_pod(
                         .unwrap_or_else(|| "300 s by default".into())
                 )
             };
-            f = del_ev(f)
+            f = d.del_ev(f)
                 .explain(format!("The API server waits for the kubelet on {node_name} to report the pod's containers stopped before removing it. That kubelet is not reporting (node NotReady/Unknown), so the pod stays Terminating until the node comes back or is deleted. {next}"))
                 .step("Bring the node back (kubelet, network, machine)", Some(format!("kubectl describe node {node_name}")), RiskLevel::None, "")
                 .step("If the machine is gone for good, delete the Node object: the pod GC then removes its pods", Some(format!("kubectl delete node {node_name}")), RiskLevel::Medium, "Only when the machine is really off: its pods would otherwise run unseen.")
                 .step("Force-delete the pod only when you know the machine is down", Some(force_cmd.clone()), RiskLevel::High, force_note);
-            out.push(f);
-            return;
+            Some(f)
         }
-        _ => {}
+        _ => None,
     }
-    if !pod.metadata.finalizers.is_empty() {
-        return;
-    }
+}
 
+/// A Ready node and no finalizer: what the kubelet's and the node's own reports say holds it.
+fn kubelet(d: &Deleting) -> Finding {
+    let (info, node_name, stuck_for) = (d.info, d.node_name.as_str(), &d.stuck_for);
+    let n = node_says(d);
+    let Held {
+        cause,
+        ev,
+        quotes: node_quotes,
+        summary,
+        explanation,
+        mut confidence,
+    } = held(&n);
+    let mut f = Finding::new(cause, Severity::Warning, summary)
+        .object(info.key.clone())
+        .group(format!("node|{node_name}"));
+    if let Some(e) = ev {
+        f = f.event(Some(&info.key), e);
+    }
+    f = nodelink::quote_lines(f, Some(&info.key), &node_quotes, 4);
+    if cause == Cause::RuntimeStateInconsistent
+        && let Some((what, rows)) = &n.disagreement
+    {
+        f = f.evidence(
+            EvidenceKind::Analysis,
+            Some(&info.key),
+            "runtime lists compared",
+            what.clone(),
+        );
+        for r in rows {
+            f = f.evidence(
+                EvidenceKind::Log,
+                Some(&info.key),
+                format!("{} ({})", r.tool, r.origin),
+                r.text.clone(),
+            );
+        }
+    }
+    if let Some(lists) = &n.gone_from_runtime {
+        f = f.evidence(
+            EvidenceKind::Analysis,
+            Some(&info.key),
+            "runtime lists compared",
+            format!(
+                "{} on {node_name} list nothing of the pod running",
+                lists.join(", ")
+            ),
+        );
+    }
+    for p in n.stuck_procs.iter().take(5) {
+        f = f.evidence(
+            EvidenceKind::Log,
+            Some(&info.key),
+            format!("process in state {} ({})", p.state, p.origin),
+            format!("pid {} {} cgroup {}", p.pid, p.command, p.cgroup),
+        );
+    }
+    if ev.is_none() && f.evidence.is_empty() {
+        confidence = Confidence::Low;
+    }
+    f = f.confidence(confidence);
+    f = d.del_ev(f).explain(format!(
+        "Past its grace period by {stuck_for} on node {node_name}. {explanation}"
+    ));
+    f = kubelet_steps(f, cause, d);
+    f.step(
+        "Force-delete only as a last resort",
+        Some(d.force_cmd.clone()),
+        RiskLevel::High,
+        d.force_note,
+    )
+}
+
+/// What the kubelet's events and the node's own evidence (`--node-logs`: log lines, runtime
+/// lists, processes) say about a pod that does not go away.
+struct NodeSays<'a> {
+    unmount: Option<&'a kubewhy_model::objects::Event>,
+    stop: Option<&'a kubewhy_model::objects::Event>,
+    unknown: Option<&'a kubewhy_model::objects::Event>,
+    node_unmount: Vec<nodelink::Line<'a>>,
+    mounts: Vec<nodelink::Line<'a>>,
+    node_unknown: Vec<nodelink::Line<'a>>,
+    disagreement: Option<(String, Vec<&'a kubewhy_model::node::RuntimeRecord>)>,
+    node_stop: Vec<nodelink::Line<'a>>,
+    runtime_down: Vec<nodelink::Line<'a>>,
+    stuck_procs: Vec<&'a kubewhy_model::node::NodeProcess>,
+    hangs: Vec<nodelink::Line<'a>>,
+    cleanup: Vec<nodelink::Line<'a>>,
+    throttled: Vec<nodelink::Line<'a>>,
+    /// The runtime lists that show nothing of the pod running (with the kubelet throttled).
+    gone_from_runtime: Option<Vec<String>>,
+}
+
+fn node_says<'a>(d: &Deleting<'_, 'a>) -> NodeSays<'a> {
+    let (ctx, snap, pod, pod_idx) = (d.ctx, d.ctx.snap, d.info.pod, d.pod_idx);
+    let (node_name, deadline) = (d.node_name.as_str(), d.deadline);
     // The kubelet's own reports.
     let events = snap.events_for("Pod", &pod.metadata);
-    let unmount = events.iter().rev().find(|e| {
-        (e.reason == "FailedUnmount" || e.reason == "FailedMount")
-            && (e.message.contains("UnmountVolume")
-                || e.message.contains("device or resource busy")
-                || e.message.contains("target is busy")
-                || e.message.contains("error cleaning subPath mounts"))
-    });
-    let stop = events.iter().rev().find(|e| {
-        (e.reason == "FailedKillPod"
-            || e.reason == "ExceededGracePeriod"
-            || e.reason == "FailedSync"
-            || e.reason == "Failed")
-            && (e.message.contains("KillPodSandbox")
-                || e.message.contains("KillContainer")
-                || e.message.contains("StopContainer")
-                || e.message.contains("did not kill the pod")
-                || e.message.contains("context deadline exceeded")
-                || e.message.contains("operation timeout"))
-    });
-    let unknown = events.iter().rev().find(|e| {
-        e.reason != "Killing"
-            && (e.message.contains("KillContainer")
-                || e.message.contains("StopContainer")
-                || e.message.contains("KillPodSandbox")
-                || e.message.contains("StopPodSandbox")
-                || e.message.contains("No ref for container"))
-            && says_unknown_container(&e.message)
-    });
+    let (unmount, stop, unknown) = kubelet_events(&events);
     // The node's own evidence (`--node-logs`): log lines, runtime lists, processes.
     let view = ctx.nodes();
     let lines_of = |signals: &[Signal]| view.pod_lines(pod_idx, signals);
@@ -316,7 +444,7 @@ fn check_pod(
     let node_stop = lines_of(&[Signal::StopFailed]);
     // Node-wide lines bear on this pod from ten minutes before its deletion deadline on.
     let node_lines_since_deletion = |signals: &[Signal]| -> Vec<nodelink::Line> {
-        view.node_signal_lines(&node_name, signals)
+        view.node_signal_lines(node_name, signals)
             .into_iter()
             .filter(|(_, l)| {
                 l.time
@@ -335,7 +463,7 @@ fn check_pod(
                 .collect()
         })
         .unwrap_or_default();
-    let hangs = view.node_signal_lines(&node_name, &[Signal::NetdevHang, Signal::HungTask]);
+    let hangs = view.node_signal_lines(node_name, &[Signal::NetdevHang, Signal::HungTask]);
     let cleanup = lines_of(&[
         Signal::CleanupContainers,
         Signal::CleanupStatus,
@@ -348,65 +476,95 @@ fn check_pod(
     let gone_from_runtime = if throttled.is_empty() {
         None
     } else {
-        nodelink::runtime_shows_nothing_running(view, pod_idx, &node_name)
+        nodelink::runtime_shows_nothing_running(view, pod_idx, node_name)
     };
+    NodeSays {
+        unmount,
+        stop,
+        unknown,
+        node_unmount,
+        mounts,
+        node_unknown,
+        disagreement,
+        node_stop,
+        runtime_down,
+        stuck_procs,
+        hangs,
+        cleanup,
+        throttled,
+        gone_from_runtime,
+    }
+}
+
+/// What holds the pod, from what the node says: the cause, the event and node lines that show
+/// it, the summary and explanation, and how sure.
+struct Held<'a> {
+    cause: Cause,
+    ev: Option<&'a kubewhy_model::objects::Event>,
+    quotes: Vec<nodelink::Line<'a>>,
+    summary: &'static str,
+    explanation: &'static str,
+    confidence: Confidence,
+}
+
+fn held<'a>(n: &NodeSays<'a>) -> Held<'a> {
     let mut node_quotes: Vec<nodelink::Line> = Vec::new();
     let mut confidence = Confidence::High;
-    let (cause, ev, summary, explanation) = if unmount.is_some() || !node_unmount.is_empty() {
-        node_quotes = node_unmount;
-        node_quotes.extend(mounts.iter().copied());
+    let (cause, ev, summary, explanation) = if n.unmount.is_some() || !n.node_unmount.is_empty() {
+        node_quotes = n.node_unmount.clone();
+        node_quotes.extend(n.mounts.iter().copied());
         (
             Cause::VolumeUnmountStuck,
-            unmount,
+            n.unmount,
             "The kubelet cannot unmount the pod's volumes",
             "The kubelet removes a pod only after its volumes are unmounted; the unmount fails (a process still holds the mount, a CSI driver error, a subPath mount left busy).",
         )
-    } else if unknown.is_some() || !node_unknown.is_empty() || disagreement.is_some() {
-        node_quotes = node_unknown;
+    } else if n.unknown.is_some() || !n.node_unknown.is_empty() || n.disagreement.is_some() {
+        node_quotes = n.node_unknown.clone();
         (
             Cause::RuntimeStateInconsistent,
-            unknown,
+            n.unknown,
             "The container runtime does not know a container the kubelet is stopping",
             "The kubelet asks the runtime to stop a container the runtime says does not exist, or the runtime's layers (docker and containerd, or containerd and its shim) disagree about the container, so the kubelet's stop never succeeds and the pod is never reclaimed.",
         )
-    } else if stop.is_some()
-        || !node_stop.is_empty()
-        || !runtime_down.is_empty()
-        || !stuck_procs.is_empty()
-        || !hangs.is_empty()
+    } else if n.stop.is_some()
+        || !n.node_stop.is_empty()
+        || !n.runtime_down.is_empty()
+        || !n.stuck_procs.is_empty()
+        || !n.hangs.is_empty()
     {
-        node_quotes = node_stop;
-        node_quotes.extend(runtime_down);
-        if stop.is_none() && node_quotes.is_empty() && stuck_procs.is_empty() {
+        node_quotes = n.node_stop.clone();
+        node_quotes.extend(n.runtime_down.iter().copied());
+        if n.stop.is_none() && node_quotes.is_empty() && n.stuck_procs.is_empty() {
             confidence = Confidence::Medium; // a kernel hang on the node, not tied to the pod
         }
-        node_quotes.extend(hangs);
+        node_quotes.extend(n.hangs.iter().copied());
         (
             Cause::ContainerStopTimeout,
-            stop,
+            n.stop,
             "The container runtime does not stop the pod's containers",
             "The kubelet asked the runtime to stop the containers and the call fails or times out: a hung or stopped runtime, a process that cannot die (zombie, or stuck in the kernel in state D), a kernel hang in network teardown, or the runtime's layers disagreeing about the container (docker vs containerd).",
         )
-    } else if !mounts.is_empty() {
+    } else if !n.mounts.is_empty() {
         confidence = Confidence::Medium;
-        node_quotes = mounts;
-        node_quotes.extend(cleanup.iter().copied());
+        node_quotes = n.mounts.clone();
+        node_quotes.extend(n.cleanup.iter().copied());
         (
             Cause::VolumeUnmountStuck,
             None,
             "The pod's volumes are still mounted on its node",
             "No stop failure is in the data, yet the node still has mounts under the pod's directory: the kubelet removes a pod only after its volumes are unmounted, and these are not (a process holds them, or the unmount fails without an error in the logs given).",
         )
-    } else if gone_from_runtime.is_some() {
+    } else if n.gone_from_runtime.is_some() {
         confidence = Confidence::Medium;
-        node_quotes = throttled;
+        node_quotes = n.throttled.clone();
         (
             Cause::KubeletStatusThrottled,
             None,
             "The pod is gone from its node, but the kubelet has not told the API server yet",
             "The runtime's lists show nothing of the pod running, so the kubelet has stopped it; the API still shows it Terminating because the kubelet's requests wait on its client-side rate limit (kubeAPIQPS, 5 by default before Kubernetes 1.27), which a node with many pods exhausts.",
         )
-    } else if let Some((_, last)) = cleanup.last() {
+    } else if let Some((_, last)) = n.cleanup.last() {
         confidence = Confidence::Medium;
         let summary = match last.signal {
             Some(Signal::CleanupContainers) => "The kubelet waits for the pod's containers to stop",
@@ -418,7 +576,7 @@ fn check_pod(
             }
             _ => "The kubelet waits for the pod's cgroup to be removed",
         };
-        node_quotes = cleanup.clone();
+        node_quotes = n.cleanup.clone();
         (
             Cause::KubeletCleanupPending,
             None,
@@ -434,75 +592,77 @@ fn check_pod(
             "The node is Ready and no finalizer holds the pod, so the kubelet has not confirmed its reclaim checks: no running containers, volumes cleaned up, pod cgroup removed. Which one fails is only in the kubelet's log, and its lines (\"Pod is terminated, but some … \") need kubelet verbosity 3 or more.",
         )
     };
-    let mut f = Finding::new(cause, Severity::Warning, summary)
-        .object(info.key.clone())
-        .group(format!("node|{node_name}"));
-    if let Some(e) = ev {
-        f = f.event(Some(&info.key), e);
+    Held {
+        cause,
+        ev,
+        quotes: node_quotes,
+        summary,
+        explanation,
+        confidence,
     }
-    f = nodelink::quote_lines(f, Some(&info.key), &node_quotes, 4);
-    if cause == Cause::RuntimeStateInconsistent
-        && let Some((what, rows)) = &disagreement
-    {
-        f = f.evidence(
-            EvidenceKind::Analysis,
-            Some(&info.key),
-            "runtime lists compared",
-            what.clone(),
-        );
-        for r in rows {
-            f = f.evidence(
-                EvidenceKind::Log,
-                Some(&info.key),
-                format!("{} ({})", r.tool, r.origin),
-                r.text.clone(),
-            );
-        }
-    }
-    if let Some(lists) = &gone_from_runtime {
-        f = f.evidence(
-            EvidenceKind::Analysis,
-            Some(&info.key),
-            "runtime lists compared",
-            format!(
-                "{} on {node_name} list nothing of the pod running",
-                lists.join(", ")
-            ),
-        );
-    }
-    for p in stuck_procs.iter().take(5) {
-        f = f.evidence(
-            EvidenceKind::Log,
-            Some(&info.key),
-            format!("process in state {} ({})", p.state, p.origin),
-            format!("pid {} {} cgroup {}", p.pid, p.command, p.cgroup),
-        );
-    }
-    if ev.is_none() && f.evidence.is_empty() {
-        confidence = Confidence::Low;
-    }
-    f = f.confidence(confidence);
-    f = del_ev(f)
-        .explain(format!(
-            "Past its grace period by {stuck_for} on node {node_name}. {explanation}"
-        ))
-        .step(
-            format!(
-                "Read the kubelet's log on {node_name} about the pod (uid {})",
-                pod.metadata.uid
-            ),
-            Some(format!(
-                "journalctl -u kubelet | grep {}",
-                if pod.metadata.uid.is_empty() {
-                    info.name()
-                } else {
-                    &pod.metadata.uid
-                }
-            )),
-            RiskLevel::None,
-            "",
-        );
-    f = match cause {
+}
+
+/// The kubelet's events that say what holds a pod: an unmount that fails, a stop that fails or
+/// times out, a container the runtime does not know.
+#[allow(clippy::type_complexity)]
+fn kubelet_events<'e>(
+    events: &[&'e kubewhy_model::objects::Event],
+) -> (
+    Option<&'e kubewhy_model::objects::Event>,
+    Option<&'e kubewhy_model::objects::Event>,
+    Option<&'e kubewhy_model::objects::Event>,
+) {
+    let unmount = events.iter().rev().copied().find(|e| {
+        (e.reason == "FailedUnmount" || e.reason == "FailedMount")
+            && (e.message.contains("UnmountVolume")
+                || e.message.contains("device or resource busy")
+                || e.message.contains("target is busy")
+                || e.message.contains("error cleaning subPath mounts"))
+    });
+    let stop = events.iter().rev().copied().find(|e| {
+        (e.reason == "FailedKillPod"
+            || e.reason == "ExceededGracePeriod"
+            || e.reason == "FailedSync"
+            || e.reason == "Failed")
+            && (e.message.contains("KillPodSandbox")
+                || e.message.contains("KillContainer")
+                || e.message.contains("StopContainer")
+                || e.message.contains("did not kill the pod")
+                || e.message.contains("context deadline exceeded")
+                || e.message.contains("operation timeout"))
+    });
+    let unknown = events.iter().rev().copied().find(|e| {
+        e.reason != "Killing"
+            && (e.message.contains("KillContainer")
+                || e.message.contains("StopContainer")
+                || e.message.contains("KillPodSandbox")
+                || e.message.contains("StopPodSandbox")
+                || e.message.contains("No ref for container"))
+            && says_unknown_container(&e.message)
+    });
+    (unmount, stop, unknown)
+}
+
+/// The next steps on the node for what holds the pod, after its kubelet's log.
+fn kubelet_steps(f: Finding, cause: Cause, d: &Deleting) -> Finding {
+    let (info, pod, node_name) = (d.info, d.info.pod, &d.node_name);
+    let f = f.step(
+        format!(
+            "Read the kubelet's log on {node_name} about the pod (uid {})",
+            pod.metadata.uid
+        ),
+        Some(format!(
+            "journalctl -u kubelet | grep {}",
+            if pod.metadata.uid.is_empty() {
+                info.name()
+            } else {
+                &pod.metadata.uid
+            }
+        )),
+        RiskLevel::None,
+        "",
+    );
+    match cause {
         Cause::VolumeUnmountStuck => f
             .step(
                 "On the node: find the processes that hold the pod's mounts (their working directory or open files), and stop them",
@@ -521,13 +681,7 @@ fn check_pod(
             .step("Look for processes of the pod that cannot die (state Z or D) and kernel hangs", Some(format!("ps -eo pid,stat,comm,cgroup | grep {} | awk '$2 ~ /^[ZD]/'; dmesg | grep -E 'blocked for more than|unregister_netdevice'", if pod.metadata.uid.is_empty() { "<pod-uid>" } else { &pod.metadata.uid })), RiskLevel::None, "")
             .step("Restart the container runtime on the node (docker/containerd)", None, RiskLevel::Medium, "Restarts may briefly disturb other pods' exec/log streams; containers keep running with live-restore/shims."),
         _ => f,
-    };
-    out.push(f.step(
-        "Force-delete only as a last resort",
-        Some(force_cmd),
-        RiskLevel::High,
-        force_note,
-    ));
+    }
 }
 
 /// The pod's node is gone (while nodes were loaded) or not Ready: no kubelet will confirm the
