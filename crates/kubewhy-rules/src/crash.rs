@@ -75,6 +75,23 @@ impl Check for Crash {
     }
 }
 
+/// A crashing container and what its status, events and log say.
+struct Crashing<'a> {
+    info: &'a PodInfo<'a>,
+    cs: &'a ContainerStatus,
+    /// `containerStatuses` or `initContainerStatuses`.
+    list: &'static str,
+    /// The termination that explains the crash, and the field it is read from.
+    term: Option<&'a StateTerminated>,
+    field: String,
+    waiting: Option<&'a kubewhy_model::objects::StateWaiting>,
+    probe_kill: Option<&'a kubewhy_model::objects::Event>,
+    log: Option<&'a kubewhy_model::objects::ContainerLog>,
+    recognised: Option<crate::loglines::Recognised>,
+    limit: Option<kubewhy_model::objects::Str>,
+    cause: Cause,
+}
+
 fn check_container(
     ctx: &Ctx,
     info: &PodInfo,
@@ -82,6 +99,51 @@ fn check_container(
     init: bool,
     out: &mut Vec<Finding>,
 ) {
+    let Some(c) = crashing(ctx, info, cs, init) else {
+        return;
+    };
+    let (snap, cause, term) = (ctx.snap, c.cause, c.term);
+    let mut f = Finding::new(
+        cause,
+        Severity::Error,
+        summary(cause, &cs.name, term, c.limit.as_deref()),
+    )
+    .object(info.key.clone())
+    .group(format!(
+        "{}|{}|{}",
+        info.owner_key(snap),
+        cs.name,
+        term.map(|t| t.exit_code).unwrap_or(-1)
+    ));
+    f = evidence(&c, f);
+    if term.is_none() && cause != Cause::LivenessProbeFailing {
+        f = f.confidence(Confidence::Medium);
+    }
+    // "It exits by itself" without its output: a dependency that refuses is as likely as a bug.
+    if cause == Cause::AppExitError && c.log.is_none() {
+        f = f.confidence(Confidence::Medium);
+    }
+    let mut explanation = explain(cause, &cs.name, term, c.limit.as_deref(), cs.restart_count);
+    if let Some(r) = &c.recognised {
+        explanation.push(' ');
+        explanation.push_str(&r.advice);
+    }
+    f = remediation(f.explain(explanation), ctx, info, cause, &cs.name);
+    if let Some(r) = c.recognised {
+        let (action, command, risk, note) = r.step;
+        f = f.step_at(1, action, command, risk, note);
+    }
+    out.push(f);
+}
+
+/// What the container's status, events and log say; `None` when nothing explains the crash
+/// (it is listed as unexplained) or the node restarted under it.
+fn crashing<'a, 's: 'a>(
+    ctx: &Ctx<'s>,
+    info: &'a PodInfo<'a>,
+    cs: &'a ContainerStatus,
+    init: bool,
+) -> Option<Crashing<'a>> {
     let snap = ctx.snap;
     let list = if init {
         "initContainerStatuses"
@@ -119,36 +181,7 @@ fn check_container(
                 .map(|t| t.message.clone())
         });
 
-    let cause = match (term, &start_error) {
-        // The node or its runtime restarted under the container: `node` says so.
-        (Some(t), None) if crate::node::lost_to_restart(t) => return,
-        (Some(t), _) if t.reason == "OOMKilled" => Cause::OomKilled,
-        (_, Some(m))
-            if m.contains("executable file not found")
-                || m.contains("no such file or directory") && m.contains("exec") =>
-        {
-            Cause::CommandNotFound
-        }
-        (Some(t), _) if t.exit_code == 127 => Cause::CommandNotFound,
-        (_, Some(_)) => Cause::ContainerStartFailed,
-        (Some(t), _)
-            if probe_kill.is_some()
-                && (t.exit_code == 137
-                    || t.exit_code == 143
-                    || t.exit_code == 0
-                    || t.exit_code == 2) =>
-        {
-            Cause::LivenessProbeFailing
-        }
-        // 128 + a signal number (1-64); 255 is a program's own exit(-1), as klog.Fatal does.
-        (Some(t), _) if (129..=192).contains(&t.exit_code) || t.signal.is_some_and(|s| s > 0) => {
-            Cause::KilledBySignal
-        }
-        (Some(_), _) => Cause::AppExitError,
-        (None, None) if probe_kill.is_some() => Cause::LivenessProbeFailing,
-        // No termination record: its output may still say why.
-        (None, None) => Cause::AppExitError,
-    };
+    let cause = crash_cause(term, start_error.as_ref(), probe_kill.is_some())?;
     // The application's last words name a more precise cause: a dependency that does not
     // answer, Service IPs unreachable from the node, a binary for another architecture.
     let log = snap.logs_for(info.ns(), info.name(), &cs.name);
@@ -156,7 +189,7 @@ fn check_container(
         .filter(|_| cause == Cause::AppExitError)
         .and_then(|log| crate::loglines::recognise(&log.tail, info.ns()));
     if term.is_none() && start_error.is_none() && probe_kill.is_none() && recognised.is_none() {
-        return; // nothing to decode: reported as unexplained
+        return None; // nothing to decode: reported as unexplained
     }
     let cause = recognised.as_ref().and_then(|r| r.cause).unwrap_or(cause);
 
@@ -164,19 +197,27 @@ fn check_container(
     let limit = container
         .and_then(|c| c.resources.limits.get("memory"))
         .map(|q| q.0.clone());
-    let mut f = Finding::new(
+    Some(Crashing {
+        info,
+        cs,
+        list,
+        term,
+        field,
+        waiting: waiting.map(|w| &**w),
+        probe_kill: probe_kill.copied(),
+        log,
+        recognised,
+        limit,
         cause,
-        Severity::Error,
-        summary(cause, &cs.name, term, limit.as_deref()),
-    )
-    .object(info.key.clone())
-    .group(format!(
-        "{}|{}|{}",
-        info.owner_key(snap),
-        cs.name,
-        term.map(|t| t.exit_code).unwrap_or(-1)
-    ));
-    if let Some(w) = waiting {
+    })
+}
+
+/// The evidence: the waiting state, the termination, restarts, the memory limit of an OOM
+/// kill, the probe's event, the last log lines and the line recognised among them.
+fn evidence(c: &Crashing, mut f: Finding) -> Finding {
+    let (info, cs, list, term, cause) = (c.info, c.cs, c.list, c.term, c.cause);
+    let (field, limit, log) = (&c.field, &c.limit, c.log);
+    if let Some(w) = c.waiting {
         let quote = if w.message.is_empty() {
             w.reason.to_string()
         } else {
@@ -223,7 +264,7 @@ fn check_container(
             l.clone(),
         );
     }
-    if let Some(e) = probe_kill {
+    if let Some(e) = c.probe_kill {
         f = f.event(Some(&info.key), e);
     }
     if let Some(log) = log {
@@ -243,7 +284,7 @@ fn check_container(
             );
         }
     }
-    if let Some(r) = &recognised {
+    if let Some(r) = &c.recognised {
         f = f.evidence(
             EvidenceKind::Log,
             Some(&info.key),
@@ -251,24 +292,46 @@ fn check_container(
             r.line.clone(),
         );
     }
-    if term.is_none() && cause != Cause::LivenessProbeFailing {
-        f = f.confidence(Confidence::Medium);
-    }
-    // "It exits by itself" without its output: a dependency that refuses is as likely as a bug.
-    if cause == Cause::AppExitError && log.is_none() {
-        f = f.confidence(Confidence::Medium);
-    }
-    let mut explanation = explain(cause, &cs.name, term, limit.as_deref(), cs.restart_count);
-    if let Some(r) = &recognised {
-        explanation.push(' ');
-        explanation.push_str(&r.advice);
-    }
-    f = remediation(f.explain(explanation), ctx, info, cause, &cs.name);
-    if let Some(r) = recognised {
-        let (action, command, risk, note) = r.step;
-        f = f.step_at(1, action, command, risk, note);
-    }
-    out.push(f);
+    f
+}
+
+/// The crash's cause from its termination record, its start error and a probe's kill; `None`
+/// when the node or its runtime restarted under the container (`node` says so).
+fn crash_cause(
+    term: Option<&StateTerminated>,
+    start_error: Option<&kubewhy_model::objects::Str>,
+    probe_kill: bool,
+) -> Option<Cause> {
+    Some(match (term, start_error) {
+        // The node or its runtime restarted under the container: `node` says so.
+        (Some(t), None) if crate::node::lost_to_restart(t) => return None,
+        (Some(t), _) if t.reason == "OOMKilled" => Cause::OomKilled,
+        (_, Some(m))
+            if m.contains("executable file not found")
+                || m.contains("no such file or directory") && m.contains("exec") =>
+        {
+            Cause::CommandNotFound
+        }
+        (Some(t), _) if t.exit_code == 127 => Cause::CommandNotFound,
+        (_, Some(_)) => Cause::ContainerStartFailed,
+        (Some(t), _)
+            if probe_kill
+                && (t.exit_code == 137
+                    || t.exit_code == 143
+                    || t.exit_code == 0
+                    || t.exit_code == 2) =>
+        {
+            Cause::LivenessProbeFailing
+        }
+        // 128 + a signal number (1-64); 255 is a program's own exit(-1), as klog.Fatal does.
+        (Some(t), _) if (129..=192).contains(&t.exit_code) || t.signal.is_some_and(|s| s > 0) => {
+            Cause::KilledBySignal
+        }
+        (Some(_), _) => Cause::AppExitError,
+        (None, None) if probe_kill => Cause::LivenessProbeFailing,
+        // No termination record: its output may still say why.
+        (None, None) => Cause::AppExitError,
+    })
 }
 
 fn summary(cause: Cause, c: &str, t: Option<&StateTerminated>, limit: Option<&str>) -> String {
