@@ -35,6 +35,45 @@ pub(crate) struct Removal<'a> {
     pub when: Option<jiff::Timestamp>,
 }
 
+/// What says the pod's own controller removed it, and why.
+struct Signs<'a> {
+    owner: OwnerLink,
+    /// The owner as it is now, when the data has it.
+    now_owner: Option<&'a Workload>,
+    /// The Deployment above a ReplicaSet.
+    deployment: Option<String>,
+    /// The controller's `SuccessfulDelete` event naming the pod: live, or kept by the recorder.
+    live_event: Option<&'a kubewhy_model::objects::Event>,
+    recorded_event: Option<&'a RecordedEvent>,
+    /// The controller's service account deleted the pod (audit log).
+    by_audit: Option<&'a str>,
+    /// The recorder saw the owner's, or its Deployment's, replicas lowered then.
+    owner_down: Option<&'a ScaleRecord>,
+    deployment_down: Option<&'a ScaleRecord>,
+    /// A newer ReplicaSet of the same Deployment came up then: a rollout.
+    newer: Option<(String, Option<jiff::Timestamp>)>,
+    /// The Deployment controller's "Scaled down replica set" event for the owner.
+    scaling_event: Option<&'a kubewhy_model::objects::Event>,
+    /// A StatefulSet pod whose ordinal is past the replicas wanted now: (ordinal, replicas).
+    ordinal_past: Option<(i64, i64)>,
+    /// The owner wants no pod at all now.
+    wants_none: bool,
+}
+
+impl Signs<'_> {
+    fn said_by_controller(&self) -> bool {
+        self.by_audit.is_some() || self.live_event.is_some() || self.recorded_event.is_some()
+    }
+    fn said_by_state(&self) -> bool {
+        self.owner_down.is_some()
+            || self.deployment_down.is_some()
+            || self.newer.is_some()
+            || self.scaling_event.is_some()
+            || self.ordinal_past.is_some()
+            || self.wants_none
+    }
+}
+
 /// `Some` when the pod's own controller removed it: the cause (scaled-down or rollout-replaced),
 /// the sentence, and how sure. Evidence is added to `fd`.
 pub(crate) fn judge(
@@ -43,6 +82,87 @@ pub(crate) fn judge(
     r: &Removal,
     fd: &mut Finding,
 ) -> Option<(Cause, String, Confidence)> {
+    let s = signs(snap, history, r)?;
+    if !s.said_by_controller() && !s.said_by_state() {
+        return None;
+    }
+    let who = quote(&s, history, r, fd);
+    let (ns, owner) = (r.ns, &s.owner);
+    let (deployment, deployment_down, owner_down) =
+        (&s.deployment, s.deployment_down, s.owner_down);
+    let (scaling_event, ordinal_past) = (s.scaling_event, s.ordinal_past);
+    let said_by_controller = s.said_by_controller();
+    let newer = s.newer.clone();
+    let controller = match owner.kind.as_str() {
+        "StatefulSet" => "the StatefulSet controller",
+        "ReplicationController" => "the replication controller",
+        "Job" => "the Job controller",
+        _ => "the ReplicaSet controller",
+    };
+    let confidence = if said_by_controller || owner_down.is_some() || deployment_down.is_some() {
+        Confidence::High
+    } else {
+        Confidence::Medium
+    };
+
+    // A rollout, unless the Deployment itself was scaled down then.
+    if let Some((new_rs, at)) = newer.filter(|_| deployment_down.is_none()) {
+        let d = deployment.clone().unwrap_or_default();
+        fd.evidence.push(evidence(
+            EvidenceKind::Field,
+            Some(&ObjectKey::new("ReplicaSet", ns, &new_rs, "")),
+            "the Deployment's ReplicaSets",
+            format!(
+                "ReplicaSet {new_rs} of Deployment {d}{} replaces {} (the pod's revision)",
+                at.map(|t| format!(" (new at {t})")).unwrap_or_default(),
+                owner.name
+            ),
+        ));
+        return Some((
+            Cause::RolloutReplaced,
+            format!(
+                "a rollout of Deployment {d} replaced it: its ReplicaSet {} was scaled down as ReplicaSet {new_rs} of the new revision came up, and {controller} removed it",
+                owner.name
+            ),
+            confidence,
+        ));
+    }
+    let by = who.map(|w| format!(" by {w}")).unwrap_or_default();
+    let what = match (deployment_down, owner_down, &deployment) {
+        (Some(s), _, _) => format!(
+            "Deployment {} was scaled down from {} to {}{by}",
+            s.name, s.from, s.to
+        ),
+        (None, Some(s), _) => format!(
+            "{} {} was scaled down from {} to {}{by}",
+            s.kind, s.name, s.from, s.to
+        ),
+        (None, None, Some(d)) => format!(
+            "{} {} of Deployment {d} was scaled down{}{by}",
+            owner.kind,
+            owner.name,
+            scaling_event
+                .and_then(|e| scaled_replica_set(&e.message))
+                .map(|(_, _, to, _)| format!(" to {to}"))
+                .unwrap_or_default()
+        ),
+        (None, None, None) => match ordinal_past {
+            Some((ord, replicas)) => format!(
+                "StatefulSet {} wants {replicas} replica(s) now, and its pods from ordinal {replicas} on are removed (this one is {ord}){by}",
+                owner.name
+            ),
+            None => format!("{} {} was scaled down{by}", owner.kind, owner.name),
+        },
+    };
+    Some((
+        Cause::ScaledDown,
+        format!("{what}, and {controller} removed it"),
+        confidence,
+    ))
+}
+
+/// What the data says of the pod's owner and its replicas around the time the pod went.
+fn signs<'a>(snap: &'a Snapshot, history: &'a History, r: &Removal<'a>) -> Option<Signs<'a>> {
     let ns = r.ns;
     // The controller's own word, live or recorded.
     let live_event = snap.events.iter().find(|e| {
@@ -130,18 +250,28 @@ pub(crate) fn judge(
         _ => None,
     };
     let wants_none = now_owner.is_some_and(|w| w.spec.replicas == Some(0));
-    let said_by_controller = by_audit.is_some() || live_event.is_some() || recorded_event.is_some();
-    let said_by_state = owner_down.is_some()
-        || deployment_down.is_some()
-        || newer.is_some()
-        || scaling_event.is_some()
-        || ordinal_past.is_some()
-        || wants_none;
-    if !said_by_controller && !said_by_state {
-        return None;
-    }
+    Some(Signs {
+        owner,
+        now_owner,
+        deployment,
+        live_event: live_event.map(|e| &**e),
+        recorded_event,
+        by_audit,
+        owner_down,
+        deployment_down,
+        newer,
+        scaling_event: scaling_event.map(|e| &**e),
+        ordinal_past,
+        wants_none,
+    })
+}
 
-    // Evidence, strongest first.
+/// The evidence, strongest first; who asked for the change, when the data says.
+fn quote(s: &Signs, history: &History, r: &Removal, fd: &mut Finding) -> Option<String> {
+    let (ns, owner, now_owner, deployment) = (r.ns, &s.owner, s.now_owner, &s.deployment);
+    let (live_event, recorded_event) = (s.live_event, s.recorded_event);
+    let (owner_down, deployment_down, scaling_event) =
+        (s.owner_down, s.deployment_down, s.scaling_event);
     let owner_key = ObjectKey::new(&owner.kind, ns, &owner.name, &owner.uid);
     if let Some(e) = live_event {
         fd.evidence.push(evidence(
@@ -195,7 +325,7 @@ pub(crate) fn judge(
             ),
         ));
     }
-    let request = scale_request(history, ns, &owner, deployment.as_deref(), r.when);
+    let request = scale_request(history, ns, owner, deployment.as_deref(), r.when);
     if let Some(a) = request {
         fd.evidence.push(evidence(
             EvidenceKind::Log,
@@ -204,78 +334,12 @@ pub(crate) fn judge(
             a.describe(),
         ));
     }
-    let who = request.map(|a| actor_words(a.actor())).or_else(|| {
+    request.map(|a| actor_words(a.actor())).or_else(|| {
         deployment_down
             .or(owner_down)
             .map(|s| s.by.clone())
             .filter(|b| !b.is_empty())
-    });
-    let controller = match owner.kind.as_str() {
-        "StatefulSet" => "the StatefulSet controller",
-        "ReplicationController" => "the replication controller",
-        "Job" => "the Job controller",
-        _ => "the ReplicaSet controller",
-    };
-    let confidence = if said_by_controller || owner_down.is_some() || deployment_down.is_some() {
-        Confidence::High
-    } else {
-        Confidence::Medium
-    };
-
-    // A rollout, unless the Deployment itself was scaled down then.
-    if let Some((new_rs, at)) = newer.filter(|_| deployment_down.is_none()) {
-        let d = deployment.clone().unwrap_or_default();
-        fd.evidence.push(evidence(
-            EvidenceKind::Field,
-            Some(&ObjectKey::new("ReplicaSet", ns, &new_rs, "")),
-            "the Deployment's ReplicaSets",
-            format!(
-                "ReplicaSet {new_rs} of Deployment {d}{} replaces {} (the pod's revision)",
-                at.map(|t| format!(" (new at {t})")).unwrap_or_default(),
-                owner.name
-            ),
-        ));
-        return Some((
-            Cause::RolloutReplaced,
-            format!(
-                "a rollout of Deployment {d} replaced it: its ReplicaSet {} was scaled down as ReplicaSet {new_rs} of the new revision came up, and {controller} removed it",
-                owner.name
-            ),
-            confidence,
-        ));
-    }
-    let by = who.map(|w| format!(" by {w}")).unwrap_or_default();
-    let what = match (deployment_down, owner_down, &deployment) {
-        (Some(s), _, _) => format!(
-            "Deployment {} was scaled down from {} to {}{by}",
-            s.name, s.from, s.to
-        ),
-        (None, Some(s), _) => format!(
-            "{} {} was scaled down from {} to {}{by}",
-            s.kind, s.name, s.from, s.to
-        ),
-        (None, None, Some(d)) => format!(
-            "{} {} of Deployment {d} was scaled down{}{by}",
-            owner.kind,
-            owner.name,
-            scaling_event
-                .and_then(|e| scaled_replica_set(&e.message))
-                .map(|(_, _, to, _)| format!(" to {to}"))
-                .unwrap_or_default()
-        ),
-        (None, None, None) => match ordinal_past {
-            Some((ord, replicas)) => format!(
-                "StatefulSet {} wants {replicas} replica(s) now, and its pods from ordinal {replicas} on are removed (this one is {ord}){by}",
-                owner.name
-            ),
-            None => format!("{} {} was scaled down{by}", owner.kind, owner.name),
-        },
-    };
-    Some((
-        Cause::ScaledDown,
-        format!("{what}, and {controller} removed it"),
-        confidence,
-    ))
+    })
 }
 
 fn evidence(
