@@ -156,12 +156,12 @@ fn tlv(b: &[u8]) -> Option<(u8, &[u8], &[u8])> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     /// A real certificate (`openssl req -x509 -newkey ec … -days 1`, valid until 2026-11-26
     /// 20:44:05 UTC as `openssl x509 -noout -enddate` prints it).
-    const CERT: &str = "-----BEGIN CERTIFICATE-----
+    pub(crate) const CERT: &str = "-----BEGIN CERTIFICATE-----
 MIIBgzCCASmgAwIBAgIUV52NKcROMDpM/KcUv1EKva/j3y8wCgYIKoZIzj0EAwIw
 FzEVMBMGA1UEAwwMa3ViZXdoeS10ZXN0MB4XDTI2MTEyNTIwNDQwNVoXDTI2MTEy
 NjIwNDQwNVowFzEVMBMGA1UEAwwMa3ViZXdoeS10ZXN0MFkwEwYHKoZIzj0CAQYI

@@ -396,7 +396,8 @@ async fn rejected_credentials_name_the_user_and_the_expired_certificate() {
     std::fs::create_dir_all(&dir).unwrap();
     let kubeconfig = dir.join("config");
     use base64::Engine;
-    let cert = base64::engine::general_purpose::STANDARD.encode(CERT);
+    // The certificate of credentials.rs's test (`openssl req -x509 … -days 1`).
+    let cert = base64::engine::general_purpose::STANDARD.encode(crate::credentials::tests::CERT);
     std::fs::write(
         &kubeconfig,
         format!("apiVersion: v1\nkind: Config\nclusters: [{{name: c, cluster: {{server: \"https://10.9.9.9:6443\"}}}}]\nusers: [{{name: ops, user: {{client-certificate-data: {cert}, client-key-data: eA==}}}}]\ncontexts: [{{name: prod, context: {{cluster: c, user: ops}}}}]\ncurrent-context: prod\n"),
@@ -426,20 +427,6 @@ async fn rejected_credentials_name_the_user_and_the_expired_certificate() {
     assert_eq!(seen.lock().unwrap().len(), 1, "one request, no retries");
     let _ = std::fs::remove_dir_all(&dir);
 }
-
-/// The client certificate of the test above (`openssl req -x509 … -days 1`).
-const CERT: &str = "-----BEGIN CERTIFICATE-----
-MIIBgzCCASmgAwIBAgIUV52NKcROMDpM/KcUv1EKva/j3y8wCgYIKoZIzj0EAwIw
-FzEVMBMGA1UEAwwMa3ViZXdoeS10ZXN0MB4XDTI2MTEyNTIwNDQwNVoXDTI2MTEy
-NjIwNDQwNVowFzEVMBMGA1UEAwwMa3ViZXdoeS10ZXN0MFkwEwYHKoZIzj0CAQYI
-KoZIzj0DAQcDQgAE9jIx/72GJPW0eapHpkZ/47RKSw9bbE4sIAzuZ2uahzK4oP0u
-CzV5+iLELOLOyqiQJH/YleYtZGCxAh/xePh1EKNTMFEwHQYDVR0OBBYEFBJxAV8y
-L9/ebexiCtZ2wrmecn1HMB8GA1UdIwQYMBaAFBJxAV8yL9/ebexiCtZ2wrmecn1H
-MA8GA1UdEwEB/wQFMAMBAf8wCgYIKoZIzj0EAwIDSAAwRQIhAJoEIoyNEsO28vc+
-K9G6UvnhTfI97hH61JN4LtD14LZaAiAAmY6C+MDTP3T/bocq/3gMnjP9M4MqI3j2
-pF0mqvudeQ==
------END CERTIFICATE-----
-";
 
 #[tokio::test]
 async fn an_unreachable_server_is_one_clear_error() {

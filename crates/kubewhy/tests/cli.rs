@@ -1,5 +1,7 @@
 //! The binary as users run it: exit codes, input problems, formats, explain.
 
+mod common;
+
 use assert_cmd::Command;
 use serde_json::Value;
 use std::path::PathBuf;
@@ -755,34 +757,7 @@ fn every_offline_example_runs() {
     std::fs::copy(history("audit.log"), dir.join("audit.log")).unwrap();
     let node = repo().join("tests/fixtures/node/busy-mount");
     kubewhy_recorder::Recorder::open(&dir.join("rec.db")).unwrap();
-    // Commands: from each --help's examples (the description follows two spaces), and from the
-    // README's shell blocks (a comment follows `#`).
-    let mut commands: Vec<(String, String)> = Vec::new();
-    for sub in ["", "gone", "node-collect", "fix", "watch"] {
-        let mut cmd = kubewhy();
-        if !sub.is_empty() {
-            cmd.arg(sub);
-        }
-        let help = String::from_utf8(cmd.arg("--help").output().unwrap().stdout).unwrap();
-        for line in help.split("Examples:").nth(1).unwrap_or("").lines() {
-            if let Some(rest) = line.trim().strip_prefix("kubewhy ") {
-                let c = rest.split("  ").next().unwrap().trim().to_string();
-                commands.push((format!("kubewhy {sub} --help"), c));
-            }
-        }
-    }
-    let readme = std::fs::read_to_string(repo().join("README.md")).unwrap();
-    let mut in_sh = false;
-    for line in readme.lines() {
-        if line.starts_with("```") {
-            in_sh = line == "```sh";
-            continue;
-        }
-        if let (true, Some(rest)) = (in_sh, line.trim().strip_prefix("kubewhy ")) {
-            let c = rest.split(" #").next().unwrap().trim().to_string();
-            commands.push(("README.md".into(), c));
-        }
-    }
+    let commands = common::examples(&["", "gone", "node-collect", "fix", "watch"]);
     let mut ran = Vec::new();
     for (from, command) in commands {
         let offline = (command.contains("--demo") || command.contains("--from"))

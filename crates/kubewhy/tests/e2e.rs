@@ -8,6 +8,8 @@
 //! on the cluster `KUBEWHY_E2E_KUBECONFIG` names, and fails without one. `KUBEWHY_E2E_KUBECTL`
 //! overrides the kubectl binary.
 
+mod common;
+
 use assert_cmd::Command as Bin;
 use serde_json::Value;
 use std::process::{Command, Stdio};
@@ -4066,81 +4068,10 @@ subjects: [{{kind: ServiceAccount, name: reader, namespace: {ns}}}]
         ns,
         &pod("api", "{name: api, image: 'localhost:5000/tools/nope:1'}"),
     );
-    // The reader's token (1.20 makes a Secret per service account).
-    let t = Instant::now();
-    let secret = loop {
-        let s = c.run(
-            &[
-                "-n",
-                ns,
-                "get",
-                "sa",
-                "reader",
-                "-o",
-                "jsonpath={.secrets[0].name}",
-            ],
-            None,
-        )?;
-        if !s.is_empty() {
-            break s;
-        }
-        if t.elapsed() > Duration::from_secs(60) {
-            return Err("no token for service account reader".into());
-        }
-        std::thread::sleep(Duration::from_millis(500));
-    };
-    use base64::Engine;
-    let token = String::from_utf8(
-        base64::engine::general_purpose::STANDARD
-            .decode(
-                c.run(
-                    &[
-                        "-n",
-                        ns,
-                        "get",
-                        "secret",
-                        &secret,
-                        "-o",
-                        "jsonpath={.data.token}",
-                    ],
-                    None,
-                )?
-                .trim(),
-            )
-            .map_err(|e| e.to_string())?,
-    )
-    .map_err(|e| e.to_string())?;
-    let server = c.run(
-        &[
-            "config",
-            "view",
-            "--minify",
-            "-o",
-            "jsonpath={.clusters[0].cluster.server}",
-        ],
-        None,
-    )?;
-    let ca = c.run(
-        &[
-            "config",
-            "view",
-            "--minify",
-            "--raw",
-            "-o",
-            "jsonpath={.clusters[0].cluster.certificate-authority-data}",
-        ],
-        None,
-    )?;
+    let (_, token) = token_of(c, ns, "reader")?;
     let dir = tempdir("privilege");
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
-    let kubeconfig = format!("{dir}/reader.kubeconfig");
-    std::fs::write(
-        &kubeconfig,
-        format!(
-            "apiVersion: v1\nkind: Config\nclusters: [{{name: c, cluster: {{server: \"{server}\", certificate-authority-data: {ca}}}}}]\nusers: [{{name: reader, user: {{token: \"{token}\"}}}}]\ncontexts: [{{name: r, context: {{cluster: c, user: reader, namespace: {ns}}}}}]\ncurrent-context: r\n"
-        ),
-    )
-    .map_err(|e| e.to_string())?;
+    let kubeconfig = kubeconfig_for(c, &dir, "reader", &format!("{{token: \"{token}\"}}"), ns)?;
     let run = |args: &[&str]| {
         let out = Bin::cargo_bin("kubewhy")
             .unwrap()
@@ -4658,39 +4589,9 @@ fn credentials_phase(c: &Cluster) -> Result<String, String> {
 /// → `quitter`, `old-team` → `e2e-crash`): none may be a usage error. (The offline ones run in
 /// tests/cli.rs; `watch`, `fix --apply`, `node-collect` and `gone` have phases of their own.)
 fn live_examples(c: &Cluster) -> Result<usize, String> {
-    let mut commands: Vec<String> = Vec::new();
-    for sub in ["", "fix"] {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_kubewhy"));
-        if !sub.is_empty() {
-            cmd.arg(sub);
-        }
-        let help = String::from_utf8_lossy(
-            &cmd.arg("--help")
-                .output()
-                .map_err(|e| e.to_string())?
-                .stdout,
-        )
-        .into_owned();
-        for line in help.split("Examples:").nth(1).unwrap_or("").lines() {
-            if let Some(rest) = line.trim().strip_prefix("kubewhy ") {
-                commands.push(rest.split("  ").next().unwrap_or("").trim().to_string());
-            }
-        }
-    }
-    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md"))
-        .map_err(|e| e.to_string())?;
-    let mut in_sh = false;
-    for line in readme.lines() {
-        if line.starts_with("```") {
-            in_sh = line == "```sh";
-            continue;
-        }
-        if let (true, Some(rest)) = (in_sh, line.trim().strip_prefix("kubewhy ")) {
-            commands.push(rest.split(" #").next().unwrap_or("").trim().to_string());
-        }
-    }
+    let commands = common::examples(&["", "fix"]);
     let mut ran = 0;
-    for command in commands {
+    for (_, command) in commands {
         let live = ["scan", "pod", "ns", "fix"]
             .iter()
             .any(|s| command.starts_with(&format!("{s} ")))

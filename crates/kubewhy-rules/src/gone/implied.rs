@@ -378,6 +378,17 @@ pub(super) fn replacement<'a>(snap: &'a Snapshot, f: &Facts) -> Option<&'a Event
     })
 }
 
+/// An audit log entry as evidence: where it is in the log, and the request it records.
+pub(super) fn push_audit(fd: &mut Finding, object: Option<&ObjectKey>, a: &AuditEntry) {
+    push(
+        fd,
+        EvidenceKind::Log,
+        object,
+        format!("audit log {}", a.origin),
+        a.describe(),
+    );
+}
+
 pub(super) fn push(
     fd: &mut Finding,
     kind: EvidenceKind,

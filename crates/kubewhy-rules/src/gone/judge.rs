@@ -195,12 +195,7 @@ fn evidence(f: &Facts) -> Finding {
         );
     }
     for a in f.audit.iter().take(3) {
-        fd = fd.evidence(
-            EvidenceKind::Log,
-            Some(key),
-            format!("audit log {}", a.origin),
-            a.describe(),
-        );
+        push_audit(&mut fd, Some(key), a);
     }
     let recorded_events = f.recorded.map(|r| r.events.as_slice()).unwrap_or_default();
     for e in f.events.iter().filter(|e| {
@@ -495,11 +490,12 @@ fn controller_log(c: &Case, _: &mut Finding) -> Option<Chosen> {
 
 /// 3. The audit log: who asked first.
 fn audit_initiator(c: &Case, fd: &mut Finding) -> Option<Chosen> {
-    let actor = initiator(c.f)?.actor();
+    let first = initiator(c.f)?;
+    let actor = first.actor();
     if actor == disruption::SCHEDULER_USER {
         return Some(c.preempted(fd, Confidence::High).into());
     }
-    if initiator(c.f)?.subresource == "eviction" {
+    if first.subresource == "eviction" {
         return Some(
             (
                 Cause::EvictedApi,
@@ -587,13 +583,7 @@ fn namespace_deleted_in_audit(c: &Case, fd: &mut Finding) -> Option<Chosen> {
             && a.succeeded()
             && !before_the_pod(c.snap, c.f, a.time)
     })?;
-    push(
-        fd,
-        EvidenceKind::Log,
-        None,
-        format!("audit log {}", a.origin),
-        a.describe(),
-    );
+    push_audit(fd, None, a);
     Some(
         (
             Cause::NamespaceDeleted,

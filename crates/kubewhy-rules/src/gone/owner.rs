@@ -139,13 +139,7 @@ fn job_deletion_audited(
                 && a.succeeded()
         })
         .filter(|_| o.kind == "Job")?;
-    push(
-        fd,
-        EvidenceKind::Log,
-        None,
-        format!("audit log {}", a.origin),
-        a.describe(),
-    );
+    push_audit(fd, None, a);
     let actor = a.actor();
     Some(match actor.strip_prefix(GC_SA) {
         Some("ttl-after-finished-controller") => (
