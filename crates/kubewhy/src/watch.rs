@@ -358,14 +358,9 @@ fn evaluate_loop(shared: &Shared, client: &kubewhy_live::Client, rt: &tokio::run
         let mut ended: Vec<String> = Vec::new();
         for h in &health {
             let key = (h.resource, h.scope.clone());
-            let now = match &h.status {
-                WatchStatus::Failing(e) if h.lists == 0 || e.starts_with("HTTP 4") => {
-                    Some(format!("{e} (retried with back-off)"))
-                }
-                // Said once at start by the permissions line; the page and /healthz keep it.
-                WatchStatus::Forbidden(_) => None,
-                _ => None,
-            };
+            // A refusal (Forbidden) was said once at start by the permissions line; the page
+            // and /healthz keep saying it.
+            let now = failing(h).map(|e| format!("{e} (retried with back-off)"));
             let before = said.get(&key).cloned().flatten();
             if now != before {
                 match &now {
@@ -511,12 +506,18 @@ fn degraded(health: &[WatchHealth], scoped: bool) -> Vec<String> {
         .filter(|h| NEEDED.contains(&h.resource) && (!scoped || h.scope.is_some()))
         .filter_map(|h| match &h.status {
             WatchStatus::Forbidden(e) => Some(format!("{}: not readable: {e}", where_(h))),
-            WatchStatus::Failing(e) if h.lists == 0 || e.starts_with("HTTP 4") => {
-                Some(format!("{}: failing: {e}", where_(h)))
-            }
-            _ => None,
+            _ => failing(h).map(|e| format!("{}: failing: {e}", where_(h))),
         })
         .collect()
+}
+
+/// A watch's failure that is trouble, not a blip: it has never listed, or the API server
+/// refuses it (401, 403, 429 …) and retrying does not help.
+fn failing(h: &WatchHealth) -> Option<&str> {
+    match &h.status {
+        WatchStatus::Failing(e) if h.lists == 0 || e.starts_with("HTTP 4") => Some(e),
+        _ => None,
+    }
 }
 
 // ------------------------------------------------------------------ metrics
