@@ -62,6 +62,8 @@ struct KindState {
     failed: Option<(String, Option<u16>, std::time::Instant)>,
     errors_by_code: std::collections::BTreeMap<u16, u64>,
     objects: HashMap<String, Object>,
+    /// Pods: the specs and labels their replicas share.
+    shared: kubewhy_source::SharedParts,
     /// During a (re)list: what it has listed so far.
     relist: Option<HashMap<String, Object>>,
     status: WatchStatus,
@@ -131,6 +133,7 @@ impl Store {
                         kind: i,
                         scope,
                         objects: HashMap::new(),
+                        shared: Default::default(),
                         relist: None,
                         failed: None,
                         errors_by_code: Default::default(),
@@ -278,12 +281,22 @@ impl Store {
     }
 
     /// The API version a kind is watched at (the first its cluster serves).
-    pub(crate) fn set_api_version(&self, index: usize, api_version: &str) {
+    pub fn set_api_version(&self, index: usize, api_version: &str) {
         self.lock().kinds[index].api_version = api_version.to_string();
     }
 
-    /// Applies one watch event to kind `index`.
-    pub(crate) fn apply(&self, index: usize, ev: &WEvent<DynamicObject>) {
+    /// The index (`apply`'s) of the cluster-wide watch of a kind by its plural (`pods`), if this
+    /// store has one.
+    pub fn index_of(&self, plural: &str) -> Option<usize> {
+        self.lock()
+            .kinds
+            .iter()
+            .position(|k| k.resource.plural == plural && k.scope.is_none())
+    }
+
+    /// Applies one watch event to kind `index` (what `watch::run` feeds; public for the memory
+    /// benchmark, which feeds a store without a cluster).
+    pub fn apply(&self, index: usize, ev: &WEvent<DynamicObject>) {
         let mut inner = self.lock();
         let Inner { kinds, changes } = &mut *inner;
         let k = &mut kinds[index];
@@ -295,7 +308,10 @@ impl Store {
             let uid = o.metadata.uid.clone()?;
             let v = serde_json::to_value(o).ok()?;
             match Object::decode(k.resource.kind, &k.api_version, &v) {
-                Ok(obj) => Some((uid, obj)),
+                Ok(mut obj) => {
+                    obj.share(&v, &mut k.shared);
+                    Some((uid, obj))
+                }
                 Err(_) => {
                     k.undecodable += 1;
                     None
@@ -376,6 +392,23 @@ mod tests {
             .collect();
         v.sort();
         v
+    }
+
+    #[test]
+    fn pods_listed_and_watched_share_what_replicas_have_in_common() {
+        let store = Store::new();
+        let i = index("pods");
+        store.set_api_version(i, "v1");
+        store.apply(i, &WEvent::Init);
+        store.apply(i, &WEvent::InitApply(pod("u1", "web-1", "Running")));
+        store.apply(i, &WEvent::InitDone);
+        store.apply(i, &WEvent::Apply(pod("u2", "web-2", "Pending")));
+        let (s, _) = store.snapshot();
+        assert_eq!(s.pods.len(), 2);
+        assert!(std::sync::Arc::ptr_eq(
+            &s.pods[0].spec.shared,
+            &s.pods[1].spec.shared
+        ));
     }
 
     #[test]

@@ -268,73 +268,121 @@ impl Finding {
 /// A step whose command differs between the merged findings (it names each pod's workload)
 /// keeps every distinct command, folded by `commands::fold`: a few listed, more as one loop.
 pub fn merge_findings(findings: Vec<Finding>) -> Vec<Finding> {
-    let mut out: Vec<Finding> = Vec::new();
-    let mut index: std::collections::HashMap<(Cause, String), usize> = Default::default();
-    // (finding, step) -> the distinct commands seen for that step, in order.
-    let mut variants: std::collections::HashMap<(usize, usize), crate::commands::Variants> =
-        Default::default();
+    let mut m = Merger::default();
     for f in findings {
+        m.push(f);
+    }
+    m.finish()
+}
+
+/// `merge_findings` as findings arrive: a check's findings are merged as it emits them, so 10,000
+/// pods pending for one reason are held as one finding, never as 10,000. Merging in pieces and
+/// `append`ing the pieces in order gives what merging everything at once gives.
+#[derive(Debug, Default)]
+pub struct Merger {
+    out: Vec<Finding>,
+    index: std::collections::HashMap<(Cause, String), usize>,
+    /// (finding, step) -> the distinct commands seen for that step, in order; folded by `finish`.
+    variants: std::collections::HashMap<(usize, usize), crate::commands::Variants>,
+}
+
+impl Merger {
+    pub fn push(&mut self, f: Finding) {
+        self.push_with(f, |_| None);
+    }
+
+    /// Adds what another merger holds, as if its findings had been pushed here one by one.
+    pub fn append(&mut self, mut other: Merger) {
+        for (j, f) in std::mem::take(&mut other.out).into_iter().enumerate() {
+            self.push_with(f, |at| other.variants.remove(&(j, at)));
+        }
+    }
+
+    /// Merges `f`; `commands(at)` gives the distinct commands its step `at` already stands for
+    /// (when `f` is itself merged), else the step's own command is the one.
+    fn push_with(
+        &mut self,
+        f: Finding,
+        mut commands: impl FnMut(usize) -> Option<crate::commands::Variants>,
+    ) {
         let key = (f.cause, f.group_key.clone());
-        match index.get(&key) {
-            None => {
-                index.insert(key, out.len());
-                out.push(f);
+        let Some(&i) = self.index.get(&key) else {
+            let i = self.out.len();
+            for at in 0..f.remediation.len() {
+                if let Some(v) = commands(at) {
+                    self.variants.insert((i, at), v);
+                }
             }
-            Some(&i) => {
-                let into = &mut out[i];
-                into.severity = into.severity.max(f.severity);
-                into.confidence = into.confidence.min(f.confidence);
-                for o in f.objects {
-                    if !into.objects.contains(&o) {
-                        into.objects.push(o);
+            self.index.insert(key, i);
+            self.out.push(f);
+            return;
+        };
+        let into = &mut self.out[i];
+        into.severity = into.severity.max(f.severity);
+        into.confidence = into.confidence.min(f.confidence);
+        for o in f.objects {
+            if !into.objects.contains(&o) {
+                into.objects.push(o);
+            }
+        }
+        for e in f.evidence {
+            match into.evidence.iter_mut().find(|x| {
+                x.kind == e.kind
+                    && x.quote == e.quote
+                    && without_count(&x.source) == without_count(&e.source)
+            }) {
+                Some(x) => {
+                    x.occurrences += e.occurrences;
+                    // The same event seen a different number of times on each pod: the count
+                    // belongs to one pod, not to the merged line.
+                    if x.source != e.source {
+                        x.source = without_count(&x.source).to_string();
                     }
                 }
-                for e in f.evidence {
-                    match into.evidence.iter_mut().find(|x| {
-                        x.kind == e.kind
-                            && x.quote == e.quote
-                            && without_count(&x.source) == without_count(&e.source)
-                    }) {
-                        Some(x) => {
-                            x.occurrences += e.occurrences;
-                            // The same event seen a different number of times on each pod: the
-                            // count belongs to one pod, not to the merged line.
-                            if x.source != e.source {
-                                x.source = without_count(&x.source).to_string();
-                            }
-                        }
-                        None => into.evidence.push(e),
+                None => into.evidence.push(e),
+            }
+        }
+        // Steps are per cause; their commands are per workload (or pod).
+        for (from, s) in f.remediation.into_iter().enumerate() {
+            let seen = commands(from);
+            match into.remediation.iter().position(|x| x.action == s.action) {
+                None => {
+                    if let Some(v) = seen {
+                        self.variants.insert((i, into.remediation.len()), v);
                     }
+                    into.remediation.push(s);
                 }
-                // Steps are per cause; their commands are per workload (or pod).
-                for s in f.remediation {
-                    match into.remediation.iter().position(|x| x.action == s.action) {
-                        None => into.remediation.push(s),
-                        Some(at) => {
-                            if let Some(c) = s.command
-                                && into.remediation[at].command.as_deref() != Some(c.as_str())
-                            {
-                                variants
-                                    .entry((i, at))
-                                    .or_insert_with(|| {
-                                        crate::commands::Variants::new(
-                                            into.remediation[at].command.clone(),
-                                        )
-                                    })
-                                    .add(c);
+                Some(at) => {
+                    let list = match seen {
+                        Some(v) => v.into_list(),
+                        None => s.command.into_iter().collect(),
+                    };
+                    for c in list {
+                        let first = &into.remediation[at].command;
+                        match self.variants.get_mut(&(i, at)) {
+                            Some(v) => v.add(c),
+                            None if first.as_deref() != Some(c.as_str()) => {
+                                let mut v = crate::commands::Variants::new(first.clone());
+                                v.add(c);
+                                self.variants.insert((i, at), v);
                             }
+                            None => {}
                         }
                     }
                 }
             }
         }
     }
-    for ((i, at), v) in variants {
-        let step = &mut out[i].remediation[at];
-        step.command = v.fold(step.risk == RiskLevel::None);
+
+    /// The merged findings, each step's commands folded, in report order.
+    pub fn finish(mut self) -> Vec<Finding> {
+        for ((i, at), v) in self.variants {
+            let step = &mut self.out[i].remediation[at];
+            step.command = v.fold(step.risk == RiskLevel::None);
+        }
+        order(&mut self.out);
+        self.out
     }
-    order(&mut out);
-    out
 }
 
 /// An event's origin without its count (`event Failed from kubelet (x4)` → `event Failed from
@@ -393,6 +441,64 @@ mod tests {
         assert_eq!(merged[0].objects.len(), 3);
         assert_eq!(merged[0].evidence.len(), 1);
         assert_eq!(merged[0].evidence[0].occurrences, 3);
+    }
+
+    /// A finding of a small world: two causes, three group keys, six pods, steps whose commands
+    /// name the pod's workload, events seen a different number of times.
+    fn varied(cause: u8, key: u8, pod: u8, cmd: u8, count: u8, action: u8) -> Finding {
+        let cause = [Cause::InsufficientResources, Cause::ImageNotFound][cause as usize % 2];
+        let o = ObjectKey::new("Pod", "shop", &format!("p{pod}"), "");
+        let source = match count % 3 {
+            0 => "event FailedScheduling from default-scheduler".to_string(),
+            n => format!("event FailedScheduling from default-scheduler (x{n})"),
+        };
+        Finding::new(cause, Severity::Error, "no room")
+            .object(o.clone())
+            .evidence(EvidenceKind::Event, Some(&o), source, "0/3 nodes")
+            .step(
+                format!("action {}", action % 3),
+                (!cmd.is_multiple_of(4))
+                    .then(|| format!("kubectl rollout restart deployment/w{} -n shop", cmd % 4)),
+                if action.is_multiple_of(2) {
+                    RiskLevel::None
+                } else {
+                    RiskLevel::Low
+                },
+                "",
+            )
+            .step(
+                "show",
+                Some(format!("kubectl describe pod p{pod} -n shop")),
+                RiskLevel::None,
+                "",
+            )
+            .group(format!("k{}", key % 3))
+    }
+
+    proptest::proptest! {
+        /// Merging a check's findings as they arrive and appending each check's merge in order
+        /// (what the rules do) gives exactly what merging them all at once gives.
+        #[test]
+        fn merging_in_pieces_is_merging_at_once(
+            items in proptest::collection::vec((0u8..2, 0u8..3, 0u8..6, 0u8..4, 0u8..3, 0u8..3), 0..40),
+            cuts in proptest::collection::vec(0usize..40, 0..4),
+        ) {
+            let all: Vec<Finding> = items.iter().map(|&(a, b, c, d, e, f)| varied(a, b, c, d, e, f)).collect();
+            let at_once = serde_json::to_string(&merge_findings(all.clone())).unwrap();
+            let mut cuts: Vec<usize> = cuts.into_iter().map(|c| c.min(all.len())).collect();
+            cuts.sort_unstable();
+            let mut pieces = Merger::default();
+            let mut from = 0;
+            for to in cuts.into_iter().chain([all.len()]) {
+                let mut piece = Merger::default();
+                for f in &all[from..to] {
+                    piece.push(f.clone());
+                }
+                pieces.append(piece);
+                from = to;
+            }
+            proptest::prop_assert_eq!(serde_json::to_string(&pieces.finish()).unwrap(), at_once);
+        }
     }
 
     #[test]

@@ -233,7 +233,7 @@ impl PodRecord {
                 .as_deref()
                 .unwrap_or_default()
                 .to_string(),
-            labels: m.labels.clone(),
+            labels: (*m.labels).clone(),
             created: m.creation_timestamp,
             phase: pod.status.phase.to_string(),
             reason: pod.status.reason.as_deref().unwrap_or_default().to_string(),

@@ -18,7 +18,7 @@ pub mod workload;
 
 pub use cause::{Cause, Family};
 pub use finding::{
-    Confidence, Evidence, EvidenceKind, Finding, InputWarning, RiskLevel, Severity, Step,
+    Confidence, Evidence, EvidenceKind, Finding, InputWarning, Merger, RiskLevel, Severity, Step,
     Unexplained, merge_findings,
 };
 pub use objects::ObjectKey;

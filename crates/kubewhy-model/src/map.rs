@@ -25,8 +25,10 @@ impl<V> Default for SmallMap<V> {
 }
 
 impl<V> SmallMap<V> {
-    pub fn new() -> Self {
-        Self::default()
+    pub const fn new() -> Self {
+        SmallMap {
+            entries: Vec::new(),
+        }
     }
 
     fn find(&self, key: &str) -> Result<usize, usize> {

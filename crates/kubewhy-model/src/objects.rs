@@ -18,6 +18,58 @@ use std::fmt;
 pub type Str = compact_str::CompactString;
 
 pub type Labels = SmallMap<Str>;
+
+/// An object's labels, which objects with the same labels may share (the replicas of one
+/// workload, in watch mode's store: `kubewhy_source::SharedParts`). Read like `Labels`
+/// (`Deref`); changed copy-on-write; no labels cost no allocation.
+#[derive(Clone, Default, PartialEq, Eq)]
+pub struct SharedLabels(Option<std::sync::Arc<Labels>>);
+
+static NO_LABELS: Labels = Labels::new();
+
+impl SharedLabels {
+    /// Whether other objects hold these same labels (a pool holding them counts).
+    pub fn holders(&self) -> usize {
+        self.0.as_ref().map_or(0, std::sync::Arc::strong_count)
+    }
+}
+
+impl std::ops::Deref for SharedLabels {
+    type Target = Labels;
+    fn deref(&self) -> &Labels {
+        self.0.as_deref().unwrap_or(&NO_LABELS)
+    }
+}
+
+impl std::ops::DerefMut for SharedLabels {
+    fn deref_mut(&mut self) -> &mut Labels {
+        std::sync::Arc::make_mut(self.0.get_or_insert_with(Default::default))
+    }
+}
+
+impl From<Labels> for SharedLabels {
+    fn from(l: Labels) -> SharedLabels {
+        SharedLabels((!l.is_empty()).then(|| std::sync::Arc::new(l)))
+    }
+}
+
+impl fmt::Debug for SharedLabels {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        (**self).fmt(f)
+    }
+}
+
+impl<'de> Deserialize<'de> for SharedLabels {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Labels::deserialize(d).map(SharedLabels::from)
+    }
+}
+
+impl Serialize for SharedLabels {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        (**self).serialize(s)
+    }
+}
 /// Resources by name (`cpu`, `memory`, `nvidia.com/gpu`): requests, limits, capacity.
 pub type ResourceMap = SmallMap<QuantityText>;
 
@@ -176,7 +228,7 @@ pub struct Meta {
     #[serde(deserialize_with = "lenient_time")]
     pub deletion_timestamp: Option<Timestamp>,
     pub deletion_grace_period_seconds: Option<i64>,
-    pub labels: Labels,
+    pub labels: SharedLabels,
     #[serde(deserialize_with = "exact")]
     pub finalizers: Vec<Str>,
     #[serde(deserialize_with = "exact")]
@@ -283,10 +335,52 @@ pub struct Pod {
     pub status: PodStatus,
 }
 
+/// A pod's spec: what is its own — the node it is bound to, its volumes (a projected token
+/// volume's name differs from pod to pod) — and the rest, which the replicas of one workload have
+/// in common and may share (`SharedSpec`, read through `Deref`: `pod.spec.containers`). Watch
+/// mode's store keeps one `SharedSpec` for all pods with the same (`kubewhy_source::SharedParts`).
 #[derive(Debug, Clone, Default, Deserialize)]
-#[serde(default, rename_all = "camelCase")]
+#[serde(from = "SharedSpec")]
 pub struct PodSpec {
     pub node_name: Option<Str>,
+    pub volumes: Vec<Volume>,
+    pub shared: std::sync::Arc<SharedSpec>,
+}
+
+impl From<SharedSpec> for PodSpec {
+    fn from(mut t: SharedSpec) -> PodSpec {
+        PodSpec {
+            node_name: t.own_node_name.take(),
+            volumes: std::mem::take(&mut t.own_volumes),
+            shared: std::sync::Arc::new(t),
+        }
+    }
+}
+
+impl std::ops::Deref for PodSpec {
+    type Target = SharedSpec;
+    fn deref(&self) -> &SharedSpec {
+        &self.shared
+    }
+}
+
+impl std::ops::DerefMut for PodSpec {
+    /// Changing a shared spec changes this pod's copy only.
+    fn deref_mut(&mut self) -> &mut SharedSpec {
+        std::sync::Arc::make_mut(&mut self.shared)
+    }
+}
+
+/// The part of a pod's spec that is not its own (see `PodSpec`).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct SharedSpec {
+    /// Read here and moved to `PodSpec::node_name` (always `None` here).
+    #[serde(rename = "nodeName")]
+    own_node_name: Option<Str>,
+    /// Read here and moved to `PodSpec::volumes` (always empty here).
+    #[serde(rename = "volumes", deserialize_with = "exact")]
+    own_volumes: Vec<Volume>,
     pub node_selector: Labels,
     pub scheduler_name: Option<Str>,
     pub service_account_name: Option<Str>,
@@ -298,8 +392,6 @@ pub struct PodSpec {
     pub containers: Vec<Container>,
     #[serde(deserialize_with = "exact")]
     pub init_containers: Vec<Container>,
-    #[serde(deserialize_with = "exact")]
-    pub volumes: Vec<Volume>,
     #[serde(deserialize_with = "exact")]
     pub tolerations: Vec<Toleration>,
     #[serde(deserialize_with = "exact")]

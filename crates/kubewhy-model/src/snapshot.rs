@@ -565,7 +565,7 @@ impl Snapshot {
             "Namespace" => self.namespace(&key.name).map(|n| &n.metadata),
             _ => None,
         };
-        m.map(|m| &m.labels)
+        m.map(|m| &*m.labels)
     }
     /// Every object left in a namespace (events excluded), as (kind, metadata).
     pub fn objects_in_namespace(&self, ns: &str) -> Vec<(&str, &Meta)> {

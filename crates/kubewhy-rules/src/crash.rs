@@ -1,6 +1,7 @@
 //! Containers that start and die: the last termination record (reason, exit code, signal),
 //! liveness/startup probe kills from events, and the last log lines when the input has them.
 
+use crate::Findings;
 use crate::podinfo::PodInfo;
 use crate::{Check, Ctx};
 use kubewhy_model::objects::{ContainerStatus, StateTerminated};
@@ -49,7 +50,7 @@ impl Check for Crash {
     fn causes(&self) -> &'static [Cause] {
         CAUSES
     }
-    fn run(&self, ctx: &Ctx, out: &mut Vec<Finding>) {
+    fn run(&self, ctx: &Ctx, out: &mut Findings) {
         for pod in &ctx.snap.pods {
             let info = PodInfo::new(pod);
             if info.is_terminating() {
@@ -97,7 +98,7 @@ fn check_container(
     info: &PodInfo,
     cs: &ContainerStatus,
     init: bool,
-    out: &mut Vec<Finding>,
+    out: &mut Findings,
 ) {
     let Some(c) = crashing(ctx, info, cs, init) else {
         return;

@@ -3,6 +3,7 @@
 //! no pod to look at — only the controller's `FailedCreate` events and the ReplicaSet's
 //! `ReplicaFailure` condition, which stays while the refusal lasts.
 
+use crate::Findings;
 use crate::scheduling::{Cluster, Failure, simulate};
 use crate::{Check, Ctx};
 use kubewhy_model::objects::{Meta, Pod, Toleration, Workload, condition};
@@ -20,7 +21,7 @@ impl Check for PodCreation {
     fn causes(&self) -> &'static [Cause] {
         &[Cause::PodCreationRejected, Cause::HostPortConflict]
     }
-    fn run(&self, ctx: &Ctx, out: &mut Vec<Finding>) {
+    fn run(&self, ctx: &Ctx, out: &mut Findings) {
         daemonsets_without_ports(ctx, out);
         // The ReplicaSets by the namespace and name of the Deployment that owns them: one pass,
         // not one per Deployment.
@@ -74,7 +75,7 @@ const DAEMON_TOLERATIONS: &[(&str, &str)] = &[
 /// Older DaemonSet controllers leave such nodes out of `desiredNumberScheduled` (no Pending pod
 /// ever shows the problem); newer ones create a pod that stays Pending, which the Pending check
 /// explains — so only nodes without any pod of the DaemonSet are reported here.
-fn daemonsets_without_ports(ctx: &Ctx, out: &mut Vec<Finding>) {
+fn daemonsets_without_ports(ctx: &Ctx, out: &mut Findings) {
     let snap = ctx.snap;
     if !snap.nodes_known() {
         return;

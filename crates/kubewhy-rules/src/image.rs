@@ -1,6 +1,7 @@
 //! Image pull failures, classified by the runtime's own error text (containerd, dockershim and
 //! CRI-O wordings; with or without the `rpc error: code = … desc =` envelope of kubelets < 1.28).
 
+use crate::Findings;
 use crate::podinfo::PodInfo;
 use crate::{Check, Ctx};
 use kubewhy_model::objects::ContainerStatus;
@@ -42,7 +43,7 @@ impl Check for ImagePull {
     fn causes(&self) -> &'static [Cause] {
         CAUSES
     }
-    fn run(&self, ctx: &Ctx, out: &mut Vec<Finding>) {
+    fn run(&self, ctx: &Ctx, out: &mut Findings) {
         for pod in &ctx.snap.pods {
             let info = PodInfo::new(pod);
             for (cs, init) in info.statuses() {
@@ -60,7 +61,7 @@ fn check_container(
     info: &PodInfo,
     cs: &ContainerStatus,
     init: bool,
-    out: &mut Vec<Finding>,
+    out: &mut Findings,
 ) {
     let snap = ctx.snap;
     let w = cs.state.waiting.as_ref().expect("caller checked");

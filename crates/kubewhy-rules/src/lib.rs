@@ -27,7 +27,7 @@ mod terminating;
 mod units;
 
 use jiff::Timestamp;
-use kubewhy_model::{Cause, Finding, ObjectKey, Snapshot, Unexplained, merge_findings};
+use kubewhy_model::{Cause, Finding, ObjectKey, Snapshot, Unexplained};
 pub use node::configz_candidates;
 use podinfo::PodInfo;
 
@@ -60,7 +60,50 @@ pub trait Check: Sync {
     fn name(&self) -> &'static str;
     /// Every cause this check can emit (the docs test holds each to a page).
     fn causes(&self) -> &'static [Cause];
-    fn run(&self, ctx: &Ctx, out: &mut Vec<Finding>);
+    fn run(&self, ctx: &Ctx, out: &mut Findings);
+}
+
+/// Where a check puts its findings. Each is completed with the node log lines of its pods (when
+/// node logs were read) and merged with the check's others as it arrives, so that 10,000 pods
+/// pending for one reason are held as one finding, never as 10,000 (what an evaluation of the
+/// watch costs per pod).
+pub struct Findings<'c, 'a> {
+    merged: kubewhy_model::Merger,
+    pods: Option<&'c node::PodLines<'c, 'a>>,
+    check: &'c dyn Check,
+}
+
+impl<'c, 'a> Findings<'c, 'a> {
+    fn new(check: &'c dyn Check, pods: Option<&'c node::PodLines<'c, 'a>>) -> Self {
+        Findings {
+            merged: Default::default(),
+            pods,
+            check,
+        }
+    }
+
+    pub fn push(&mut self, mut f: Finding) {
+        // What a check emits it declares: `causes()` is what the docs test holds to a page and
+        // what `gone`'s advice must cover.
+        debug_assert!(
+            self.check.causes().contains(&f.cause),
+            "check `{}` emitted {:?}, which its causes() does not declare",
+            self.check.name(),
+            f.cause
+        );
+        if let Some(pods) = self.pods {
+            pods.attach(&mut f);
+        }
+        self.merged.push(f);
+    }
+}
+
+impl Extend<Finding> for Findings<'_, '_> {
+    fn extend<I: IntoIterator<Item = Finding>>(&mut self, items: I) {
+        for f in items {
+            self.push(f);
+        }
+    }
 }
 
 /// Every check kubewhy runs, in order.
@@ -99,51 +142,43 @@ pub fn emitted_causes() -> Vec<Cause> {
 }
 
 /// Runs the checks on every core (each check on one thread; the largest, `pending`, first) and
-/// returns their findings in registry order, whichever thread ran them.
+/// returns their findings merged, in registry order whichever thread ran them.
 fn run_checks(ctx: &Ctx) -> Vec<Finding> {
     use std::sync::atomic::{AtomicUsize, Ordering};
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let next = AtomicUsize::new(0);
-    let results: std::sync::Mutex<Vec<(usize, Vec<Finding>)>> = Default::default();
+    let pods = node::PodLines::new(ctx);
+    let results: std::sync::Mutex<Vec<(usize, kubewhy_model::Merger)>> = Default::default();
     std::thread::scope(|s| {
         for _ in 0..threads.min(REGISTRY.len()) {
             s.spawn(|| {
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(check) = REGISTRY.get(i) else { break };
-                    let mut out = Vec::new();
+                    let Some(&check) = REGISTRY.get(i) else { break };
+                    let mut out = Findings::new(check, pods.as_ref());
                     check.run(ctx, &mut out);
-                    // What a check emits it declares: `causes()` is what the docs test holds
-                    // to a page and what `gone`'s advice must cover.
-                    debug_assert!(
-                        out.iter().all(|f| check.causes().contains(&f.cause)),
-                        "check `{}` emitted {:?}, which its causes() does not declare",
-                        check.name(),
-                        out.iter()
-                            .map(|f| f.cause)
-                            .filter(|c| !check.causes().contains(c))
-                            .collect::<Vec<_>>()
-                    );
                     results
                         .lock()
                         .unwrap_or_else(|e| e.into_inner())
-                        .push((i, out));
+                        .push((i, out.merged));
                 }
             });
         }
     });
     let mut results = results.into_inner().unwrap_or_else(|e| e.into_inner());
     results.sort_by_key(|(i, _)| *i);
-    results.into_iter().flat_map(|(_, f)| f).collect()
+    let mut all = kubewhy_model::Merger::default();
+    for (_, m) in results {
+        all.append(m);
+    }
+    all.finish()
 }
 
 /// Runs every check and groups the findings.
 pub fn diagnose(snap: &Snapshot) -> Diagnosis {
     let now = snap.now.unwrap_or_else(Timestamp::now);
     let ctx = Ctx::new(snap, now);
-    let mut raw = run_checks(&ctx);
-    node::attach_pod_evidence(&ctx, &mut raw);
-    let mut findings = merge_findings(raw);
+    let mut findings = run_checks(&ctx);
     pasted::qualify(snap, &mut findings);
     pasted::from_messages(snap, &mut findings);
     let explained: std::collections::HashSet<(&str, &str)> = findings

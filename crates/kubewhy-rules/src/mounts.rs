@@ -2,6 +2,7 @@
 //! FailedMount events, and every ConfigMap / Secret reference resolved against the snapshot
 //! (when the snapshot holds that namespace's ConfigMaps / Secrets).
 
+use crate::Findings;
 use crate::podinfo::PodInfo;
 use crate::{Check, Ctx};
 use kubewhy_model::{Cause, Confidence, EvidenceKind, Finding, RiskLevel, Severity};
@@ -108,7 +109,7 @@ impl Check for ConfigAndMounts {
     fn causes(&self) -> &'static [Cause] {
         CAUSES
     }
-    fn run(&self, ctx: &Ctx, out: &mut Vec<Finding>) {
+    fn run(&self, ctx: &Ctx, out: &mut Findings) {
         for pod in &ctx.snap.pods {
             let info = PodInfo::new(pod);
             if info.is_terminating() || matches!(pod.status.phase.as_str(), "Succeeded" | "Failed")
@@ -128,7 +129,7 @@ impl Check for ConfigAndMounts {
     }
 }
 
-fn check_pod(ctx: &Ctx, info: &PodInfo, out: &mut Vec<Finding>) {
+fn check_pod(ctx: &Ctx, info: &PodInfo, out: &mut Findings) {
     let snap = ctx.snap;
     let mut found: Vec<Finding> = Vec::new();
     // 1. What the kubelet said: waiting messages and FailedMount events.

@@ -1,6 +1,7 @@
 //! Namespaces stuck Terminating: the namespace controller's conditions say what it is waiting
 //! for; the snapshot says which objects are left and which of them carry finalizers.
 
+use crate::Findings;
 use crate::podinfo::human_duration;
 use crate::{Check, Ctx};
 use kubewhy_model::objects::{Meta, Namespace, condition};
@@ -28,7 +29,7 @@ impl Check for NamespaceTerminating {
     fn causes(&self) -> &'static [Cause] {
         CAUSES
     }
-    fn run(&self, ctx: &Ctx, out: &mut Vec<Finding>) {
+    fn run(&self, ctx: &Ctx, out: &mut Findings) {
         for ns in &ctx.snap.namespaces {
             if ns.status.phase == "Terminating" || ns.metadata.deletion_timestamp.is_some() {
                 check_namespace(ctx, ns, out);
@@ -93,7 +94,7 @@ impl<'a> Stuck<'a> {
     }
 }
 
-fn check_namespace(ctx: &Ctx, ns: &Namespace, out: &mut Vec<Finding>) {
+fn check_namespace(ctx: &Ctx, ns: &Namespace, out: &mut Findings) {
     let name = ns.metadata.name.as_str();
     let age = ns
         .metadata

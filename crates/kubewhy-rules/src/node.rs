@@ -3,10 +3,11 @@
 //! static pods whose mirror pod did not follow their manifest. Node conditions first; node
 //! evidence (`--node-logs`, node-collect bundles) corroborates and adds what only the node shows.
 //!
-//! Also `attach_pod_evidence`: after every check ran, the node lines tied to a pod become
-//! evidence on that pod's findings (kernel OOM kills on an OOMKilled container, unmount errors
+//! Also `PodLines`: as each check pushes a finding, the node lines tied to its pods become
+//! evidence on it (kernel OOM kills on an OOMKilled container, unmount errors
 //! on a pod that does not go away).
 
+use crate::Findings;
 use crate::nodelink::{self, Line, quote_lines};
 use crate::podinfo::human_duration;
 use crate::{Check, Ctx};
@@ -60,7 +61,7 @@ impl Check for NodeHealth {
     fn causes(&self) -> &'static [Cause] {
         CAUSES
     }
-    fn run(&self, ctx: &Ctx, out: &mut Vec<Finding>) {
+    fn run(&self, ctx: &Ctx, out: &mut Findings) {
         let lagging = lagging_pods(ctx);
         for node in &ctx.snap.nodes {
             not_ready_or_pleg(ctx, node, out);
@@ -134,7 +135,7 @@ fn with_pods(mut f: Finding, pods: &[&Pod]) -> Finding {
     f
 }
 
-fn not_ready_or_pleg(ctx: &Ctx, node: &Node, out: &mut Vec<Finding>) {
+fn not_ready_or_pleg(ctx: &Ctx, node: &Node, out: &mut Findings) {
     let name = &node.metadata.name;
     let key = node_key(node);
     let ready = condition(&node.status.conditions, "Ready");
@@ -296,7 +297,7 @@ fn not_ready_or_pleg(ctx: &Ctx, node: &Node, out: &mut Vec<Finding>) {
     out.push(f);
 }
 
-fn pressure(ctx: &Ctx, node: &Node, out: &mut Vec<Finding>) {
+fn pressure(ctx: &Ctx, node: &Node, out: &mut Findings) {
     let name = &node.metadata.name;
     let key = node_key(node);
     let conds: Vec<_> = ["MemoryPressure", "DiskPressure", "PIDPressure"]
@@ -460,7 +461,7 @@ fn lagging_pods<'a>(ctx: &'a Ctx) -> HashMap<&'a str, Vec<(ObjectKey, String)>> 
     by_node
 }
 
-fn throttled(ctx: &Ctx, node: &Node, lagging: &[(ObjectKey, String)], out: &mut Vec<Finding>) {
+fn throttled(ctx: &Ctx, node: &Node, lagging: &[(ObjectKey, String)], out: &mut Findings) {
     let name = &node.metadata.name;
     let key = node_key(node);
     let lines: Vec<Line> = recent_lines(ctx, name, &[Signal::ClientThrottled])
@@ -566,7 +567,7 @@ fn throttled(ctx: &Ctx, node: &Node, lagging: &[(ObjectKey, String)], out: &mut 
 /// Volumes the kubelet cannot unmount for pods that are no longer in the API: a pod
 /// force-deleted while something held its volume leaves the mount, the pod directory and the
 /// kubelet's retries behind, with no pod to show them on.
-fn orphaned_volumes(ctx: &Ctx, node: &Node, out: &mut Vec<Finding>) {
+fn orphaned_volumes(ctx: &Ctx, node: &Node, out: &mut Findings) {
     let name = &node.metadata.name;
     if !ctx.snap.kinds_loaded.contains_key("Pod") {
         return; // no pods in the data: their absence says nothing
@@ -672,7 +673,7 @@ fn orphaned_volumes(ctx: &Ctx, node: &Node, out: &mut Vec<Finding>) {
     out.push(f);
 }
 
-fn static_pods(ctx: &Ctx, out: &mut Vec<Finding>) {
+fn static_pods(ctx: &Ctx, out: &mut Findings) {
     let view = ctx.nodes();
     for (node, bundles) in &view.bundles {
         for b in bundles {
@@ -866,26 +867,38 @@ fn signals_for(cause: Cause) -> &'static [Signal] {
     }
 }
 
-/// Adds the node lines tied to each finding's pods, for the signals that bear on its cause.
-pub(crate) fn attach_pod_evidence(ctx: &Ctx, findings: &mut [Finding]) {
-    if ctx.snap.node.bundles.is_empty() {
-        return;
+/// The node log lines tied to pods, for the findings about those pods (only when node logs were
+/// read and name pods).
+pub(crate) struct PodLines<'c, 'a> {
+    view: &'c nodelink::NodeView<'a>,
+    by_name: HashMap<(&'a str, &'a str), usize>,
+}
+
+impl<'c, 'a> PodLines<'c, 'a> {
+    pub(crate) fn new(ctx: &'c Ctx<'a>) -> Option<Self> {
+        if ctx.snap.node.bundles.is_empty() {
+            return None;
+        }
+        let view = ctx.nodes();
+        if view.lines.is_empty() {
+            return None;
+        }
+        let by_name = ctx
+            .snap
+            .pods
+            .iter()
+            .enumerate()
+            .map(|(i, p)| ((p.metadata.ns(), p.metadata.name.as_str()), i))
+            .collect();
+        Some(PodLines { view, by_name })
     }
-    let view = ctx.nodes();
-    if view.lines.is_empty() {
-        return;
-    }
-    let by_name: HashMap<(&str, &str), usize> = ctx
-        .snap
-        .pods
-        .iter()
-        .enumerate()
-        .map(|(i, p)| ((p.metadata.ns(), p.metadata.name.as_str()), i))
-        .collect();
-    for f in findings.iter_mut() {
+
+    /// Adds the lines of the finding's pods (its first 20) for the signals that bear on its
+    /// cause.
+    pub(crate) fn attach(&self, f: &mut Finding) {
         let signals = signals_for(f.cause);
         if signals.is_empty() {
-            continue;
+            return;
         }
         let pods: Vec<ObjectKey> = f
             .objects
@@ -895,10 +908,13 @@ pub(crate) fn attach_pod_evidence(ctx: &Ctx, findings: &mut [Finding]) {
             .cloned()
             .collect();
         for key in pods {
-            let Some(&idx) = by_name.get(&(key.namespace.as_str(), key.name.as_str())) else {
+            let Some(&idx) = self
+                .by_name
+                .get(&(key.namespace.as_str(), key.name.as_str()))
+            else {
                 continue;
             };
-            let lines = view.pod_lines(idx, signals);
+            let lines = self.view.pod_lines(idx, signals);
             nodelink::add_lines(f, Some(&key), &lines, 3);
         }
     }
@@ -939,7 +955,7 @@ type Ended<'a> = (&'a Pod, String, Option<Timestamp>, String);
 /// Containers that ended with exit code 255 and reason Unknown: what the kubelet records when
 /// the node (or its container runtime) restarted under them. One finding per node; certain
 /// when several containers there ended within the same two minutes.
-fn restarted(ctx: &Ctx, out: &mut Vec<Finding>) {
+fn restarted(ctx: &Ctx, out: &mut Findings) {
     let mut by_node: HashMap<&str, Vec<Ended>> = HashMap::new();
     for pod in &ctx.snap.pods {
         let node = pod.spec.node_name.as_deref().unwrap_or("");

@@ -2,6 +2,7 @@
 //! FailedScheduling events, parsed in every wording from Kubernetes 1.7 to today, plus the
 //! claims the pod references, checked against the snapshot.
 
+use crate::Findings;
 use crate::podinfo::{PodInfo, human_duration};
 use crate::scheduling::{Cluster, Verdict, simulate};
 use crate::{Check, Ctx};
@@ -45,7 +46,7 @@ impl Check for Pending {
     fn causes(&self) -> &'static [Cause] {
         CAUSES
     }
-    fn run(&self, ctx: &Ctx, out: &mut Vec<Finding>) {
+    fn run(&self, ctx: &Ctx, out: &mut Findings) {
         // The node-by-node analysis needs the nodes; it is built once, and only when a pod
         // waits for a node.
         let mut cluster: Option<Cluster> = None;
@@ -77,13 +78,7 @@ impl Check for Pending {
     }
 }
 
-fn check_pod(
-    ctx: &Ctx,
-    info: &PodInfo,
-    no_ready: bool,
-    sim: Option<&Verdict>,
-    out: &mut Vec<Finding>,
-) {
+fn check_pod(ctx: &Ctx, info: &PodInfo, no_ready: bool, sim: Option<&Verdict>, out: &mut Findings) {
     let snap = ctx.snap;
     let pod = info.pod;
     // State first: with no Ready node at all, whatever the scheduler says (the not-ready taint,
@@ -482,7 +477,7 @@ fn no_ready_nodes(ctx: &Ctx, info: &PodInfo) -> Finding {
 }
 
 /// Without any scheduler verdict, the claims the pod references can still be checked.
-fn claims_from_state(ctx: &Ctx, info: &PodInfo, out: &mut Vec<Finding>) {
+fn claims_from_state(ctx: &Ctx, info: &PodInfo, out: &mut Findings) {
     let snap = ctx.snap;
     if !snap.kinds_loaded.contains_key("PersistentVolumeClaim") {
         return;
@@ -749,7 +744,7 @@ const CLAIM_STUCK_AFTER_SECS: i64 = 5 * 60;
 /// Claims Pending for minutes that no pending pod's finding covers (a pod's own verdict names
 /// its claims): one finding per storage class. A claim of a WaitForFirstConsumer class waits
 /// for its pod by design and is left alone.
-fn unbound_claims(ctx: &Ctx, out: &mut Vec<Finding>) {
+fn unbound_claims(ctx: &Ctx, out: &mut Findings) {
     let snap = ctx.snap;
     let used_by_pending: std::collections::HashSet<(&str, &str)> = snap
         .pods

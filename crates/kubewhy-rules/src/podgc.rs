@@ -6,6 +6,7 @@
 //!   creation time. Reported from 80 % of the threshold, with the pods next in line.
 //! - Pods bound to a node that no longer exists are force-deleted after a 40 s quarantine.
 
+use crate::Findings;
 use crate::{Check, Ctx};
 use kubewhy_model::objects::Pod;
 use kubewhy_model::{Cause, EvidenceKind, Finding, ObjectKey, RiskLevel, Severity};
@@ -35,7 +36,7 @@ impl Check for PodGc {
     fn causes(&self) -> &'static [Cause] {
         CAUSES
     }
-    fn run(&self, ctx: &Ctx, out: &mut Vec<Finding>) {
+    fn run(&self, ctx: &Ctx, out: &mut Findings) {
         terminated(ctx, out);
         orphaned(ctx, out);
         job_ttl(ctx, out);
@@ -73,7 +74,7 @@ fn is_terminated(p: &Pod) -> bool {
     matches!(p.status.phase.as_str(), "Succeeded" | "Failed")
 }
 
-fn terminated(ctx: &Ctx, out: &mut Vec<Finding>) {
+fn terminated(ctx: &Ctx, out: &mut Findings) {
     let (limit, source) = threshold(ctx);
     if limit == 0 {
         return; // 0 disables terminated-pod GC
@@ -199,7 +200,7 @@ fn terminated(ctx: &Ctx, out: &mut Vec<Finding>) {
     out.push(f);
 }
 
-fn orphaned(ctx: &Ctx, out: &mut Vec<Finding>) {
+fn orphaned(ctx: &Ctx, out: &mut Findings) {
     let snap = ctx.snap;
     if !snap.nodes_known() {
         return;
@@ -238,7 +239,7 @@ fn orphaned(ctx: &Ctx, out: &mut Vec<Finding>) {
 
 /// Finished Jobs whose `ttlSecondsAfterFinished` ends soon: the TTL-after-finished controller
 /// deletes the Job and, by cascade, its pods and their logs.
-fn job_ttl(ctx: &Ctx, out: &mut Vec<Finding>) {
+fn job_ttl(ctx: &Ctx, out: &mut Findings) {
     let snap = ctx.snap;
     for job in snap.workloads.iter().filter(|w| w.kind == "Job") {
         let Some(ttl) = job.spec.ttl_seconds_after_finished else {

@@ -3,6 +3,7 @@
 //! and the kubelet's `Unhealthy` events say `Readiness probe failed: …` with the probe's output.
 //! The pod gets no Service traffic and blocks rollouts.
 
+use crate::Findings;
 use crate::podinfo::{PodInfo, human_duration};
 use crate::{Check, Ctx};
 use kubewhy_model::objects::ContainerStatus;
@@ -20,7 +21,7 @@ impl Check for Readiness {
     fn causes(&self) -> &'static [Cause] {
         &[Cause::ReadinessProbeFailing]
     }
-    fn run(&self, ctx: &Ctx, out: &mut Vec<Finding>) {
+    fn run(&self, ctx: &Ctx, out: &mut Findings) {
         for pod in &ctx.snap.pods {
             if pod.status.phase != "Running" || pod.metadata.deletion_timestamp.is_some() {
                 continue;

@@ -5,6 +5,7 @@
 //! DeletionByPodGC, TerminationByKubelet). Events corroborate (Evicted, Preempted,
 //! TaintManagerEviction), but the status outlives them.
 
+use crate::Findings;
 use crate::disruption::{self, Preemptor, Said};
 use crate::{Check, Ctx};
 use kubewhy_model::objects::{Pod, condition};
@@ -27,7 +28,7 @@ impl Check for Removal {
     fn causes(&self) -> &'static [Cause] {
         CAUSES
     }
-    fn run(&self, ctx: &Ctx, out: &mut Vec<Finding>) {
+    fn run(&self, ctx: &Ctx, out: &mut Findings) {
         for pod in &ctx.snap.pods {
             if let Some(f) = check(ctx, pod) {
                 out.push(f);

@@ -3,6 +3,7 @@
 //! the part that failed — the CNI plugin, the sandbox image, the OCI runtime, a memory limit too
 //! small to start anything.
 
+use crate::Findings;
 use crate::podinfo::PodInfo;
 use crate::{Check, Ctx};
 use kubewhy_model::{Cause, Confidence, Finding, RiskLevel, Severity};
@@ -18,7 +19,7 @@ impl Check for Sandbox {
     fn causes(&self) -> &'static [Cause] {
         &[Cause::SandboxCreationFailed]
     }
-    fn run(&self, ctx: &Ctx, out: &mut Vec<Finding>) {
+    fn run(&self, ctx: &Ctx, out: &mut Findings) {
         for pod in &ctx.snap.pods {
             if pod.metadata.deletion_timestamp.is_some() || pod.status.phase != "Pending" {
                 continue;

@@ -3,6 +3,7 @@
 //! finalizers (nothing else can remove the object), the node (no kubelet to confirm), the
 //! kubelet's own reports (unmount and stop failures), else the kubelet's reclaim checks.
 
+use crate::Findings;
 use crate::podinfo::{PodInfo, human_duration};
 use crate::{Check, Ctx};
 use crate::{node, nodelink};
@@ -46,7 +47,7 @@ impl Check for Terminating {
     fn causes(&self) -> &'static [Cause] {
         CAUSES
     }
-    fn run(&self, ctx: &Ctx, out: &mut Vec<Finding>) {
+    fn run(&self, ctx: &Ctx, out: &mut Findings) {
         for (i, pod) in ctx.snap.pods.iter().enumerate() {
             if let Some(deadline) = pod.metadata.deletion_timestamp {
                 check_pod(ctx, i, &PodInfo::new(pod), deadline, out);
@@ -102,7 +103,7 @@ fn check_pod(
     pod_idx: usize,
     info: &PodInfo,
     deadline: jiff::Timestamp,
-    out: &mut Vec<Finding>,
+    out: &mut Findings,
 ) {
     let pod = info.pod;
     let past = ctx.now.as_second() - deadline.as_second();

@@ -2,6 +2,7 @@
 //! request or limit under 1 MiB is never meant (`memory: 4` is 4 bytes, `1024m` is 1.024 bytes;
 //! seed 002), and no container starts with it.
 
+use crate::Findings;
 use crate::podinfo::PodInfo;
 use crate::{Check, Ctx};
 use kubewhy_model::quantity;
@@ -50,7 +51,7 @@ impl Check for ResourceUnits {
     fn causes(&self) -> &'static [Cause] {
         CAUSES
     }
-    fn run(&self, ctx: &Ctx, out: &mut Vec<Finding>) {
+    fn run(&self, ctx: &Ctx, out: &mut Findings) {
         for pod in &ctx.snap.pods {
             if matches!(pod.status.phase.as_str(), "Succeeded" | "Failed") {
                 continue;

@@ -240,6 +240,87 @@ impl Object {
     }
 }
 
+/// What the pods a store holds have in common, by its JSON: the replicas of one workload hold
+/// one `SharedSpec` (all of the spec but the node and the volumes) and one set of labels between
+/// them instead of one each. What watch mode's memory per pod comes down to.
+#[derive(Debug, Default)]
+pub struct SharedParts {
+    specs: std::collections::HashMap<String, std::sync::Arc<kubewhy_model::objects::SharedSpec>>,
+    labels: std::collections::HashMap<String, kubewhy_model::objects::SharedLabels>,
+    /// Entries after the last pruning: the next one is due when twice as many are held.
+    pruned_at: usize,
+}
+
+impl SharedParts {
+    /// Distinct specs and label sets held.
+    pub fn len(&self) -> usize {
+        self.specs.len() + self.labels.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Lets go of what no pod holds any more.
+    pub fn prune(&mut self) {
+        self.specs
+            .retain(|_, s| std::sync::Arc::strong_count(s) > 1);
+        self.labels.retain(|_, l| l.holders() > 1);
+        self.pruned_at = self.len();
+    }
+}
+
+/// `v` as a key: its JSON, but for the fields named in `skip` when it is an object.
+fn key_of(v: &serde_json::Value, skip: &[&str]) -> String {
+    match v.as_object() {
+        Some(fields) => {
+            let mut key = String::new();
+            for (k, v) in fields {
+                if !skip.contains(&k.as_str()) {
+                    key.push_str(&serde_json::Value::from(k.as_str()).to_string());
+                    key.push(':');
+                    key.push_str(&v.to_string());
+                    key.push(',');
+                }
+            }
+            key
+        }
+        None => v.to_string(),
+    }
+}
+
+impl Object {
+    /// For a pod: shares its spec and labels with the pods already in `parts` that have the same
+    /// (`raw` is the object it was decoded from; the slim views are functions of the JSON).
+    pub fn share(&mut self, raw: &serde_json::Value, parts: &mut SharedParts) {
+        let decode::Obj::Pod(pod) = &mut self.0 else {
+            return;
+        };
+        let Some(pod) = std::sync::Arc::get_mut(pod) else {
+            return;
+        };
+        if parts.len() >= 2 * parts.pruned_at.max(512) {
+            parts.prune();
+        }
+        if let Some(spec) = raw.get("spec") {
+            pod.spec.shared = parts
+                .specs
+                .entry(key_of(spec, &["nodeName", "volumes"]))
+                .or_insert_with(|| pod.spec.shared.clone())
+                .clone();
+        }
+        if let Some(labels) = raw["metadata"].get("labels")
+            && !pod.metadata.labels.is_empty()
+        {
+            pod.metadata.labels = parts
+                .labels
+                .entry(key_of(labels, &[]))
+                .or_insert_with(|| pod.metadata.labels.clone())
+                .clone();
+        }
+    }
+}
+
 /// A snapshot of objects kept elsewhere (copied), plus the kinds that were read and are empty
 /// (so "none exist" can be said of them), not yet finished: more inputs go on with `load_onto`.
 pub fn snapshot_of<'a>(

@@ -327,3 +327,76 @@ proptest::proptest! {
         }
     }
 }
+
+fn replica(name: &str, node: &str, token: &str, image: &str) -> serde_json::Value {
+    serde_json::json!({
+        "apiVersion": "v1", "kind": "Pod",
+        "metadata": {"name": name, "namespace": "shop", "uid": format!("uid-{name}"),
+                     "labels": {"app": "web", "pod-template-hash": "5d8f"}},
+        "spec": {
+            "nodeName": node,
+            "volumes": [{"name": token, "projected": {}}],
+            "containers": [{"name": "app", "image": image, "env": [{"name": "A", "value": "x"}]}],
+            "tolerations": [{"key": "k", "operator": "Exists"}]
+        },
+        "status": {"phase": "Running"}
+    })
+}
+
+#[test]
+fn replicas_share_their_spec_and_labels_but_keep_their_node_and_volumes() {
+    let mut parts = SharedParts::default();
+    let raws = [
+        replica("web-a", "node-1", "kube-api-access-aaaaa", "nginx:1"),
+        replica("web-b", "node-2", "kube-api-access-bbbbb", "nginx:1"),
+        replica("web-c", "node-1", "kube-api-access-ccccc", "nginx:2"),
+    ];
+    let objects: Vec<Object> = raws
+        .iter()
+        .map(|raw| {
+            let mut o = Object::decode("Pod", "v1", raw).unwrap();
+            o.share(raw, &mut parts);
+            o
+        })
+        .collect();
+    let s = snapshot_of(&objects, []);
+    let (a, b, c) = (&s.pods[0], &s.pods[1], &s.pods[2]);
+    assert!(std::sync::Arc::ptr_eq(&a.spec.shared, &b.spec.shared));
+    assert!(!std::sync::Arc::ptr_eq(&a.spec.shared, &c.spec.shared));
+    assert_eq!(a.spec.containers[0].image, "nginx:1");
+    assert_eq!(c.spec.containers[0].image, "nginx:2");
+    assert_eq!(b.spec.tolerations[0].key.as_deref(), Some("k"));
+    // What is each pod's own stays its own.
+    assert_eq!(a.spec.node_name.as_deref(), Some("node-1"));
+    assert_eq!(b.spec.node_name.as_deref(), Some("node-2"));
+    assert_eq!(a.spec.volumes[0].name, "kube-api-access-aaaaa");
+    assert_eq!(b.spec.volumes[0].name, "kube-api-access-bbbbb");
+    // One set of labels for all three.
+    assert_eq!(
+        a.metadata.labels.get("app").map(|v| v.as_str()),
+        Some("web")
+    );
+    assert_eq!(a.metadata.labels.holders(), 4, "three pods and the pool");
+    assert_eq!(parts.len(), 3, "two specs, one label set");
+    drop(s);
+    drop(objects);
+    parts.prune();
+    assert!(parts.is_empty(), "nothing is held once no pod holds it");
+}
+
+#[test]
+fn changing_a_shared_spec_changes_one_pod() {
+    let mut parts = SharedParts::default();
+    let raw = replica("web-a", "node-1", "t", "nginx:1");
+    let mut one = Object::decode("Pod", "v1", &raw).unwrap();
+    one.share(&raw, &mut parts);
+    let mut two = Object::decode("Pod", "v1", &raw).unwrap();
+    two.share(&raw, &mut parts);
+    let s = snapshot_of([&one, &two], []);
+    let mut changed = (*s.pods[0]).clone();
+    changed.spec.tolerations.clear();
+    changed.metadata.labels.insert("extra", "1".into());
+    assert!(changed.spec.tolerations.is_empty());
+    assert_eq!(s.pods[1].spec.tolerations.len(), 1);
+    assert!(!s.pods[1].metadata.labels.contains_key("extra"));
+}

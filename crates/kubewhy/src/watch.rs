@@ -178,10 +178,10 @@ async fn shutdown_signal() {
 
 // ------------------------------------------------------------------ evaluation
 
-/// What the server hands out, replaced whole after each evaluation.
+/// What the server hands out, replaced whole after each evaluation. The JSON is rendered on
+/// request (`View::json`): kept, it would cost as much memory per broken pod as the pod itself.
 #[derive(Default)]
 struct Published {
-    json: String,
     html: String,
     /// What a page filtered to one namespace (`/?namespace=shop`) is rendered from.
     view: Option<Arc<View>>,
@@ -203,6 +203,20 @@ struct View {
 }
 
 impl View {
+    /// The findings as `kubewhy scan -o json` prints them.
+    fn json(&self) -> String {
+        kubewhy_report::render(
+            &kubewhy_report::Report {
+                findings: &self.findings,
+                unexplained: &self.unexplained,
+                warnings: &self.warnings,
+                snapshot: self.snapshot.clone(),
+                summary_only: false,
+            },
+            kubewhy_report::Format::Json,
+        )
+    }
+
     /// The page, whole or for one namespace.
     fn page(&self, namespace: Option<&str>) -> String {
         let (findings, unexplained) = match namespace {
@@ -389,7 +403,6 @@ fn evaluate_loop(shared: &Shared, client: &kubewhy_live::Client, rt: &tokio::run
                 _ => None,
             })
             .collect();
-        let json = kubewhy_report::render(&report, kubewhy_report::Format::Json);
         let view = View {
             namespaces: kubewhy_report::namespaces_of(&diagnosis.findings, &diagnosis.unexplained),
             snapshot: report.snapshot.clone(),
@@ -433,7 +446,6 @@ fn evaluate_loop(shared: &Shared, client: &kubewhy_live::Client, rt: &tokio::run
         };
         let mut p = shared.published.write().unwrap_or_else(|p| p.into_inner());
         *p = Published {
-            json,
             html,
             view: Some(Arc::new(view)),
             at: Some(Instant::now()),
@@ -873,11 +885,14 @@ fn query_value(query: &str, key: &str) -> Option<String> {
 }
 
 async fn findings(State(s): State<Arc<Shared>>) -> Response {
-    let p = s.published.read().unwrap_or_else(|p| p.into_inner());
-    if p.at.is_none() {
-        return not_yet();
-    }
-    ([(header::CONTENT_TYPE, "application/json")], p.json.clone()).into_response()
+    let view = {
+        let p = s.published.read().unwrap_or_else(|p| p.into_inner());
+        match (&p.view, p.at) {
+            (Some(v), Some(_)) => v.clone(),
+            _ => return not_yet(),
+        }
+    };
+    ([(header::CONTENT_TYPE, "application/json")], view.json()).into_response()
 }
 
 async fn metrics(State(s): State<Arc<Shared>>) -> Response {
