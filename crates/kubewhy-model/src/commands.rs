@@ -12,12 +12,21 @@ const LISTED: usize = 3;
 const LOOP_VALUES: usize = 50;
 
 /// The distinct commands of one step, in the order first seen. A merged finding about 10,000
-/// pods sees 10,000 commands: each is held once (the set holds indices into the list).
+/// pods sees 10,000 commands: each is held once, end to end in one buffer (the set holds their
+/// indices).
 #[derive(Debug, Default)]
 pub struct Variants {
-    list: Vec<String>,
+    text: String,
+    /// Where each command ends in `text`.
+    ends: Vec<usize>,
     seen: hashbrown::HashTable<u32>,
     hasher: foldhash::fast::FixedState,
+}
+
+/// Command `i` of `text` cut at `ends`.
+fn nth<'a>(text: &'a str, ends: &[usize], i: usize) -> &'a str {
+    let start = if i == 0 { 0 } else { ends[i - 1] };
+    &text[start..ends[i]]
 }
 
 impl Variants {
@@ -29,25 +38,39 @@ impl Variants {
         v
     }
     pub fn add(&mut self, command: String) {
-        let Variants { list, seen, hasher } = self;
+        let Variants {
+            text,
+            ends,
+            seen,
+            hasher,
+        } = self;
         let hash = hasher.hash_one(command.as_str());
-        if seen.find(hash, |&i| list[i as usize] == command).is_some() {
+        if seen
+            .find(hash, |&i| nth(text, ends, i as usize) == command)
+            .is_some()
+        {
             return;
         }
-        seen.insert_unique(hash, list.len() as u32, |&i| {
-            hasher.hash_one(list[i as usize].as_str())
+        seen.insert_unique(hash, ends.len() as u32, |&i| {
+            hasher.hash_one(nth(text, ends, i as usize))
         });
-        list.push(command);
+        text.push_str(&command);
+        ends.push(text.len());
+    }
+    fn list(&self) -> Vec<&str> {
+        (0..self.ends.len())
+            .map(|i| nth(&self.text, &self.ends, i))
+            .collect()
     }
     /// The distinct commands, in the order first seen.
     pub fn into_list(self) -> Vec<String> {
-        self.list
+        self.list().into_iter().map(str::to_string).collect()
     }
     /// The command text that stands for all of them (lines of commands). A read-only step (it
     /// only shows something: one pod's events stand for its siblings') keeps one example of each
     /// shape; a step that changes something addresses every workload.
     pub fn fold(self, read_only: bool) -> Option<String> {
-        fold(&self.list, read_only)
+        fold(&self.list(), read_only)
     }
 }
 
@@ -61,12 +84,12 @@ struct Shape<'a> {
     members: Vec<usize>,
 }
 
-fn shapes(commands: &[String]) -> Vec<Shape<'_>> {
+fn shapes<S: AsRef<str>>(commands: &[S]) -> Vec<Shape<'_>> {
     let mut out: Vec<Shape> = Vec::new();
     let mut words: Vec<&str> = Vec::new();
     'next: for (m, c) in commands.iter().enumerate() {
         words.clear();
-        words.extend(c.split(' '));
+        words.extend(c.as_ref().split(' '));
         for s in &mut out {
             if s.words.len() != words.len() {
                 continue;
@@ -95,9 +118,15 @@ fn shapes(commands: &[String]) -> Vec<Shape<'_>> {
     out
 }
 
-pub fn fold(commands: &[String], read_only: bool) -> Option<String> {
+pub fn fold<S: AsRef<str>>(commands: &[S], read_only: bool) -> Option<String> {
     if commands.len() <= 1 || (!read_only && commands.len() <= LISTED) {
-        return (!commands.is_empty()).then(|| commands.join("\n"));
+        return (!commands.is_empty()).then(|| {
+            commands
+                .iter()
+                .map(AsRef::as_ref)
+                .collect::<Vec<&str>>()
+                .join("\n")
+        });
     }
     let mut lines = Vec::new();
     let shapes = shapes(commands);
@@ -109,7 +138,7 @@ pub fn fold(commands: &[String], read_only: bool) -> Option<String> {
                 .members
                 .iter()
                 .take(shown)
-                .map(|&m| commands[m].clone())
+                .map(|&m| commands[m].as_ref().to_string())
                 .collect();
             let more = s.members.len().saturating_sub(shown);
             if more > 0
@@ -141,12 +170,12 @@ pub fn fold(commands: &[String], read_only: bool) -> Option<String> {
 
 /// `for w in v1 v2 …; do COMMAND; done`, the differing words replaced by `$w` (or, for two,
 /// `w` holding both as `A:B` — neither a namespace nor a name can hold a colon).
-fn loop_over(commands: &[String], s: &Shape, unlisted: &mut usize) -> String {
+fn loop_over<S: AsRef<str>>(commands: &[S], s: &Shape, unlisted: &mut usize) -> String {
     let mut values: Vec<String> = s
         .members
         .iter()
         .map(|&m| {
-            let words: Vec<&str> = commands[m].split(' ').collect();
+            let words: Vec<&str> = commands[m].as_ref().split(' ').collect();
             s.differ
                 .iter()
                 .map(|&i| words[i])
