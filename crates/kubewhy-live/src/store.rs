@@ -61,16 +61,46 @@ struct KindState {
     /// The last watch error, its HTTP status, and when it happened; cleared by the next event.
     failed: Option<(String, Option<u16>, std::time::Instant)>,
     errors_by_code: std::collections::BTreeMap<u16, u64>,
-    objects: HashMap<String, Object>,
+    objects: HashMap<Uid, Object>,
     /// Pods: the specs and labels their replicas share.
     shared: kubewhy_source::SharedParts,
     /// During a (re)list: what it has listed so far.
-    relist: Option<HashMap<String, Object>>,
+    relist: Option<HashMap<Uid, Object>>,
     status: WatchStatus,
     lists: u64,
     errors: u64,
     undecodable: u64,
     api_version: String,
+}
+
+/// An object's uid as the store keys it: a UUID (what the API server assigns, in lower case) in
+/// 16 bytes, anything else as its text. One string allocation less per watched object.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum Uid {
+    Uuid(u128),
+    Text(Box<str>),
+}
+
+impl Uid {
+    fn new(s: &str) -> Uid {
+        let b = s.as_bytes();
+        let dashes = [8, 13, 18, 23];
+        let canonical = b.len() == 36
+            && b.iter().enumerate().all(|(i, &c)| {
+                if dashes.contains(&i) {
+                    c == b'-'
+                } else {
+                    c.is_ascii_digit() || (b'a'..=b'f').contains(&c)
+                }
+            });
+        if canonical {
+            let hex: String = s.chars().filter(|&c| c != '-').collect();
+            if let Ok(n) = u128::from_str_radix(&hex, 16) {
+                return Uid::Uuid(n);
+            }
+        }
+        Uid::Text(s.into())
+    }
 }
 
 /// Every watched kind's objects. Shared between the watch tasks and whoever evaluates.
@@ -239,7 +269,7 @@ impl Store {
         if pods.is_empty() || pods.iter().any(|k| k.lists == 0) {
             return 0;
         }
-        let alive: std::collections::HashSet<String> = pods
+        let alive: std::collections::HashSet<Uid> = pods
             .iter()
             .flat_map(|k| k.objects.keys().cloned())
             .collect();
@@ -251,7 +281,7 @@ impl Store {
         {
             let before = events.objects.len();
             events.objects.retain(|_, o| match o.event_about() {
-                Some(("Pod", uid, at)) if !uid.is_empty() && !alive.contains(uid) => {
+                Some(("Pod", uid, at)) if !uid.is_empty() && !alive.contains(&Uid::new(uid)) => {
                     at.is_some_and(|t| now.as_second() - t.as_second() < grace)
                 }
                 _ => true,
@@ -304,8 +334,8 @@ impl Store {
         if !matches!(ev, WEvent::Init) {
             k.failed = None;
         }
-        let decode = |k: &mut KindState, o: &DynamicObject| -> Option<(String, Object)> {
-            let uid = o.metadata.uid.clone()?;
+        let decode = |k: &mut KindState, o: &DynamicObject| -> Option<(Uid, Object)> {
+            let uid = Uid::new(o.metadata.uid.as_deref()?);
             let v = serde_json::to_value(o).ok()?;
             match Object::decode(k.resource.kind, &k.api_version, &v) {
                 Ok(mut obj) => {
@@ -344,7 +374,7 @@ impl Store {
             }
             WEvent::Delete(o) => {
                 if let Some(uid) = &o.metadata.uid {
-                    k.objects.remove(uid);
+                    k.objects.remove(&Uid::new(uid));
                 }
                 *changes += 1;
             }
@@ -392,6 +422,23 @@ mod tests {
             .collect();
         v.sort();
         v
+    }
+
+    #[test]
+    fn uuids_are_keyed_in_sixteen_bytes_and_nothing_else_is_mistaken_for_one() {
+        let a = "0b9a6f0e-3f43-4c1a-9d1e-2f4b5c6d7e8f";
+        assert!(matches!(Uid::new(a), Uid::Uuid(_)));
+        assert_eq!(Uid::new(a), Uid::new(a));
+        assert_ne!(
+            Uid::new(a),
+            Uid::new("0b9a6f0e-3f43-4c1a-9d1e-2f4b5c6d7e80")
+        );
+        // Upper case, no dashes, other lengths: kept as text, never folded into a UUID.
+        let upper = a.to_uppercase();
+        assert!(matches!(Uid::new(&upper), Uid::Text(_)));
+        assert_ne!(Uid::new(&upper), Uid::new(a));
+        assert!(matches!(Uid::new("u1"), Uid::Text(_)));
+        assert!(matches!(Uid::new(&a.replace('-', "")), Uid::Text(_)));
     }
 
     #[test]

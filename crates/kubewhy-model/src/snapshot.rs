@@ -63,6 +63,9 @@ pub struct Snapshot {
     pub node: crate::node::NodeEvidence,
     /// The snapshot's "now": `--now`, else the newest timestamp in the data (see `finish`).
     pub now: Option<Timestamp>,
+    /// When the data was read (the loader's clock): what the checks judge at when the data holds
+    /// no time at all (`judged_at`). The model and the checks never read the clock themselves.
+    pub read_at: Option<Timestamp>,
     /// `--gc-threshold`: kube-controller-manager's `--terminated-pod-gc-threshold` when the data
     /// cannot show it.
     pub gc_threshold: Option<usize>,
@@ -227,6 +230,12 @@ fn dedup_by<T>(v: &mut Vec<T>, key: impl for<'a> Fn(&'a T) -> (&'a str, &'a str,
 }
 
 impl Snapshot {
+    /// The moment the checks judge at: `now`, else when the data was read, else (a snapshot
+    /// built by hand, without a time of its own) the epoch.
+    pub fn judged_at(&self) -> Timestamp {
+        self.now.or(self.read_at).unwrap_or_default()
+    }
+
     /// Moves the objects and kind counts of unfinished snapshots (one per file or block read)
     /// into this one, in order. Each list grows once, to its exact size (at 150,000 pods a
     /// doubling list would copy and briefly hold twice what it keeps); pods and events, the

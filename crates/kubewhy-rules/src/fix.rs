@@ -49,7 +49,7 @@ pub fn plan(
     subject: &Subject,
     opts: FixOptions,
 ) -> Result<Plan, String> {
-    let now = snap.now.unwrap_or_else(Timestamp::now);
+    let now = snap.judged_at();
     let mut p = Planner {
         snap,
         now,

@@ -176,7 +176,7 @@ fn run_checks(ctx: &Ctx) -> Vec<Finding> {
 
 /// Runs every check and groups the findings.
 pub fn diagnose(snap: &Snapshot) -> Diagnosis {
-    let now = snap.now.unwrap_or_else(Timestamp::now);
+    let now = snap.judged_at();
     let ctx = Ctx::new(snap, now);
     let mut findings = run_checks(&ctx);
     pasted::qualify(snap, &mut findings);

@@ -927,7 +927,7 @@ const BUSY_NODE_PODS: usize = 100;
 /// Nodes whose kubelet configuration (kubeAPIQPS) the rate-limit check would use: those with a
 /// pod whose status lags, then the busiest; at most `max`, busiest first.
 pub fn configz_candidates(snap: &kubewhy_model::Snapshot, max: usize) -> Vec<String> {
-    let now = snap.now.unwrap_or_else(Timestamp::now);
+    let now = snap.judged_at();
     let ctx = Ctx::new(snap, now);
     let lagging = lagging_pods(&ctx);
     let mut out: Vec<(bool, usize, String)> = Vec::new();

@@ -415,6 +415,7 @@ pub fn load_onto(base: Snapshot, inputs: Vec<Input>, now: Option<jiff::Timestamp
         }
     }
     snap.finish_until(now.or(any_paste.then_some(anchor)), limit);
+    snap.read_at = Some(anchor);
     loaded.pasted_text = any_paste;
     loaded.empty = all_empty;
     loaded.warnings = warnings;

@@ -227,6 +227,9 @@ fn evaluate(store: &kubewhy_live::store::Store) -> (kubewhy_rules::Diagnosis, St
         },
     );
     stage("html");
+    // As the watch does: the snapshot goes before the free memory is handed back.
+    drop(report);
+    drop(loaded);
     // As the watch does after each evaluation (`release_free_memory`).
     // SAFETY: returns free heap pages to the kernel; no preconditions.
     unsafe { libc::malloc_trim(0) };
