@@ -230,6 +230,44 @@ fn dedup_by<T>(v: &mut Vec<T>, key: impl for<'a> Fn(&'a T) -> (&'a str, &'a str,
 }
 
 impl Snapshot {
+    /// The containers of pod `ns/name` that restarted after a termination and whose log the
+    /// data lacks: the previous run's log is what would explain the exit.
+    pub fn crashed_without_logs(&self, ns: &str, name: &str) -> Vec<String> {
+        self.pods
+            .iter()
+            .filter(|p| p.metadata.name == name && p.metadata.ns() == ns)
+            .flat_map(|p| {
+                p.status
+                    .init_container_statuses
+                    .iter()
+                    .chain(&p.status.container_statuses)
+            })
+            .filter(|c| c.restart_count > 0 && c.last_state.terminated.is_some())
+            .filter(|c| self.logs_for(ns, name, &c.name).is_none())
+            .map(|c| c.name.to_string())
+            .collect()
+    }
+
+    /// Adds what was read on a node. With `time_from_data` (offline data, no `--now`), the
+    /// snapshot's time moves to the bundle's newest line or collection time when that is later:
+    /// node evidence is data too.
+    pub fn add_node_bundle(&mut self, bundle: crate::node::NodeBundle, time_from_data: bool) {
+        if time_from_data {
+            let newest = bundle
+                .lines
+                .iter()
+                .filter_map(|l| l.time)
+                .chain(bundle.collected)
+                .max();
+            if let Some(t) = newest
+                && self.now.is_none_or(|n| n < t)
+            {
+                self.now = Some(t);
+            }
+        }
+        self.node.bundles.push(bundle);
+    }
+
     /// The moment the checks judge at: `now`, else when the data was read, else (a snapshot
     /// built by hand, without a time of its own) the epoch.
     pub fn judged_at(&self) -> Timestamp {

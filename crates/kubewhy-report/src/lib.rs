@@ -4,6 +4,7 @@
 //! is written, in every format: terminal escape sequences and control characters never reach
 //! the user's terminal.
 
+pub mod catalogue;
 mod gone;
 mod html;
 mod markdown;

@@ -1,7 +1,7 @@
 //! `kubewhy fix`: glue between the live source, the planner (`kubewhy_rules::fix`), the renderer
 //! and the writer (`kubewhy_live::write`).
 
-use crate::{FixArgs, FixFormat};
+use crate::cli::{FixArgs, FixFormat};
 use anyhow::{Context, Result, anyhow, bail};
 use kubewhy_model::plan::{Journal, Outcome, Plan, Target};
 use kubewhy_rules::fix::{FixOptions, Subject};
@@ -140,7 +140,7 @@ fn make_plan(
     if is_ns {
         opts.focus = vec![name.clone()];
     }
-    let fetched = crate::with_progress(&opts, |o| rt.block_on(kubewhy_live::fetch(o)))
+    let fetched = crate::source::with_progress(&opts, |o| rt.block_on(kubewhy_live::fetch(o)))
         .map_err(|e| anyhow!("{e}"))?;
     let pods_cluster_wide = !fetched.problems.iter().any(|p| p.file == "live:pods");
     let mut err = anstream::stderr();

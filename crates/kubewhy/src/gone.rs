@@ -1,7 +1,8 @@
 //! `kubewhy gone` (why did a pod disappear) and the flight recorder of `kubewhy watch --record`
 //! that lets `gone` answer days later.
 
-use crate::{SourceArgs, load_source};
+use crate::cli::SourceArgs;
+use crate::source::load_source;
 use anyhow::{Result, bail};
 use clap::{Args, ValueEnum};
 use kubewhy_live::watch::Seen;
