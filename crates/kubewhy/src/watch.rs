@@ -294,11 +294,77 @@ struct Contents {
     read: Option<Instant>,
 }
 
+/// Reads again what the namespaces being deleted still hold, when they changed or every
+/// `CONTENTS_EVERY` (one request per served resource type; nothing when none is being deleted).
+fn refresh_contents(
+    contents: &mut Contents,
+    snap: &kubewhy_model::Snapshot,
+    client: &kubewhy_live::Client,
+    rt: &tokio::runtime::Handle,
+) {
+    let dying: BTreeSet<String> = snap
+        .namespaces
+        .iter()
+        .filter(|n| n.metadata.deletion_timestamp.is_some())
+        .map(|n| n.metadata.name.to_string())
+        .collect();
+    if dying.is_empty() {
+        *contents = Contents::default();
+    } else if dying != contents.namespaces
+        || contents.read.is_none_or(|t| t.elapsed() >= CONTENTS_EVERY)
+    {
+        let names: Vec<String> = dying.iter().cloned().collect();
+        let (pages, problems) = rt.block_on(kubewhy_live::namespace_contents(client, &names));
+        *contents = Contents {
+            namespaces: dying,
+            pages,
+            problems,
+            read: Some(Instant::now()),
+        };
+    }
+}
+
+/// Each watch's trouble said once on stderr when it starts and when it ends, not per retry
+/// (watches failing the same way in one line); /healthz and the page keep saying it meanwhile.
+fn say_watch_trouble(health: &[WatchHealth], said: &mut Said) {
+    let mut troubled: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let mut ended: Vec<String> = Vec::new();
+    for h in health {
+        let key = (h.resource, h.scope.clone());
+        // A refusal (Forbidden) was said once at start by the permissions line; the page
+        // and /healthz keep saying it.
+        let now = failing(h).map(|e| format!("{e} (retried with back-off)"));
+        let before = said.get(&key).cloned().flatten();
+        if now != before {
+            match &now {
+                Some(n) => troubled.entry(n.clone()).or_default().push(where_(h)),
+                None => ended.push(where_(h)),
+            }
+            said.insert(key, now);
+        }
+    }
+    let mut err = anstream::stderr();
+    for (why, watches) in &troubled {
+        let _ = writeln!(
+            err,
+            "kubewhy: warning: cannot watch {}: {}",
+            list_of(watches),
+            kubewhy_report::sanitize(why)
+        );
+    }
+    if !ended.is_empty() {
+        let _ = writeln!(err, "kubewhy: the watch of {} works again", list_of(&ended));
+    }
+}
+
+/// What `say_watch_trouble` last said of each watch (kind and scope).
+type Said = BTreeMap<(&'static str, Option<String>), Option<String>>;
+
 fn evaluate_loop(shared: &Shared, client: &kubewhy_live::Client, rt: &tokio::runtime::Handle) {
     let mut last_changes = u64::MAX;
     let mut last_eval: Option<Instant> = None;
     let mut contents = Contents::default();
-    let mut said: BTreeMap<(&'static str, Option<String>), Option<String>> = BTreeMap::new();
+    let mut said = Said::new();
     loop {
         std::thread::sleep(Duration::from_millis(250));
         let changes = shared.store.changes();
@@ -315,26 +381,7 @@ fn evaluate_loop(shared: &Shared, client: &kubewhy_live::Client, rt: &tokio::run
             .store
             .forget_events_of_gone_pods(jiff::Timestamp::now(), ORPHAN_EVENT_GRACE);
         let (snap, mut problems) = shared.store.snapshot();
-        let dying: BTreeSet<String> = snap
-            .namespaces
-            .iter()
-            .filter(|n| n.metadata.deletion_timestamp.is_some())
-            .map(|n| n.metadata.name.to_string())
-            .collect();
-        if dying.is_empty() {
-            contents = Contents::default();
-        } else if dying != contents.namespaces
-            || contents.read.is_none_or(|t| t.elapsed() >= CONTENTS_EVERY)
-        {
-            let names: Vec<String> = dying.iter().cloned().collect();
-            let (pages, problems) = rt.block_on(kubewhy_live::namespace_contents(client, &names));
-            contents = Contents {
-                namespaces: dying,
-                pages,
-                problems,
-                read: Some(Instant::now()),
-            };
-        }
+        refresh_contents(&mut contents, &snap, client, rt);
         problems.extend(contents.problems.iter().cloned());
         let inputs = contents
             .pages
@@ -365,37 +412,7 @@ fn evaluate_loop(shared: &Shared, client: &kubewhy_live::Client, rt: &tokio::run
         let degraded = degraded(&health, shared.scoped);
         // Never "synced" from nothing: a kind the findings need that cannot be read.
         let synced = shared.store.synced() && degraded.is_empty();
-        // Each watch's trouble said once on stderr when it starts and when it ends, not per
-        // retry (watches failing the same way in one line); /healthz and the page keep saying
-        // it meanwhile.
-        let mut troubled: BTreeMap<String, Vec<String>> = BTreeMap::new();
-        let mut ended: Vec<String> = Vec::new();
-        for h in &health {
-            let key = (h.resource, h.scope.clone());
-            // A refusal (Forbidden) was said once at start by the permissions line; the page
-            // and /healthz keep saying it.
-            let now = failing(h).map(|e| format!("{e} (retried with back-off)"));
-            let before = said.get(&key).cloned().flatten();
-            if now != before {
-                match &now {
-                    Some(n) => troubled.entry(n.clone()).or_default().push(where_(h)),
-                    None => ended.push(where_(h)),
-                }
-                said.insert(key, now);
-            }
-        }
-        let mut err = anstream::stderr();
-        for (why, watches) in &troubled {
-            let _ = writeln!(
-                err,
-                "kubewhy: warning: cannot watch {}: {}",
-                list_of(watches),
-                kubewhy_report::sanitize(why)
-            );
-        }
-        if !ended.is_empty() {
-            let _ = writeln!(err, "kubewhy: the watch of {} works again", list_of(&ended));
-        }
+        say_watch_trouble(&health, &mut said);
         let watch_problems: Vec<String> = health
             .iter()
             .filter_map(|h| match &h.status {
