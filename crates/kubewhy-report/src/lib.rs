@@ -8,6 +8,7 @@ pub mod catalogue;
 mod gone;
 mod html;
 mod markdown;
+pub mod metrics;
 pub mod overview;
 mod plan;
 mod sanitize;
