@@ -20,38 +20,7 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use tokio::sync::mpsc::UnboundedSender;
 
-/// What the watches saw that the recorder keeps.
-#[derive(Debug, Clone)]
-pub enum Seen {
-    /// A pod is gone: its last known state.
-    PodGone(Box<PodRecord>),
-    /// An event about a pod (new, or its count went up).
-    PodEvent {
-        event_uid: String,
-        pod_uid: String,
-        namespace: String,
-        pod: String,
-        event: RecordedEvent,
-    },
-    /// An owner, node or namespace is gone.
-    ObjectGone(Box<ObjectRecord>),
-    /// A Deployment's, ReplicaSet's or StatefulSet's desired replicas changed (a ReplicaSet
-    /// created by a rollout counts as scaled up from 0).
-    Scaled(Box<ScaleRecord>),
-    /// A PodDisruptionBudget's `status.disruptedPods` named a pod: the API server granted its
-    /// eviction at `at` (the entry goes once the pod is being deleted, so only a watch sees it).
-    Evicted {
-        namespace: String,
-        pod: String,
-        pdb: String,
-        at: String,
-    },
-    /// A watch (re)started listing, or failed: `kind`, and the error if any.
-    Health {
-        kind: &'static str,
-        error: Option<String>,
-    },
-}
+pub use kubewhy_model::history::Seen;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Kind {

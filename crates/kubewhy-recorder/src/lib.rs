@@ -10,6 +10,9 @@
 //! Schema: versioned with `PRAGMA user_version`; `MIGRATIONS[i]` takes version i to i+1. A
 //! database written by a newer kubewhy is refused, not modified.
 
+mod intake;
+pub use intake::{Intake, RECENT_OBJECTS, Taken};
+
 use jiff::Timestamp;
 use kubewhy_model::history::{ObjectRecord, PodRecord, RecordedEvent, ScaleRecord};
 use rusqlite::{Connection, OpenFlags, OptionalExtension, params};

@@ -6,8 +6,8 @@ use crate::source::load_source;
 use anyhow::{Result, bail};
 use clap::{Args, ValueEnum};
 use kubewhy_live::watch::Seen;
-use kubewhy_model::history::{History, ObjectRecord, PodRecord, RecordedEvent, ScaleRecord};
-use kubewhy_recorder::{Op, Recorder, Retention};
+use kubewhy_model::history::History;
+use kubewhy_recorder::{Intake, Op, Recorder, Retention};
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -263,8 +263,6 @@ pub(crate) struct RecordArgs {
 
 /// Writes are committed at least this often: a kill loses at most this much.
 const COMMIT_EVERY: Duration = Duration::from_millis(500);
-/// Objects deleted recently, kept in memory so a pod's deletion can be tied to its owner's.
-const RECENT_OBJECTS: usize = 10_000;
 
 /// The flight recorder, open and ready to take what the watches see.
 pub(crate) struct FlightRecorder {
@@ -309,101 +307,21 @@ impl FlightRecorder {
             COMMIT_EVERY.as_millis()
         )?;
         let mut pending: Vec<Op> = Vec::new();
-        let mut recent: std::collections::VecDeque<ObjectRecord> = Default::default();
-        // Replica changes and controllers' "Deleted pod" events seen lately: what makes a pod
-        // its controller removed `scaled-down` (or `rollout-replaced`) when its row is written.
-        let mut recent_scalings: std::collections::VecDeque<ScaleRecord> = Default::default();
-        let mut owner_deletes: std::collections::HashMap<(String, String), RecordedEvent> =
-            Default::default();
-        // Pods a PodDisruptionBudget named as evicted: (namespace, pod) → "PDB at TIME".
-        let mut evictions: std::collections::HashMap<(String, String), String> = Default::default();
+        let mut intake = Intake::default();
         let mut last_commit = Instant::now();
         let mut last_prune = Instant::now();
-        let mut failures: std::collections::HashMap<&str, u32> = Default::default();
         loop {
             let stopping = stop.load(std::sync::atomic::Ordering::Relaxed);
             let wait = COMMIT_EVERY.saturating_sub(last_commit.elapsed());
             let got = rt.block_on(async { tokio::time::timeout(wait, rx.recv()).await });
             match got {
-                Ok(Some(seen)) => match seen {
-                    Seen::PodGone(mut r) => {
-                        if let Some(e) = evictions.remove(&(r.namespace.clone(), r.name.clone())) {
-                            r.evicted_under = e;
-                        }
-                        let said = owner_deletes.remove(&(r.namespace.clone(), r.name.clone()));
-                        r.initiator = initiator(&r, &recent, &recent_scalings, said);
-                        pending.push(Op::PodDeleted(r));
+                Ok(Some(seen)) => {
+                    let taken = intake.take(seen);
+                    pending.extend(taken.op);
+                    if let Some(line) = taken.say {
+                        writeln!(err, "kubewhy: {}", kubewhy_report::sanitize(&line))?;
                     }
-                    Seen::PodEvent {
-                        event_uid,
-                        pod_uid,
-                        namespace,
-                        pod,
-                        event,
-                    } => {
-                        // A controller's event naming the pod it deleted (kept by name): the
-                        // pod's own row, written next, is judged with it.
-                        if pod_uid.is_empty() {
-                            if owner_deletes.len() >= RECENT_OBJECTS {
-                                owner_deletes.clear();
-                            }
-                            owner_deletes.insert((namespace.clone(), pod.clone()), event.clone());
-                        }
-                        pending.push(Op::Event {
-                            event_uid,
-                            pod_uid,
-                            namespace,
-                            pod,
-                            event,
-                        })
-                    }
-                    Seen::Scaled(s) => {
-                        recent_scalings.push_back((*s).clone());
-                        if recent_scalings.len() > RECENT_OBJECTS {
-                            recent_scalings.pop_front();
-                        }
-                        pending.push(Op::Scaled(s));
-                    }
-                    Seen::Evicted {
-                        namespace,
-                        pod,
-                        pdb,
-                        at,
-                    } => {
-                        // Kept until the pod goes (bounded: a pod evicted and never deleted
-                        // does not hold memory forever).
-                        if evictions.len() >= RECENT_OBJECTS {
-                            evictions.clear();
-                        }
-                        evictions.insert((namespace, pod), format!("{pdb} at {at}"));
-                    }
-                    Seen::ObjectGone(o) => {
-                        recent.push_back((*o).clone());
-                        if recent.len() > RECENT_OBJECTS {
-                            recent.pop_front();
-                        }
-                        pending.push(Op::ObjectDeleted(o));
-                    }
-                    // A watch the API server ends is re-established at once and re-listed; only
-                    // a watch that keeps failing is worth a line.
-                    Seen::Health { kind, error: None } => {
-                        failures.remove(kind);
-                    }
-                    Seen::Health {
-                        kind,
-                        error: Some(e),
-                    } => {
-                        let n = failures.entry(kind).or_insert(0);
-                        *n += 1;
-                        if *n == 3 || n.is_multiple_of(100) {
-                            writeln!(
-                                err,
-                                "kubewhy: watch {kind} failed {n} times in a row: {} (retrying with backoff)",
-                                kubewhy_report::sanitize(&e)
-                            )?;
-                        }
-                    }
-                },
+                }
                 Ok(None) => bail!("every watch stopped"),
                 Err(_) => {} // the commit interval passed
             }
@@ -428,47 +346,4 @@ impl FlightRecorder {
             }
         }
     }
-}
-
-/// The recorder's verdict on a deletion, from what it knows at that moment.
-fn initiator(
-    r: &PodRecord,
-    recent: &std::collections::VecDeque<ObjectRecord>,
-    scalings: &std::collections::VecDeque<ScaleRecord>,
-    said: Option<RecordedEvent>,
-) -> String {
-    let mut pod = r.clone();
-    pod.events.extend(said);
-    // Only the deletions that can explain this pod's: its namespace, its node, its namespace's
-    // objects (owners). Cloning all recent ones for every deleted pod would be quadratic.
-    let history = History {
-        pods: vec![pod],
-        scalings: scalings
-            .iter()
-            .filter(|s| s.namespace == r.namespace)
-            .cloned()
-            .collect(),
-        objects: recent
-            .iter()
-            .filter(|o| {
-                o.namespace == r.namespace
-                    || (o.kind == "Namespace" && o.name == r.namespace)
-                    || (o.kind == "Node" && o.name == r.node)
-            })
-            .cloned()
-            .collect(),
-        sources: vec!["flight recorder".into()],
-        ..Default::default()
-    };
-    let q = kubewhy_rules::gone::Query {
-        namespace: r.namespace.clone(),
-        pod: Some(r.name.clone()),
-        owner: None,
-        selector: None,
-    };
-    kubewhy_rules::gone::explain(&Default::default(), &history, &q)
-        .findings
-        .first()
-        .map(|f| f.cause.slug().to_string())
-        .unwrap_or_default()
 }
