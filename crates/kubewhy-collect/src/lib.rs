@@ -492,21 +492,7 @@ fn logs(c: &mut Collector, journal: bool) {
             continue;
         }
         if journal {
-            let cap = c.opts.max_bytes.max(1);
-            let since = c.opts.since.clone();
-            let out = c.run(
-                &[
-                    "journalctl",
-                    "-u",
-                    unit,
-                    "--since",
-                    &since,
-                    "--no-pager",
-                    "-o",
-                    "short-iso-precise",
-                ],
-                cap,
-            );
+            let out = journalctl(c, &["-u", unit]);
             if let Some(text) =
                 out.filter(|t| !t.trim().is_empty() && !t.starts_with("-- No entries --"))
             {
@@ -518,28 +504,23 @@ fn logs(c: &mut Collector, journal: bool) {
     }
 }
 
+/// `journalctl SELECT --since … --no-pager -o short-iso-precise`, its last `max_bytes`.
+fn journalctl(c: &mut Collector, select: &[&str]) -> Option<String> {
+    let since = c.opts.since.clone();
+    let mut args = vec!["journalctl"];
+    args.extend_from_slice(select);
+    args.extend(["--since", &since, "--no-pager", "-o", "short-iso-precise"]);
+    c.run(&args, c.opts.max_bytes.max(1))
+}
+
 /// The kernel's log: the journal's, else dmesg. Part `kernel.log`.
 fn kernel_log(c: &mut Collector, journal: bool) {
-    let cap = c.opts.max_bytes.max(1);
     let kernel = if journal {
-        let since = c.opts.since.clone();
-        c.run(
-            &[
-                "journalctl",
-                "-k",
-                "--since",
-                &since,
-                "--no-pager",
-                "-o",
-                "short-iso-precise",
-            ],
-            cap,
-        )
-        .filter(|t| t.lines().count() > 1)
+        journalctl(c, &["-k"]).filter(|t| t.lines().count() > 1)
     } else {
         None
     }
-    .or_else(|| c.run(&["dmesg"], cap));
+    .or_else(|| c.run(&["dmesg"], c.opts.max_bytes.max(1)));
     if let Some(k) = kernel {
         c.part("kernel.log", "log kernel", &k);
     }

@@ -62,6 +62,19 @@ pub struct SnapshotInfo {
     pub live: bool,
 }
 
+impl SnapshotInfo {
+    /// What a report says of `snap`: its time, objects and kinds; `files` read; `live`.
+    pub fn of(snap: &kubewhy_model::Snapshot, files: usize, live: bool) -> SnapshotInfo {
+        SnapshotInfo {
+            now: snap.now.map(|t| t.to_string()),
+            files,
+            objects: snap.object_count(),
+            kinds: snap.kinds_loaded.clone(),
+            live,
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
     Text,

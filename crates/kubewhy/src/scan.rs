@@ -180,13 +180,7 @@ fn write_report(
         findings: &diagnosis.findings,
         unexplained: &diagnosis.unexplained,
         warnings: &loaded.warnings,
-        snapshot: SnapshotInfo {
-            now: snap.now.map(|t| t.to_string()),
-            files: loaded.files_read,
-            objects: snap.object_count(),
-            kinds: snap.kinds_loaded.clone(),
-            live,
-        },
+        snapshot: SnapshotInfo::of(snap, loaded.files_read, live),
         summary_only: args.summary,
     };
     let format = match args.output {

@@ -395,13 +395,7 @@ fn evaluate_loop(shared: &Shared, client: &kubewhy_live::Client, rt: &tokio::run
             findings: &diagnosis.findings,
             unexplained: &diagnosis.unexplained,
             warnings: &problems,
-            snapshot: kubewhy_report::SnapshotInfo {
-                now: snap.now.map(|t| t.to_string()),
-                files: 0,
-                objects: snap.object_count(),
-                kinds: snap.kinds_loaded.clone(),
-                live: true,
-            },
+            snapshot: kubewhy_report::SnapshotInfo::of(snap, 0, true),
             summary_only: false,
         };
         let health = shared.store.health();

@@ -205,13 +205,7 @@ fn evaluate(store: &kubewhy_live::store::Store) -> (kubewhy_rules::Diagnosis, St
         findings: &diagnosis.findings,
         unexplained: &diagnosis.unexplained,
         warnings: &problems,
-        snapshot: kubewhy_report::SnapshotInfo {
-            now: snap.now.map(|t| t.to_string()),
-            files: 0,
-            objects: snap.object_count(),
-            kinds: snap.kinds_loaded.clone(),
-            live: true,
-        },
+        snapshot: kubewhy_report::SnapshotInfo::of(snap, 0, true),
         summary_only: false,
     };
     let namespaces = kubewhy_report::namespaces_of(&diagnosis.findings, &diagnosis.unexplained);
