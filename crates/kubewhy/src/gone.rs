@@ -63,30 +63,7 @@ pub(crate) fn run(args: GoneArgs) -> Result<u8> {
         ),
         None => None,
     };
-    let (pod_ns, pod) = match args.pod.as_deref() {
-        Some(p) => match p.split_once('/') {
-            Some((ns, name)) if !ns.is_empty() && !name.is_empty() && !name.contains('/') => {
-                (Some(ns.to_string()), Some(name.to_string()))
-            }
-            Some(_) => bail!("{p:?}: give the pod as NAME or NAMESPACE/NAME"),
-            None => (None, Some(p.to_string())),
-        },
-        None => (None, None),
-    };
-    let owner = match args.owner.as_deref() {
-        Some(o) => {
-            let Some((kind, name)) = o.split_once('/') else {
-                bail!("--owner {o:?}: give KIND/NAME, e.g. job/nightly or deployment/web");
-            };
-            Some((owner_kind(kind)?, name.to_string()))
-        }
-        None => None,
-    };
-    if let (Some(ns), [first, ..]) = (&pod_ns, args.src.namespace.as_slice())
-        && ns != first
-    {
-        bail!("the pod says namespace {ns:?} but -n says {first:?}");
-    }
+    let (pod_ns, pod, owner) = asked_about(&args)?;
     let mut src = args.src.clone();
     if let Some(ns) = &pod_ns {
         src.namespace = vec![ns.clone()];
@@ -101,38 +78,12 @@ pub(crate) fn run(args: GoneArgs) -> Result<u8> {
             "kubewhy: note: --node-logs is read by scan, pod and ns; kubewhy gone answers from the audit log, the controller-manager's log and the flight recorder"
         )?;
     }
-    let live = !src.demo && src.from.is_empty();
-    let (snapshot, mut warnings, scope, mut sources) = match load_source(&src, Vec::new()) {
-        Ok(s) => {
-            let what = if live {
-                "the cluster (now)".to_string()
-            } else {
-                format!("{} object(s) read", s.loaded.snapshot.object_count())
-            };
-            (
-                s.loaded.snapshot,
-                s.loaded.warnings,
-                s.scope_namespaces,
-                vec![what],
-            )
-        }
-        Err(e) if live && has_history => {
-            writeln!(
-                err,
-                "kubewhy: warning: {} — answering from the other sources alone",
-                kubewhy_report::sanitize(format!("{e:#}").trim_end_matches('.'))
-            )?;
-            src.from.clear();
-            (Default::default(), Vec::new(), Vec::new(), Vec::new())
-        }
-        // `--from /dev/null` (or any empty input) beside another source: the other sources
-        // alone, as the help's example says.
-        Err(e) if has_history && format!("{e:#}").contains("nothing could be read") => {
-            src.from.clear();
-            (Default::default(), Vec::new(), Vec::new(), Vec::new())
-        }
-        Err(e) => return Err(e),
-    };
+    let Now {
+        snapshot,
+        mut warnings,
+        scope,
+        mut sources,
+    } = the_cluster_now(&mut src, has_history)?;
     let namespace = pod_ns
         .or_else(|| src.namespace.first().cloned())
         .or_else(|| scope.first().cloned())
@@ -140,44 +91,7 @@ pub(crate) fn run(args: GoneArgs) -> Result<u8> {
 
     // load_source printed the snapshot's warnings; the history's are printed below.
     let already_printed = warnings.len();
-    let mut history = History::default();
-    for p in &args.audit_log {
-        kubewhy_source::read_audit_log(p, &mut history.audit, &mut warnings);
-    }
-    if !args.audit_log.is_empty() {
-        sources.push(format!(
-            "audit log ({} deletion(s) and eviction(s))",
-            history.audit.len()
-        ));
-        history.sources.push("audit log".into());
-    }
-    for p in &args.controller_logs {
-        kubewhy_source::read_controller_log(
-            p,
-            snapshot.now,
-            &mut history.controller,
-            &mut warnings,
-        );
-    }
-    if !args.controller_logs.is_empty() {
-        sources.push(format!(
-            "controller log ({} pod deletion line(s))",
-            history.controller.len()
-        ));
-        history.sources.push("controller log".into());
-    }
-    if let Some(db) = &args.record {
-        let rec = Recorder::open_read_only(db)?;
-        let got = rec.read(Some(&namespace))?;
-        sources.push(format!(
-            "flight recorder ({} deleted pod(s) in {namespace})",
-            got.pods.len()
-        ));
-        history.pods = got.pods;
-        history.objects = got.objects;
-        history.scalings = got.scalings;
-        history.sources.push("flight recorder".into());
-    }
+    let history = read_history(&args, snapshot.now, &namespace, &mut warnings, &mut sources)?;
     for w in warnings.iter().skip(already_printed) {
         writeln!(
             err,
@@ -225,6 +139,134 @@ pub(crate) fn run(args: GoneArgs) -> Result<u8> {
     } else {
         0
     })
+}
+
+/// The pod (its namespace when given as NAMESPACE/NAME, and name) or the owner asked about.
+type Asked = (Option<String>, Option<String>, Option<(String, String)>);
+
+fn asked_about(args: &GoneArgs) -> Result<Asked> {
+    let (pod_ns, pod) = match args.pod.as_deref() {
+        Some(p) => match p.split_once('/') {
+            Some((ns, name)) if !ns.is_empty() && !name.is_empty() && !name.contains('/') => {
+                (Some(ns.to_string()), Some(name.to_string()))
+            }
+            Some(_) => bail!("{p:?}: give the pod as NAME or NAMESPACE/NAME"),
+            None => (None, Some(p.to_string())),
+        },
+        None => (None, None),
+    };
+    let owner = match args.owner.as_deref() {
+        Some(o) => {
+            let Some((kind, name)) = o.split_once('/') else {
+                bail!("--owner {o:?}: give KIND/NAME, e.g. job/nightly or deployment/web");
+            };
+            Some((owner_kind(kind)?, name.to_string()))
+        }
+        None => None,
+    };
+    if let (Some(ns), [first, ..]) = (&pod_ns, args.src.namespace.as_slice())
+        && ns != first
+    {
+        bail!("the pod says namespace {ns:?} but -n says {first:?}");
+    }
+    Ok((pod_ns, pod, owner))
+}
+
+/// What the cluster (or the data given) shows now.
+struct Now {
+    snapshot: kubewhy_model::Snapshot,
+    warnings: Vec<kubewhy_model::InputWarning>,
+    /// The namespaces read.
+    scope: Vec<String>,
+    /// What was read, as the answer lists its sources.
+    sources: Vec<String>,
+}
+
+/// Reads the cluster or the data `src` names; when that fails and another source was given,
+/// the answer comes from the other sources alone (`src.from` is then cleared).
+fn the_cluster_now(src: &mut crate::cli::SourceArgs, has_history: bool) -> Result<Now> {
+    let live = !src.demo && src.from.is_empty();
+    let nothing = || Now {
+        snapshot: Default::default(),
+        warnings: Vec::new(),
+        scope: Vec::new(),
+        sources: Vec::new(),
+    };
+    match load_source(src, Vec::new()) {
+        Ok(s) => {
+            let what = if live {
+                "the cluster (now)".to_string()
+            } else {
+                format!("{} object(s) read", s.loaded.snapshot.object_count())
+            };
+            Ok(Now {
+                snapshot: s.loaded.snapshot,
+                warnings: s.loaded.warnings,
+                scope: s.scope_namespaces,
+                sources: vec![what],
+            })
+        }
+        Err(e) if live && has_history => {
+            writeln!(
+                anstream::stderr(),
+                "kubewhy: warning: {} — answering from the other sources alone",
+                kubewhy_report::sanitize(format!("{e:#}").trim_end_matches('.'))
+            )?;
+            src.from.clear();
+            Ok(nothing())
+        }
+        // `--from /dev/null` (or any empty input) beside another source: the other sources
+        // alone, as the help's example says.
+        Err(e) if has_history && format!("{e:#}").contains("nothing could be read") => {
+            src.from.clear();
+            Ok(nothing())
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// The past as the audit logs, controller-manager logs and flight recorder tell it.
+fn read_history(
+    args: &GoneArgs,
+    now: Option<jiff::Timestamp>,
+    namespace: &str,
+    warnings: &mut Vec<kubewhy_model::InputWarning>,
+    sources: &mut Vec<String>,
+) -> Result<History> {
+    let mut history = History::default();
+    for p in &args.audit_log {
+        kubewhy_source::read_audit_log(p, &mut history.audit, warnings);
+    }
+    if !args.audit_log.is_empty() {
+        sources.push(format!(
+            "audit log ({} deletion(s) and eviction(s))",
+            history.audit.len()
+        ));
+        history.sources.push("audit log".into());
+    }
+    for p in &args.controller_logs {
+        kubewhy_source::read_controller_log(p, now, &mut history.controller, warnings);
+    }
+    if !args.controller_logs.is_empty() {
+        sources.push(format!(
+            "controller log ({} pod deletion line(s))",
+            history.controller.len()
+        ));
+        history.sources.push("controller log".into());
+    }
+    if let Some(db) = &args.record {
+        let rec = Recorder::open_read_only(db)?;
+        let got = rec.read(Some(namespace))?;
+        sources.push(format!(
+            "flight recorder ({} deleted pod(s) in {namespace})",
+            got.pods.len()
+        ));
+        history.pods = got.pods;
+        history.objects = got.objects;
+        history.scalings = got.scalings;
+        history.sources.push("flight recorder".into());
+    }
+    Ok(history)
 }
 
 /// `job` → `Job`, `rs` → `ReplicaSet`…: the kind as ownerReferences spell it.
