@@ -146,50 +146,7 @@ fn check(ctx: &Ctx, pod: &Pod) -> Option<Finding> {
         pod.spec.priority_class_name.as_deref().unwrap_or_default(),
         pod.spec.priority,
     );
-    let (summary, group, explanation) = match cause {
-        Cause::EvictedNodePressure => {
-            let what = pressure(&message).unwrap_or_else(|| "a resource".into());
-            (
-                format!("The kubelet on {node} evicted the pod: the node was low on {what}"),
-                format!("pressure|{node}|{what}"),
-                format!("When a node runs low on memory, disk or PIDs, its kubelet evicts pods to protect itself: first those using more than they requested, lowest priority first. An evicted pod stays as a Failed object (status.reason Evicted) until the pod garbage collector removes it; its controller, if any, starts a replacement — which may be evicted again if the node is still short of {what}."),
-            )
-        }
-        Cause::Preempted => (
-            match &w.preemptor {
-                Some(p) => format!(
-                    "The pod was preempted by {} to make room on {}; its own priority: {victim_class}",
-                    p.describe(),
-                    if p.node.is_empty() { node.as_str() } else { p.node.as_str() }
-                ),
-                None => format!(
-                    "The pod was preempted to make room for a higher-priority pod; its own priority: {victim_class}"
-                ),
-            },
-            format!("preempted|{node}"),
-            "The scheduler (or, for critical pods, the kubelet) deletes lower-priority pods when a higher-priority pod cannot be placed otherwise. The victims are chosen by priority (PriorityClass); a pod without one has priority 0.".to_string(),
-        ),
-        Cause::EvictedTaint => (
-            format!("The pod was evicted by a NoExecute taint on {node}"),
-            format!("taint|{node}"),
-            "The taint eviction controller deletes pods that do not tolerate a NoExecute taint on their node (for node.kubernetes.io/not-ready and unreachable: after their tolerationSeconds, 300 s by default) — typically because the node stopped reporting.".to_string(),
-        ),
-        Cause::EvictedApi => (
-            match &w.pdb {
-                Some((pdb, _)) => format!(
-                    "The pod was evicted through the Eviction API, under PodDisruptionBudget {pdb}"
-                ),
-                None => "The pod was evicted through the Eviction API".to_string(),
-            },
-            format!("api|{ns}"),
-            "Something called the Eviction API for this pod: `kubectl drain`, the cluster autoscaler scaling a node down, a descheduler, or an operator. Evictions respect PodDisruptionBudgets. The API server's audit log names the caller.".to_string(),
-        ),
-        _ => (
-            "The pod garbage collector is deleting the pod".to_string(),
-            format!("podgc|{node}"),
-            "The pod garbage collector deletes pods whose node no longer exists (after a 40 s quarantine) and terminating pods that were never scheduled; it marked this one with DisruptionTarget before deleting it.".to_string(),
-        ),
-    };
+    let (summary, group, explanation) = what_happened(&w, &node, ns, &message, &victim_class);
     let mut f = Finding::new(cause, Severity::Warning, summary)
         .object(key.clone())
         .group(group)
@@ -248,23 +205,81 @@ fn check(ctx: &Ctx, pod: &Pod) -> Option<Finding> {
         _ => String::new(),
     };
     f = f.explain(format!("{explanation}{grace}"));
-    f = match cause {
-        Cause::EvictedNodePressure => f
-            .step("See the node's pressure conditions and what uses the resource", Some(format!("kubectl describe node {node}")), RiskLevel::None, "")
-            .step("Set requests that match real usage (pods over their requests are evicted first), or limits", None, RiskLevel::Low, "")
-            .step("Delete the evicted pod objects once inspected", Some(format!("kubectl delete pods -n {ns} --field-selector=status.phase=Failed")), RiskLevel::Low, "Removes their status, the only record of why they stopped."),
-        Cause::Preempted => f
-            .step("See the pod's priority and the priority classes", Some(format!("kubectl get pod {name} -n {ns} -o jsonpath='{{.spec.priorityClassName}} {{.spec.priority}}'; kubectl get priorityclasses")), RiskLevel::None, "")
-            .step("Give the workload a PriorityClass, or add capacity so preemption is not needed", None, RiskLevel::Low, ""),
-        Cause::EvictedTaint => f
-            .step("See the node's taints and conditions", Some(format!("kubectl describe node {node}")), RiskLevel::None, "")
-            .step("If the workload must ride out short outages, raise its tolerationSeconds for not-ready/unreachable", None, RiskLevel::Low, ""),
-        Cause::EvictedApi => f
-            .step("Find who evicted it in the API server's audit log (verb create, subresource eviction)", None, RiskLevel::None, "")
-            .step("Protect the workload with a PodDisruptionBudget", None, RiskLevel::Low, ""),
-        _ => f.step("Check the controller manager runs", Some("kubectl -n kube-system get pods -l component=kube-controller-manager".into()), RiskLevel::None, ""),
-    };
-    Some(f)
+    Some(steps(f, cause, ns, name, &node))
+}
+
+/// The finding's summary, group key and explanation for the removal `w` found.
+fn what_happened(
+    w: &Why,
+    node: &str,
+    ns: &str,
+    message: &str,
+    victim_class: &str,
+) -> (String, String, String) {
+    match w.cause {
+    Cause::EvictedNodePressure => {
+        let what = pressure(message).unwrap_or_else(|| "a resource".into());
+        (
+            format!("The kubelet on {node} evicted the pod: the node was low on {what}"),
+            format!("pressure|{node}|{what}"),
+            format!("When a node runs low on memory, disk or PIDs, its kubelet evicts pods to protect itself: first those using more than they requested, lowest priority first. An evicted pod stays as a Failed object (status.reason Evicted) until the pod garbage collector removes it; its controller, if any, starts a replacement — which may be evicted again if the node is still short of {what}."),
+        )
+    }
+    Cause::Preempted => (
+        match &w.preemptor {
+            Some(p) => format!(
+                "The pod was preempted by {} to make room on {}; its own priority: {victim_class}",
+                p.describe(),
+                if p.node.is_empty() { node } else { p.node.as_str() }
+            ),
+            None => format!(
+                "The pod was preempted to make room for a higher-priority pod; its own priority: {victim_class}"
+            ),
+        },
+        format!("preempted|{node}"),
+        "The scheduler (or, for critical pods, the kubelet) deletes lower-priority pods when a higher-priority pod cannot be placed otherwise. The victims are chosen by priority (PriorityClass); a pod without one has priority 0.".to_string(),
+    ),
+    Cause::EvictedTaint => (
+        format!("The pod was evicted by a NoExecute taint on {node}"),
+        format!("taint|{node}"),
+        "The taint eviction controller deletes pods that do not tolerate a NoExecute taint on their node (for node.kubernetes.io/not-ready and unreachable: after their tolerationSeconds, 300 s by default) — typically because the node stopped reporting.".to_string(),
+    ),
+    Cause::EvictedApi => (
+        match &w.pdb {
+            Some((pdb, _)) => format!(
+                "The pod was evicted through the Eviction API, under PodDisruptionBudget {pdb}"
+            ),
+            None => "The pod was evicted through the Eviction API".to_string(),
+        },
+        format!("api|{ns}"),
+        "Something called the Eviction API for this pod: `kubectl drain`, the cluster autoscaler scaling a node down, a descheduler, or an operator. Evictions respect PodDisruptionBudgets. The API server's audit log names the caller.".to_string(),
+    ),
+    _ => (
+        "The pod garbage collector is deleting the pod".to_string(),
+        format!("podgc|{node}"),
+        "The pod garbage collector deletes pods whose node no longer exists (after a 40 s quarantine) and terminating pods that were never scheduled; it marked this one with DisruptionTarget before deleting it.".to_string(),
+    ),
+}
+}
+
+/// The next steps per removal cause.
+fn steps(f: Finding, cause: Cause, ns: &str, name: &str, node: &str) -> Finding {
+    match cause {
+    Cause::EvictedNodePressure => f
+        .step("See the node's pressure conditions and what uses the resource", Some(format!("kubectl describe node {node}")), RiskLevel::None, "")
+        .step("Set requests that match real usage (pods over their requests are evicted first), or limits", None, RiskLevel::Low, "")
+        .step("Delete the evicted pod objects once inspected", Some(format!("kubectl delete pods -n {ns} --field-selector=status.phase=Failed")), RiskLevel::Low, "Removes their status, the only record of why they stopped."),
+    Cause::Preempted => f
+        .step("See the pod's priority and the priority classes", Some(format!("kubectl get pod {name} -n {ns} -o jsonpath='{{.spec.priorityClassName}} {{.spec.priority}}'; kubectl get priorityclasses")), RiskLevel::None, "")
+        .step("Give the workload a PriorityClass, or add capacity so preemption is not needed", None, RiskLevel::Low, ""),
+    Cause::EvictedTaint => f
+        .step("See the node's taints and conditions", Some(format!("kubectl describe node {node}")), RiskLevel::None, "")
+        .step("If the workload must ride out short outages, raise its tolerationSeconds for not-ready/unreachable", None, RiskLevel::Low, ""),
+    Cause::EvictedApi => f
+        .step("Find who evicted it in the API server's audit log (verb create, subresource eviction)", None, RiskLevel::None, "")
+        .step("Protect the workload with a PodDisruptionBudget", None, RiskLevel::Low, ""),
+    _ => f.step("Check the controller manager runs", Some("kubectl -n kube-system get pods -l component=kube-controller-manager".into()), RiskLevel::None, ""),
+}
 }
 
 #[cfg(test)]
