@@ -532,6 +532,55 @@ pub async fn watch_client(opts: &LiveOptions) -> Result<Client, LiveError> {
     }
 }
 
+/// The previous run's log of each of `containers` of pod `ns/pod` (bounded by
+/// `PREVIOUS_LOG_BYTES`; the current run's when the previous one's is gone), as the snapshot's
+/// container logs, each saying where it came from; and the problems met (as warnings: a missing
+/// log never stops the diagnosis).
+pub async fn previous_logs(
+    opts: &LiveOptions,
+    ns: &str,
+    pod: &str,
+    containers: &[String],
+) -> (Vec<kubewhy_model::objects::ContainerLog>, Vec<String>) {
+    let client = match client(opts).await {
+        Ok(c) => c,
+        Err(e) => return (Vec::new(), vec![format!("previous logs of pod {pod}: {e}")]),
+    };
+    let (mut logs, mut problems) = (Vec::new(), Vec::new());
+    let max = PREVIOUS_LOG_BYTES;
+    let log = |container: &str, text: &str, origin: String| kubewhy_model::objects::ContainerLog {
+        namespace: ns.to_string(),
+        pod: pod.to_string(),
+        origin,
+        container: container.to_string(),
+        tail: kubewhy_source::log_tail(text),
+    };
+    for c in containers {
+        match previous_log_with(&client, ns, pod, c, max).await {
+            Ok(Some(text)) => logs.push(log(
+                c,
+                &text,
+                format!("kubectl logs {pod} -n {ns} -c {c} --previous"),
+            )),
+            // The previous run's log is gone (the dead container was removed): the current
+            // run's, if it has written any, says the same thing more often than not.
+            Ok(None) => {
+                if let Ok(Some(text)) = current_log_with(&client, ns, pod, c, max).await {
+                    logs.push(log(
+                        c,
+                        &text,
+                        format!("kubectl logs {pod} -n {ns} -c {c} (the current run: the previous run's log is gone)"),
+                    ));
+                }
+            }
+            Err(e) => problems.push(format!(
+                "previous log of container {c} of pod {ns}/{pod} (needs permission to get pods/log): {e}"
+            )),
+        }
+    }
+    (logs, problems)
+}
+
 /// The log of a container's previous run (what `kubectl logs --previous` shows), at most
 /// `max_bytes` from its end. `Ok(None)` when the API server has none: the container has not
 /// restarted, or the kubelet already removed the dead container.

@@ -358,162 +358,170 @@ impl Tracker {
 
     /// What a watch event means, as of `now`.
     fn handle(&mut self, ev: WEvent<DynamicObject>, now: Timestamp) -> Vec<Seen> {
-        let kind = self.kind;
         let mut out = Vec::new();
         match ev {
             WEvent::Init => {
                 self.relist = Some(HashSet::new());
                 out.push(Seen::Health {
-                    kind: kind.name(),
+                    kind: self.kind.name(),
                     error: None,
                 });
             }
-            WEvent::InitApply(o) | WEvent::Apply(o) => {
-                let uid = o.metadata.uid.clone().unwrap_or_default();
-                let listing = self.relist.is_some();
-                if let Some(seen) = self.relist.as_mut() {
-                    seen.insert(uid.clone());
+            WEvent::InitApply(o) | WEvent::Apply(o) => self.applied(&o, now, &mut out),
+            WEvent::InitDone => self.listed(now, &mut out),
+            WEvent::Delete(o) => self.deleted(&o, now, &mut out),
+        }
+        out
+    }
+
+    /// An object listed, added or changed.
+    fn applied(&mut self, o: &DynamicObject, now: Timestamp, out: &mut Vec<Seen>) {
+        let kind = self.kind;
+        let uid = o.metadata.uid.clone().unwrap_or_default();
+        let listing = self.relist.is_some();
+        if let Some(seen) = self.relist.as_mut() {
+            seen.insert(uid.clone());
+        }
+        match kind {
+            Kind::Pod => {
+                let p: Pod = slim(o);
+                let rec = merge_pod(self.pods.get(&uid), PodRecord::from_pod(&p));
+                self.pods.insert(uid, rec);
+            }
+            Kind::Event => out.extend(self.event(uid, o)),
+            Kind::Pdb => self.budget(o, out),
+            _ => {
+                if matches!(
+                    kind,
+                    Kind::Deployment | Kind::ReplicaSet | Kind::StatefulSet
+                ) && let Some(seen) = self.scaled(kind, &uid, o, listing, now)
+                {
+                    out.push(seen);
                 }
-                match kind {
-                    Kind::Pod => {
-                        let p: Pod = slim(&o);
-                        let rec = merge_pod(self.pods.get(&uid), PodRecord::from_pod(&p));
-                        self.pods.insert(uid, rec);
-                    }
-                    Kind::Event => {
-                        let e = serde_json::to_value(&o)
-                            .ok()
-                            .and_then(kubewhy_source::core_event)
-                            .unwrap_or_default();
-                        // A controller's "Deleted pod: NAME": kept for that pod, by name (the
-                        // correlator folds them into one event whose message names the last).
-                        let deleted = (e.reason == "SuccessfulDelete")
-                            .then(|| kubewhy_model::messages::controller::deleted_pod(&e.message))
-                            .flatten()
-                            .map(str::to_string);
-                        if let Some(pod) = deleted {
-                            let key = format!("{uid}/{pod}");
-                            if !self.event_counts.contains_key(&key) {
-                                self.event_counts.insert(key.clone(), e.count);
-                                out.push(Seen::PodEvent {
-                                    event_uid: key,
-                                    pod_uid: String::new(),
-                                    namespace: e.namespace.to_string(),
-                                    pod,
-                                    event: RecordedEvent {
-                                        time: e.last_time.or(e.first_time),
-                                        type_: e.type_.into(),
-                                        reason: e.reason.into(),
-                                        source: e.source.into(),
-                                        message: e.message.into(),
-                                        count: e.count,
-                                    },
-                                });
-                            }
-                        } else if e.involved.kind == "Pod"
-                            && self.event_counts.get(&uid) != Some(&e.count)
-                        {
-                            self.event_counts.insert(uid.clone(), e.count);
-                            out.push(Seen::PodEvent {
-                                event_uid: uid,
-                                pod_uid: e.involved.uid.into(),
-                                namespace: e.involved.namespace.into(),
-                                pod: e.involved.name.into(),
-                                event: RecordedEvent {
-                                    time: e.last_time.or(e.first_time),
-                                    type_: e.type_.into(),
-                                    reason: e.reason.into(),
-                                    source: e.source.into(),
-                                    message: e.message.into(),
-                                    count: e.count,
-                                },
-                            });
-                        }
-                    }
-                    Kind::Pdb => {
-                        let b: kubewhy_model::objects::PodDisruptionBudget = slim(&o);
-                        // Bounded: entries live for seconds; old ones need not be remembered.
-                        if self.evictions.len() > 10_000 {
-                            self.evictions.clear();
-                        }
-                        for (pod, at) in &b.status.disrupted_pods {
-                            let key =
-                                (b.metadata.ns().to_string(), pod.to_string(), at.to_string());
-                            if self.evictions.insert(key.clone()) {
-                                out.push(Seen::Evicted {
-                                    namespace: key.0,
-                                    pod: key.1,
-                                    pdb: b.metadata.name.to_string(),
-                                    at: key.2,
-                                });
-                            }
-                        }
-                    }
-                    _ => {
-                        if matches!(
-                            kind,
-                            Kind::Deployment | Kind::ReplicaSet | Kind::StatefulSet
-                        ) && let Some(seen) = self.scaled(kind, &uid, &o, listing, now)
-                        {
-                            out.push(seen);
-                        }
-                        self.objects.insert(uid, object_record(kind, &o));
-                    }
+                self.objects.insert(uid, object_record(kind, o));
+            }
+        }
+    }
+
+    /// An event about a pod, when new or its count went up; a controller's "Deleted pod: NAME",
+    /// kept for that pod by name (the correlator folds them into one event whose message names
+    /// the last).
+    fn event(&mut self, uid: String, o: &DynamicObject) -> Option<Seen> {
+        let e = serde_json::to_value(o)
+            .ok()
+            .and_then(kubewhy_source::core_event)
+            .unwrap_or_default();
+        let recorded = |e: &kubewhy_model::objects::Event| RecordedEvent {
+            time: e.last_time.or(e.first_time),
+            type_: e.type_.to_string(),
+            reason: e.reason.to_string(),
+            source: e.source.to_string(),
+            message: e.message.to_string(),
+            count: e.count,
+        };
+        let deleted = (e.reason == "SuccessfulDelete")
+            .then(|| kubewhy_model::messages::controller::deleted_pod(&e.message))
+            .flatten()
+            .map(str::to_string);
+        if let Some(pod) = deleted {
+            let key = format!("{uid}/{pod}");
+            if self.event_counts.contains_key(&key) {
+                return None;
+            }
+            self.event_counts.insert(key.clone(), e.count);
+            return Some(Seen::PodEvent {
+                event_uid: key,
+                pod_uid: String::new(),
+                namespace: e.namespace.to_string(),
+                pod,
+                event: recorded(&e),
+            });
+        }
+        if e.involved.kind != "Pod" || self.event_counts.get(&uid) == Some(&e.count) {
+            return None;
+        }
+        self.event_counts.insert(uid.clone(), e.count);
+        Some(Seen::PodEvent {
+            event_uid: uid,
+            pod_uid: e.involved.uid.to_string(),
+            namespace: e.involved.namespace.to_string(),
+            pod: e.involved.name.to_string(),
+            event: recorded(&e),
+        })
+    }
+
+    /// The pods a PodDisruptionBudget's `status.disruptedPods` names, each once.
+    fn budget(&mut self, o: &DynamicObject, out: &mut Vec<Seen>) {
+        let b: kubewhy_model::objects::PodDisruptionBudget = slim(o);
+        // Bounded: entries live for seconds; old ones need not be remembered.
+        if self.evictions.len() > 10_000 {
+            self.evictions.clear();
+        }
+        for (pod, at) in &b.status.disrupted_pods {
+            let key = (b.metadata.ns().to_string(), pod.to_string(), at.to_string());
+            if self.evictions.insert(key.clone()) {
+                out.push(Seen::Evicted {
+                    namespace: key.0,
+                    pod: key.1,
+                    pdb: b.metadata.name.to_string(),
+                    at: key.2,
+                });
+            }
+        }
+    }
+
+    /// A (re)list finished: what was known before it and is absent from it was deleted while
+    /// the watch was down. (An InitDone with no list in progress lists nothing: it deletes
+    /// nothing.)
+    fn listed(&mut self, now: Timestamp, out: &mut Vec<Seen>) {
+        let Some(seen) = self.relist.take() else {
+            return;
+        };
+        match self.kind {
+            Kind::Pod => {
+                for (_, mut rec) in self.pods.extract_if(|u, _| !seen.contains(u)) {
+                    rec.deleted = Some(now);
+                    rec.deleted_in_gap = true;
+                    out.push(Seen::PodGone(Box::new(rec)));
                 }
             }
-            WEvent::InitDone => {
-                // Known before the (re)list, absent from it: deleted while the watch was down.
-                // (An InitDone with no list in progress lists nothing: it deletes nothing.)
-                let Some(seen) = self.relist.take() else {
-                    return out;
-                };
-                match kind {
-                    Kind::Pod => {
-                        for (_, mut rec) in self.pods.extract_if(|u, _| !seen.contains(u)) {
-                            rec.deleted = Some(now);
-                            rec.deleted_in_gap = true;
-                            out.push(Seen::PodGone(Box::new(rec)));
-                        }
-                    }
-                    Kind::Event => self
-                        .event_counts
-                        .retain(|u, _| seen.contains(u.split('/').next().unwrap_or(u))),
-                    Kind::Pdb => {}
-                    _ => {
-                        for (_, mut rec) in self.objects.extract_if(|u, _| !seen.contains(u)) {
-                            rec.deleted = Some(now);
-                            out.push(Seen::ObjectGone(Box::new(rec)));
-                        }
-                    }
-                }
-            }
-            WEvent::Delete(o) => {
-                let uid = o.metadata.uid.clone().unwrap_or_default();
-                match kind {
-                    Kind::Pod => {
-                        let p: Pod = slim(&o);
-                        let mut rec =
-                            merge_pod(self.pods.remove(&uid).as_ref(), PodRecord::from_pod(&p));
-                        rec.deleted = Some(now);
-                        out.push(Seen::PodGone(Box::new(rec)));
-                    }
-                    Kind::Event => {
-                        let prefix = format!("{uid}/");
-                        self.event_counts
-                            .retain(|u, _| *u != uid && !u.starts_with(&prefix));
-                    }
-                    Kind::Pdb => {}
-                    _ => {
-                        self.objects.remove(&uid);
-                        self.replicas.remove(&uid);
-                        let mut rec = object_record(kind, &o);
-                        rec.deleted = Some(now);
-                        out.push(Seen::ObjectGone(Box::new(rec)));
-                    }
+            Kind::Event => self
+                .event_counts
+                .retain(|u, _| seen.contains(u.split('/').next().unwrap_or(u))),
+            Kind::Pdb => {}
+            _ => {
+                for (_, mut rec) in self.objects.extract_if(|u, _| !seen.contains(u)) {
+                    rec.deleted = Some(now);
+                    out.push(Seen::ObjectGone(Box::new(rec)));
                 }
             }
         }
-        out
+    }
+
+    /// An object deleted.
+    fn deleted(&mut self, o: &DynamicObject, now: Timestamp, out: &mut Vec<Seen>) {
+        let uid = o.metadata.uid.clone().unwrap_or_default();
+        match self.kind {
+            Kind::Pod => {
+                let p: Pod = slim(o);
+                let mut rec = merge_pod(self.pods.remove(&uid).as_ref(), PodRecord::from_pod(&p));
+                rec.deleted = Some(now);
+                out.push(Seen::PodGone(Box::new(rec)));
+            }
+            Kind::Event => {
+                let prefix = format!("{uid}/");
+                self.event_counts
+                    .retain(|u, _| *u != uid && !u.starts_with(&prefix));
+            }
+            Kind::Pdb => {}
+            kind => {
+                self.objects.remove(&uid);
+                self.replicas.remove(&uid);
+                let mut rec = object_record(kind, o);
+                rec.deleted = Some(now);
+                out.push(Seen::ObjectGone(Box::new(rec)));
+            }
+        }
     }
 }
 

@@ -15,6 +15,7 @@ use kube::api::{
 };
 use kube::core::GroupVersionKind;
 use kube::{Client, discovery};
+pub use kubewhy_model::plan::Undone;
 use kubewhy_model::plan::{Action, Journal, JournalEntry, Outcome, Plan, PlanStep, Target};
 use serde::Serialize;
 use serde_json::Value;
@@ -303,14 +304,6 @@ pub async fn apply(
 /// A backup file's text.
 fn pretty<T: Serialize>(v: &T) -> String {
     serde_json::to_string_pretty(v).unwrap_or_default() + "\n"
-}
-
-/// What undo did for one journal entry.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Undone {
-    pub object: String,
-    pub restored: bool,
-    pub detail: String,
 }
 
 /// A backup directory's journal.

@@ -20,6 +20,22 @@ pub struct Target {
 }
 
 impl Target {
+    /// The object a plan is about, from its subject (`Pod ns/name`, `Namespace name`).
+    pub fn of_subject(subject: &str) -> Option<Target> {
+        let (kind, rest) = subject.split_once(' ')?;
+        let (namespace, name) = match rest.split_once('/') {
+            Some((ns, n)) => (ns.to_string(), n.to_string()),
+            None => (String::new(), rest.to_string()),
+        };
+        Some(Target {
+            api_version: "v1".into(),
+            kind: kind.into(),
+            namespace,
+            name,
+            ..Default::default()
+        })
+    }
+
     /// `kind ns/name` or `kind name`.
     pub fn display(&self) -> String {
         if self.namespace.is_empty() {
@@ -162,4 +178,12 @@ impl Journal {
             .iter()
             .all(|e| matches!(e.outcome, Outcome::Applied | Outcome::AlreadyGone))
     }
+}
+
+/// What undoing one journal entry did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Undone {
+    pub object: String,
+    pub restored: bool,
+    pub detail: String,
 }

@@ -11,7 +11,9 @@
 //! database written by a newer kubewhy is refused, not modified.
 
 mod intake;
+mod session;
 pub use intake::{Intake, RECENT_OBJECTS, Taken};
+pub use session::{COMMIT_EVERY, Next, record};
 
 use jiff::Timestamp;
 use kubewhy_model::history::{ObjectRecord, PodRecord, RecordedEvent, ScaleRecord};
@@ -36,6 +38,8 @@ pub enum Error {
     },
     #[error("{path}: not a kubewhy flight recorder database ({detail})")]
     NotRecorder { path: String, detail: String },
+    #[error("every watch stopped")]
+    WatchesStopped,
 }
 
 /// Each entry takes the schema from version i to i+1.

@@ -20,7 +20,7 @@ use std::collections::BTreeMap;
 
 pub use gone::{GoneReport, gone_json, gone_text};
 pub use html::{PageInfo, page as html_page};
-pub use plan::{journal_text, plan_text};
+pub use plan::{journal_text, plan_text, undo_json, undo_text, waited_text};
 pub use sanitize::sanitize;
 
 /// `kubewhy fix -o json`: the plan, and the journal when it was applied. JSON escapes every
@@ -32,6 +32,34 @@ pub fn fix_json(
 ) -> String {
     let v = serde_json::json!({"schemaVersion": SCHEMA_VERSION, "plan": plan, "journal": journal, "backup": backup});
     serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"
+}
+
+/// What was read of a `--node-logs` bundle, and what could not be collected: the notes said on
+/// stderr (sanitized).
+pub fn node_bundle_notes(b: &kubewhy_model::node::NodeBundle) -> Vec<String> {
+    let node = match (&b.node, &b.hostname) {
+        (Some(n), _) => format!("node {n}"),
+        (None, Some(h)) => format!("host {h}"),
+        (None, None) => {
+            "node not named (lines are tied to nodes by their host names and pods)".into()
+        }
+    };
+    let mut parts = vec![
+        node,
+        format!("{} lines read, {} that matter", b.lines_read, b.lines.len()),
+    ];
+    if !b.lists.is_empty() {
+        parts.push(format!("lists: {}", b.lists.join(", ")));
+    }
+    let origin = sanitize(&b.origin);
+    let mut notes = vec![format!(
+        "node evidence {origin}: {}",
+        sanitize(&parts.join("; "))
+    )];
+    for n in &b.notes {
+        notes.push(format!("{origin}: not collected: {}", sanitize(n)));
+    }
+    notes
 }
 
 /// The version of the JSON document's layout (docs/json-schema.md). Bumped on any breaking change.

@@ -5,7 +5,7 @@ use crate::sanitize;
 use crate::text::paint;
 use anstyle::{AnsiColor, Style};
 use kubewhy_model::RiskLevel;
-use kubewhy_model::plan::{Journal, Outcome, Plan};
+use kubewhy_model::plan::{Journal, Outcome, Plan, Target, Undone};
 use std::fmt::Write;
 
 fn risk_style(r: RiskLevel) -> Style {
@@ -180,4 +180,50 @@ mod tests {
         );
         assert!(!plan_text(&p, true).contains("Nothing was changed"));
     }
+}
+
+/// After an apply and `--wait`: whether the subject went away, and where to look when it did not.
+pub fn waited_text(subject: &str, gone: bool, waited_seconds: u64) -> String {
+    if gone {
+        return format!("{} is gone.\n", sanitize(subject));
+    }
+    let why = match Target::of_subject(subject) {
+        Some(t) if t.kind == "Pod" => format!("pod {} -n {}", t.name, t.namespace),
+        Some(t) => format!("ns {}", t.name),
+        None => "scan".into(),
+    };
+    format!(
+        "{} is still there after {waited_seconds} s: see `kubewhy {}` for what holds it now.\n",
+        sanitize(subject),
+        sanitize(&why)
+    )
+}
+
+/// `kubewhy fix --undo` as text: how many steps had been applied, then each entry undone.
+pub fn undo_text(subject: &str, applied: usize, done: &[Undone]) -> String {
+    let mut out = format!(
+        "kubewhy fix --undo: {applied} step(s) had been applied to {}\n",
+        sanitize(subject)
+    );
+    for u in done {
+        let _ = writeln!(
+            out,
+            "  {} {}: {}",
+            if u.restored { "✓" } else { "✗" },
+            sanitize(&u.object),
+            sanitize(&u.detail)
+        );
+    }
+    out
+}
+
+/// `kubewhy fix --undo -o json`.
+pub fn undo_json(done: &[Undone]) -> String {
+    let v: Vec<serde_json::Value> = done
+        .iter()
+        .map(
+            |u| serde_json::json!({"object": u.object, "restored": u.restored, "detail": u.detail}),
+        )
+        .collect();
+    serde_json::to_string_pretty(&serde_json::json!({"undo": v})).unwrap_or_default() + "\n"
 }

@@ -42,6 +42,40 @@ pub enum Subject {
     Namespace(String),
 }
 
+impl Subject {
+    /// `kubewhy fix`'s words: `pod NAME` (in `namespace`, else the kubeconfig's default, which
+    /// `default_ns` reads only when needed) or `ns NAME`.
+    pub fn parse(
+        words: &[String],
+        namespace: Option<String>,
+        default_ns: impl FnOnce() -> String,
+    ) -> Result<Subject, String> {
+        let (kind, name) = match words {
+            [k, n] => (k.as_str(), n.clone()),
+            [one] => {
+                return Err(format!(
+                    "what to repair: `kubewhy fix pod NAME` or `kubewhy fix ns NAME` (got only {one:?})"
+                ));
+            }
+            _ => {
+                return Err(
+                    "what to repair: `kubewhy fix pod NAME` or `kubewhy fix ns NAME`".into(),
+                );
+            }
+        };
+        match kind {
+            "pod" | "pods" | "po" => Ok(Subject::Pod {
+                namespace: namespace.unwrap_or_else(default_ns),
+                name,
+            }),
+            "ns" | "namespace" | "namespaces" => Ok(Subject::Namespace(name)),
+            other => Err(format!(
+                "kubewhy fix repairs pods and namespaces: `pod NAME` or `ns NAME`, not {other:?}"
+            )),
+        }
+    }
+}
+
 /// Plans the repair of a pod or namespace that does not go away.
 pub fn plan(
     snap: &Snapshot,

@@ -12,7 +12,7 @@ use crate::nodelink::{self, Line, quote_lines};
 use crate::podinfo::human_duration;
 use crate::{Check, Ctx};
 use jiff::Timestamp;
-use kubewhy_model::node::{KubeletSettings, Signal};
+use kubewhy_model::node::{KubeletSettings, Signal, StaticManifest};
 use kubewhy_model::objects::{Node, Pod, condition};
 use kubewhy_model::{Cause, Confidence, EvidenceKind, Finding, ObjectKey, RiskLevel, Severity};
 use std::collections::HashMap;
@@ -137,29 +137,10 @@ fn with_pods(mut f: Finding, pods: &[&Pod]) -> Finding {
 
 fn not_ready_or_pleg(ctx: &Ctx, node: &Node, out: &mut Findings) {
     let name = &node.metadata.name;
-    let key = node_key(node);
     let ready = condition(&node.status.conditions, "Ready");
     let not_ready = node.ready() == Some(false);
-    let view = ctx.nodes();
-    let pleg_lines = recent_lines(ctx, name, &[Signal::PlegUnhealthy]);
+    let pleg_lines = pleg_lines(ctx, node, not_ready);
     let pleg_in_condition = ready.is_some_and(|c| c.message.contains("PLEG is not healthy"));
-    // A Ready node's kubelet logs "pleg has yet to be successful" at every start: only a
-    // relist that took too long counts there.
-    // On a Ready node, only lines written after it last became Ready count: earlier ones are
-    // an outage it recovered from.
-    let ready_since = ready.and_then(|c| c.last_transition_time);
-    let pleg_lines: Vec<Line> = if not_ready {
-        pleg_lines
-    } else {
-        pleg_lines
-            .into_iter()
-            .filter(|l| !l.1.detail.contains("starting"))
-            .filter(|l| match (l.1.time, ready_since) {
-                (Some(t), Some(since)) => t > since,
-                _ => true,
-            })
-            .collect()
-    };
     if !not_ready && pleg_lines.is_empty() {
         return;
     }
@@ -173,72 +154,119 @@ fn not_ready_or_pleg(ctx: &Ctx, node: &Node, out: &mut Findings) {
             )
         })
         .unwrap_or_default();
-    let cond_evidence = |f: Finding| ready_evidence(f, node);
     if pleg_in_condition || !pleg_lines.is_empty() {
-        let mut f = Finding::new(
-            Cause::PlegUnhealthy,
-            Severity::Warning,
-            if not_ready {
-                format!(
-                    "The kubelet on {name} reports PLEG is not healthy: the node is NotReady{since}"
-                )
-            } else {
-                format!("The kubelet on {name} logs PLEG is not healthy")
-            },
-        )
-        .object(key.clone())
-        .group(format!("node|{name}"));
-        f = with_pods(cond_evidence(f), &pods);
-        f = quote_lines(f, Some(&key), &pleg_lines, 1);
-        let runtime = view.node_signal_lines(name, &[Signal::RuntimeDown, Signal::StopFailed]);
-        f = quote_lines(f, Some(&key), &runtime, 2);
-        if !pleg_in_condition && pleg_lines.iter().all(|l| l.1.time.is_none()) {
-            f = f.confidence(Confidence::Medium);
-        }
-        let runtime_down = !runtime.is_empty()
-            || ready.is_some_and(|c| c.message.contains("container runtime is down"));
-        let why = if runtime_down {
-            "Here the runtime does not answer at all (\"container runtime is down\", its socket refuses connections): it has stopped or crashed"
-        } else {
-            "The runtime is hung or overloaded (a stuck container or shim, too many containers, a slow disk)"
-        };
-        f = f
-            .explain(format!(
-                "The kubelet's pod lifecycle event generator (PLEG) lists every container through the runtime once a second; when no relist has succeeded for 3 minutes the kubelet reports PLEG is not healthy, stops syncing pods and marks the node NotReady. {why}, so pods on {name} are neither started, stopped nor updated until it recovers."
-            ))
-            .step(
-                "See whether the runtime answers, and how fast",
-                Some("time crictl ps -a | wc -l; journalctl -u containerd -u docker --since -30min | tail -100".into()),
-                RiskLevel::None,
-                "",
-            )
-            .step(
-                "Read the kubelet's PLEG lines (relist duration)",
-                Some("journalctl -u kubelet --since -30min | grep -E 'PLEG|relist'".into()),
-                RiskLevel::None,
-                "",
-            )
-            .step(
-                "Restart the container runtime, then the kubelet",
-                Some("systemctl restart containerd && systemctl restart kubelet".into()),
-                RiskLevel::Medium,
-                "Containers keep running (shims), but exec, logs and pod starts on the node pause while the runtime restarts; drain the node first if it serves critical traffic.",
-            );
-        out.push(f);
+        out.push(pleg_finding(ctx, node, &pods, &pleg_lines, &since));
         return;
     }
-    if pods.is_empty() {
-        // Nothing runs there to be affected: terminating pods there get node-unreachable
-        // (terminating.rs), and with every node down pending pods get no-ready-nodes
-        // (pending.rs). A NotReady node with no pod at all in the data (a pasted `get nodes`)
-        // is still said, less certainly.
-        let bound = ctx.snap.pods_on_node(name).next().is_some();
-        let all_down = ctx.snap.nodes.iter().all(|n| n.ready() != Some(true));
-        let pending = ctx.snap.pods.iter().any(|p| p.status.phase == "Pending");
-        if bound || (all_down && pending) {
-            return;
-        }
+    if pods.is_empty() && not_ready_said_elsewhere(ctx, name) {
+        return;
     }
+    out.push(not_ready_finding(ctx, node, &pods, &since));
+}
+
+/// The kubelet's PLEG lines that count: on a Ready node, only a relist that took too long
+/// (it logs "pleg has yet to be successful" at every start) and only lines written after it
+/// last became Ready (earlier ones are an outage it recovered from).
+fn pleg_lines<'a>(ctx: &Ctx<'a>, node: &Node, not_ready: bool) -> Vec<Line<'a>> {
+    let lines = recent_lines(ctx, &node.metadata.name, &[Signal::PlegUnhealthy]);
+    if not_ready {
+        return lines;
+    }
+    let ready_since =
+        condition(&node.status.conditions, "Ready").and_then(|c| c.last_transition_time);
+    lines
+        .into_iter()
+        .filter(|l| !l.1.detail.contains("starting"))
+        .filter(|l| match (l.1.time, ready_since) {
+            (Some(t), Some(since)) => t > since,
+            _ => true,
+        })
+        .collect()
+}
+
+/// Nothing runs on the node to be affected: terminating pods there get node-unreachable
+/// (terminating.rs), and with every node down pending pods get no-ready-nodes (pending.rs). A
+/// NotReady node with no pod at all in the data (a pasted `get nodes`) is still said, less
+/// certainly.
+fn not_ready_said_elsewhere(ctx: &Ctx, name: &str) -> bool {
+    let bound = ctx.snap.pods_on_node(name).next().is_some();
+    let all_down = ctx.snap.nodes.iter().all(|n| n.ready() != Some(true));
+    let pending = ctx.snap.pods.iter().any(|p| p.status.phase == "Pending");
+    bound || (all_down && pending)
+}
+
+/// PLEG is not healthy on the node: its condition or the kubelet's lines say so.
+fn pleg_finding(
+    ctx: &Ctx,
+    node: &Node,
+    pods: &[&Pod],
+    pleg_lines: &[Line],
+    since: &str,
+) -> Finding {
+    let name = &node.metadata.name;
+    let key = node_key(node);
+    let ready = condition(&node.status.conditions, "Ready");
+    let not_ready = node.ready() == Some(false);
+    let pleg_in_condition = ready.is_some_and(|c| c.message.contains("PLEG is not healthy"));
+    let mut f = Finding::new(
+        Cause::PlegUnhealthy,
+        Severity::Warning,
+        if not_ready {
+            format!(
+                "The kubelet on {name} reports PLEG is not healthy: the node is NotReady{since}"
+            )
+        } else {
+            format!("The kubelet on {name} logs PLEG is not healthy")
+        },
+    )
+    .object(key.clone())
+    .group(format!("node|{name}"));
+    f = with_pods(ready_evidence(f, node), pods);
+    f = quote_lines(f, Some(&key), pleg_lines, 1);
+    let runtime = ctx
+        .nodes()
+        .node_signal_lines(name, &[Signal::RuntimeDown, Signal::StopFailed]);
+    f = quote_lines(f, Some(&key), &runtime, 2);
+    if !pleg_in_condition && pleg_lines.iter().all(|l| l.1.time.is_none()) {
+        f = f.confidence(Confidence::Medium);
+    }
+    let runtime_down = !runtime.is_empty()
+        || ready.is_some_and(|c| c.message.contains("container runtime is down"));
+    let why = if runtime_down {
+        "Here the runtime does not answer at all (\"container runtime is down\", its socket refuses connections): it has stopped or crashed"
+    } else {
+        "The runtime is hung or overloaded (a stuck container or shim, too many containers, a slow disk)"
+    };
+    f = f
+        .explain(format!(
+            "The kubelet's pod lifecycle event generator (PLEG) lists every container through the runtime once a second; when no relist has succeeded for 3 minutes the kubelet reports PLEG is not healthy, stops syncing pods and marks the node NotReady. {why}, so pods on {name} are neither started, stopped nor updated until it recovers."
+        ))
+        .step(
+            "See whether the runtime answers, and how fast",
+            Some("time crictl ps -a | wc -l; journalctl -u containerd -u docker --since -30min | tail -100".into()),
+            RiskLevel::None,
+            "",
+        )
+        .step(
+            "Read the kubelet's PLEG lines (relist duration)",
+            Some("journalctl -u kubelet --since -30min | grep -E 'PLEG|relist'".into()),
+            RiskLevel::None,
+            "",
+        )
+        .step(
+            "Restart the container runtime, then the kubelet",
+            Some("systemctl restart containerd && systemctl restart kubelet".into()),
+            RiskLevel::Medium,
+            "Containers keep running (shims), but exec, logs and pod starts on the node pause while the runtime restarts; drain the node first if it serves critical traffic.",
+        );
+    f
+}
+
+/// The node is NotReady (or not reporting) with pods on it.
+fn not_ready_finding(ctx: &Ctx, node: &Node, pods: &[&Pod], since: &str) -> Finding {
+    let name = &node.metadata.name;
+    let key = node_key(node);
+    let ready = condition(&node.status.conditions, "Ready");
     let mut f = Finding::new(
         Cause::NodeNotReady,
         Severity::Warning,
@@ -261,8 +289,8 @@ fn not_ready_or_pleg(ctx: &Ctx, node: &Node, out: &mut Findings) {
     if pods.is_empty() {
         f = f.confidence(Confidence::Medium);
     }
-    f = lease_evidence(ctx, with_pods(cond_evidence(f), &pods), name);
-    let runtime = view.node_signal_lines(name, &[Signal::RuntimeDown]);
+    f = lease_evidence(ctx, with_pods(ready_evidence(f, node), pods), name);
+    let runtime = ctx.nodes().node_signal_lines(name, &[Signal::RuntimeDown]);
     f = quote_lines(f, Some(&key), &runtime, 1);
     let unknown = ready.is_some_and(|c| c.status == "Unknown");
     let why = if unknown {
@@ -294,7 +322,7 @@ fn not_ready_or_pleg(ctx: &Ctx, node: &Node, out: &mut Findings) {
             RiskLevel::Medium,
             "Only when the machine is really off: pods still running there would run unseen beside their replacements.",
         );
-    out.push(f);
+    f
 }
 
 fn pressure(ctx: &Ctx, node: &Node, out: &mut Findings) {
@@ -674,154 +702,163 @@ fn orphaned_volumes(ctx: &Ctx, node: &Node, out: &mut Findings) {
 }
 
 fn static_pods(ctx: &Ctx, out: &mut Findings) {
-    let view = ctx.nodes();
-    for (node, bundles) in &view.bundles {
-        for b in bundles {
-            for m in &b.manifests {
-                let mirror_name = format!("{}-{node}", m.name);
-                let mirror = ctx
-                    .snap
-                    .pods
-                    .iter()
-                    .find(|p| p.metadata.ns() == m.namespace && p.metadata.name == mirror_name);
+    for (node, bundles) in &ctx.nodes().bundles {
+        for m in bundles.iter().flat_map(|b| &b.manifests) {
+            let mirror_name = format!("{}-{node}", m.name);
+            let mirror = ctx
+                .snap
+                .pods
+                .iter()
+                .find(|p| p.metadata.ns() == m.namespace && p.metadata.name == mirror_name);
+            let found = match mirror {
+                Some(mirror) => stale_mirror(node, m, mirror),
+                None => missing_mirror(ctx, node, m, &mirror_name),
+            };
+            if let Some(f) = found {
+                let lines = ctx.nodes().node_signal_lines(node, &[Signal::MirrorPod]);
                 let node_key = ObjectKey::new("Node", "", node, "");
-                let manifest_ev = format!(
-                    "{} (sha256 {}, modified {}){}",
-                    m.path,
-                    m.sha256.chars().take(16).collect::<String>(),
-                    m.modified
-                        .map(|t| t.to_string())
-                        .unwrap_or_else(|| "?".into()),
-                    if m.images.is_empty() {
-                        String::new()
-                    } else {
-                        format!(
-                            ": {}",
-                            m.images
-                                .iter()
-                                .map(|(c, i)| format!("{c}={i}"))
-                                .collect::<Vec<_>>()
-                                .join(", ")
-                        )
-                    }
-                );
-                // The finding of this manifest: its objects, its group, the manifest as read.
-                let stale = |summary: String, objects: [&ObjectKey; 2]| {
-                    Finding::new(Cause::StaticPodStale, Severity::Warning, summary)
-                        .object(objects[0].clone())
-                        .object(objects[1].clone())
-                        .group(format!("static|{node}|{}", m.path))
-                        .evidence(
-                            EvidenceKind::Field,
-                            Some(&node_key),
-                            format!("static pod manifest ({})", m.origin),
-                            manifest_ev.clone(),
-                        )
-                };
-                let Some(mirror) = mirror else {
-                    if !ctx.snap.pods.iter().any(|p| p.metadata.ns() == m.namespace) {
-                        continue; // that namespace's pods are not in the data
-                    }
-                    let pod_key = ObjectKey::new("Pod", &m.namespace, &mirror_name, "");
-                    let mirror_lines = view.node_signal_lines(node, &[Signal::MirrorPod]);
-                    let f = stale(
-                        format!(
-                            "Static pod manifest {} on {node} has no mirror pod {}/{mirror_name}",
-                            m.path, m.namespace
-                        ),
-                        [&node_key, &pod_key],
-                    )
-                    .evidence(
-                        EvidenceKind::Absence,
-                        Some(&pod_key),
-                        "pods",
-                        format!(
-                            "no pod {}/{mirror_name} in the data (pods of {} were)",
-                            m.namespace, m.namespace
-                        ),
-                    )
-                    .confidence(Confidence::Medium);
-                    out.push(stale_steps(
-                        quote_lines(f, Some(&node_key), &mirror_lines, 2),
-                        node,
-                        &m.path,
-                    ));
-                    continue;
-                };
-                let pod_key = ObjectKey::of("Pod", &mirror.metadata);
-                let differs: Vec<String> = m
-                    .images
-                    .iter()
-                    .filter_map(|(c, img)| {
-                        let running = mirror
-                            .spec
-                            .containers
-                            .iter()
-                            .chain(&mirror.spec.init_containers)
-                            .find(|x| x.name == *c);
-                        match running {
-                            Some(x) if x.image != *img => Some(format!(
-                                "container {c}: manifest {img}, mirror pod {}",
-                                x.image
-                            )),
-                            None => Some(format!(
-                                "container {c}: in the manifest, not in the mirror pod"
-                            )),
-                            _ => None,
-                        }
-                    })
-                    .collect();
-                let newer = match (m.modified, mirror.metadata.creation_timestamp) {
-                    (Some(mt), Some(ct)) => mt.as_second() > ct.as_second() + 120,
-                    _ => false,
-                };
-                if differs.is_empty() && !newer {
-                    continue;
-                }
-                let mut f = stale(
-                    format!(
-                        "Mirror pod {}/{} does not follow its static pod manifest {} on {node}",
-                        mirror.metadata.ns(),
-                        mirror.metadata.name,
-                        m.path
-                    ),
-                    [&pod_key, &node_key],
-                );
-                if let Some(h) = mirror.metadata.annotations.get("kubernetes.io/config.hash") {
-                    f = f.evidence(
-                        EvidenceKind::Field,
-                        Some(&pod_key),
-                        "metadata.annotations[kubernetes.io/config.hash]",
-                        h.clone(),
-                    );
-                }
-                if let Some(ct) = mirror.metadata.creation_timestamp {
-                    f = f.evidence(
-                        EvidenceKind::Field,
-                        Some(&pod_key),
-                        "metadata.creationTimestamp",
-                        ct.to_string(),
-                    );
-                }
-                for d in &differs {
-                    f = f.evidence(
-                        EvidenceKind::Analysis,
-                        Some(&pod_key),
-                        "manifest vs mirror pod",
-                        d.clone(),
-                    );
-                }
-                if differs.is_empty() {
-                    f = f
-                        .evidence(EvidenceKind::Analysis, Some(&pod_key), "manifest vs mirror pod", "the manifest was modified after the mirror pod was created, and the mirror pod was not recreated (a change that leaves the pod identical, such as a touch, does not recreate it)")
-                        .confidence(Confidence::Low);
-                }
-                let mirror_lines = view.node_signal_lines(node, &[Signal::MirrorPod]);
-                f = quote_lines(f, Some(&node_key), &mirror_lines, 2);
-                out.push(stale_steps(f, node, &m.path));
+                out.push(stale_steps(
+                    quote_lines(f, Some(&node_key), &lines, 2),
+                    node,
+                    &m.path,
+                ));
             }
         }
     }
+}
+
+/// A static-pod-stale finding about manifest `m` on `node`: its objects, its group, the
+/// manifest as read.
+fn stale(node: &str, m: &StaticManifest, summary: String, objects: [&ObjectKey; 2]) -> Finding {
+    let node_key = ObjectKey::new("Node", "", node, "");
+    let images = if m.images.is_empty() {
+        String::new()
+    } else {
+        format!(
+            ": {}",
+            m.images
+                .iter()
+                .map(|(c, i)| format!("{c}={i}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    };
+    let manifest_ev = format!(
+        "{} (sha256 {}, modified {}){images}",
+        m.path,
+        m.sha256.chars().take(16).collect::<String>(),
+        m.modified
+            .map(|t| t.to_string())
+            .unwrap_or_else(|| "?".into()),
+    );
+    Finding::new(Cause::StaticPodStale, Severity::Warning, summary)
+        .object(objects[0].clone())
+        .object(objects[1].clone())
+        .group(format!("static|{node}|{}", m.path))
+        .evidence(
+            EvidenceKind::Field,
+            Some(&node_key),
+            format!("static pod manifest ({})", m.origin),
+            manifest_ev,
+        )
+}
+
+/// A manifest on the node without its mirror pod in the API (when the data holds that
+/// namespace's pods at all).
+fn missing_mirror(ctx: &Ctx, node: &str, m: &StaticManifest, mirror_name: &str) -> Option<Finding> {
+    if !ctx.snap.pods.iter().any(|p| p.metadata.ns() == m.namespace) {
+        return None; // that namespace's pods are not in the data
+    }
+    let node_key = ObjectKey::new("Node", "", node, "");
+    let pod_key = ObjectKey::new("Pod", &m.namespace, mirror_name, "");
+    let summary = format!(
+        "Static pod manifest {} on {node} has no mirror pod {}/{mirror_name}",
+        m.path, m.namespace
+    );
+    let f = stale(node, m, summary, [&node_key, &pod_key])
+        .evidence(
+            EvidenceKind::Absence,
+            Some(&pod_key),
+            "pods",
+            format!(
+                "no pod {}/{mirror_name} in the data (pods of {} were)",
+                m.namespace, m.namespace
+            ),
+        )
+        .confidence(Confidence::Medium);
+    Some(f)
+}
+
+/// A mirror pod whose images differ from its manifest's, or older than the manifest's change.
+fn stale_mirror(node: &str, m: &StaticManifest, mirror: &Pod) -> Option<Finding> {
+    let node_key = ObjectKey::new("Node", "", node, "");
+    let pod_key = ObjectKey::of("Pod", &mirror.metadata);
+    let differs: Vec<String> = m
+        .images
+        .iter()
+        .filter_map(|(c, img)| {
+            let running = mirror
+                .spec
+                .containers
+                .iter()
+                .chain(&mirror.spec.init_containers)
+                .find(|x| x.name == *c);
+            match running {
+                Some(x) if x.image != *img => Some(format!(
+                    "container {c}: manifest {img}, mirror pod {}",
+                    x.image
+                )),
+                None => Some(format!(
+                    "container {c}: in the manifest, not in the mirror pod"
+                )),
+                _ => None,
+            }
+        })
+        .collect();
+    let newer = match (m.modified, mirror.metadata.creation_timestamp) {
+        (Some(mt), Some(ct)) => mt.as_second() > ct.as_second() + 120,
+        _ => false,
+    };
+    if differs.is_empty() && !newer {
+        return None;
+    }
+    let summary = format!(
+        "Mirror pod {}/{} does not follow its static pod manifest {} on {node}",
+        mirror.metadata.ns(),
+        mirror.metadata.name,
+        m.path
+    );
+    let mut f = stale(node, m, summary, [&pod_key, &node_key]);
+    if let Some(h) = mirror.metadata.annotations.get("kubernetes.io/config.hash") {
+        f = f.evidence(
+            EvidenceKind::Field,
+            Some(&pod_key),
+            "metadata.annotations[kubernetes.io/config.hash]",
+            h.clone(),
+        );
+    }
+    if let Some(ct) = mirror.metadata.creation_timestamp {
+        f = f.evidence(
+            EvidenceKind::Field,
+            Some(&pod_key),
+            "metadata.creationTimestamp",
+            ct.to_string(),
+        );
+    }
+    for d in &differs {
+        f = f.evidence(
+            EvidenceKind::Analysis,
+            Some(&pod_key),
+            "manifest vs mirror pod",
+            d.clone(),
+        );
+    }
+    if differs.is_empty() {
+        f = f
+            .evidence(EvidenceKind::Analysis, Some(&pod_key), "manifest vs mirror pod", "the manifest was modified after the mirror pod was created, and the mirror pod was not recreated (a change that leaves the pod identical, such as a touch, does not recreate it)")
+            .confidence(Confidence::Low);
+    }
+    Some(f)
 }
 
 fn stale_steps(f: Finding, node: &str, path: &str) -> Finding {

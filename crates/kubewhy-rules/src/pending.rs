@@ -100,21 +100,7 @@ fn check_pod(ctx: &Ctx, info: &PodInfo, no_ready: bool, sim: Option<&Verdict>, o
         (None, None) => None,
     };
     let Some((message, from_condition)) = verdict else {
-        // No verdict at all: the scheduler never looked at the pod (it stamps PodScheduled on
-        // every pod it tries), unless the pod was created moments ago.
-        if condition(&pod.status.conditions, "PodScheduled").is_none()
-            && info
-                .age_secs(ctx.now)
-                .is_some_and(|a| a > UNSEEN_AFTER_SECS)
-        {
-            out.push(scheduler_unavailable(ctx, info, sim));
-        } else if let Some(sim) = sim {
-            if let Some(f) = from_simulation(ctx, info, sim) {
-                out.push(f);
-            }
-        } else {
-            claims_from_state(ctx, info, out);
-        }
+        without_verdict(ctx, info, sim, out);
         return;
     };
     let parsed = parse_scheduler_message(&message);
@@ -154,6 +140,59 @@ fn check_pod(ctx: &Ctx, info: &PodInfo, no_ready: bool, sim: Option<&Verdict>, o
         // Scheduling causes are cluster-wide (capacity, labels, taints): pods of every workload
         // that fail for the same reason and detail are one finding.
         .group(detail.clone());
+    f = scheduler_evidence(f, info, cond, last_event.copied(), &aside);
+    let mut explanation = explanation(
+        &pending_for,
+        parsed.nodes,
+        &reason_text,
+        from_condition,
+        &aside,
+        &others,
+    );
+    if let Some(sim) = sim {
+        f = simulation_evidence(f, info, sim);
+        explanation.push(' ');
+        explanation.push_str(&cross_check(sim, cause));
+    }
+    explanation.push(' ');
+    explanation.push_str(why(cause));
+    f = f.explain(explanation);
+    if sim.is_some_and(|s| !s.fitting().is_empty()) {
+        f = f.confidence(Confidence::Medium);
+    }
+    f = remediation(f, ctx, info, cause, &detail);
+    if let Some(sim) = sim {
+        f = nearest_miss_step(f, sim, cause);
+    }
+    out.push(f);
+}
+
+/// No verdict of the scheduler at all: it never looked at the pod (it stamps PodScheduled on
+/// every pod it tries), unless the pod was created moments ago; else the nodes' state answers.
+fn without_verdict(ctx: &Ctx, info: &PodInfo, sim: Option<&Verdict>, out: &mut Findings) {
+    if condition(&info.pod.status.conditions, "PodScheduled").is_none()
+        && info
+            .age_secs(ctx.now)
+            .is_some_and(|a| a > UNSEEN_AFTER_SECS)
+    {
+        out.push(scheduler_unavailable(ctx, info, sim));
+    } else if let Some(sim) = sim {
+        if let Some(f) = from_simulation(ctx, info, sim) {
+            out.push(f);
+        }
+    } else {
+        claims_from_state(ctx, info, out);
+    }
+}
+
+/// The scheduler's own words as evidence: its condition, its latest event, the nodes set aside.
+fn scheduler_evidence(
+    mut f: Finding,
+    info: &PodInfo,
+    cond: Option<&kubewhy_model::objects::Condition>,
+    last_event: Option<&kubewhy_model::objects::Event>,
+    aside: &[(Option<u32>, String, SetAside)],
+) -> Finding {
     if let Some(c) = cond {
         f = f.evidence(
             EvidenceKind::Condition,
@@ -180,8 +219,20 @@ fn check_pod(ctx: &Ctx, info: &PodInfo, no_ready: bool, sim: Option<&Verdict>, o
                 .join("; "),
         );
     }
-    let nodes = parsed
-        .nodes
+    f
+}
+
+/// What the scheduler found, for the finding's explanation: the reason to fix first, the nodes
+/// set aside and the other reasons.
+fn explanation(
+    pending_for: &str,
+    nodes: Option<u32>,
+    reason_text: &str,
+    from_condition: bool,
+    aside: &[(Option<u32>, String, SetAside)],
+    others: &[String],
+) -> String {
+    let nodes = nodes
         .map(|n| format!("{n} node(s)"))
         .unwrap_or_else(|| "the nodes".into());
     let mut explanation = format!(
@@ -204,22 +255,7 @@ fn check_pod(ctx: &Ctx, info: &PodInfo, no_ready: bool, sim: Option<&Verdict>, o
             others.join("; ")
         ));
     }
-    if let Some(sim) = sim {
-        f = simulation_evidence(f, info, sim);
-        explanation.push(' ');
-        explanation.push_str(&cross_check(sim, cause));
-    }
-    explanation.push(' ');
-    explanation.push_str(why(cause));
-    f = f.explain(explanation);
-    if sim.is_some_and(|s| !s.fitting().is_empty()) {
-        f = f.confidence(Confidence::Medium);
-    }
-    f = remediation(f, ctx, info, cause, &detail);
-    if let Some(sim) = sim {
-        f = nearest_miss_step(f, sim, cause);
-    }
-    out.push(f);
+    explanation
 }
 
 /// The exact change that lets the nearest miss take the pod, as the second step, when one

@@ -190,20 +190,14 @@ pub fn parse_controller_log<R: BufRead>(
             return ControlFlow::Continue(());
         };
         let msg = line.message;
-        let push = |out: &mut Vec<ControllerLogEntry>,
-                    action,
-                    ns: String,
-                    pod: String,
-                    node: Option<String>| {
-            out.push(ControllerLogEntry {
-                origin: format!("{name}:{line_no}"),
-                time: line.time,
-                action,
-                namespace: ns,
-                name: pod,
-                node,
-                line: quote_of(raw),
-            });
+        let entry = |action, namespace, pod, node| ControllerLogEntry {
+            origin: format!("{name}:{line_no}"),
+            time: line.time,
+            action,
+            namespace,
+            name: pod,
+            node,
+            line: quote_of(raw),
         };
         if let Some(c) = BATCH.captures(msg) {
             batch_left = c
@@ -211,132 +205,144 @@ pub fn parse_controller_log<R: BufRead>(
                 .or(c.get(2))
                 .and_then(|m| m.as_str().parse().ok())
                 .unwrap_or(0);
-            return ControlFlow::Continue(());
-        }
-        // A success line: the rule of the pod's force-delete line before it.
-        let done = OLD_ORPHAN_DONE
-            .captures(msg)
-            .map(|c| {
-                (
-                    ControllerAction::GcOrphaned,
-                    c[1].to_string(),
-                    c[2].to_string(),
-                )
-            })
-            .or_else(|| {
-                OLD_UNSCHEDULED_DONE.captures(msg).map(|c| {
-                    (
-                        ControllerAction::GcUnscheduledTerminating,
-                        c[1].to_string(),
-                        c[2].to_string(),
-                    )
-                })
-            })
-            .or_else(|| {
-                let action = if msg.contains("Forced deletion of orphaned Pod succeeded") {
-                    ControllerAction::GcOrphaned
-                } else if msg.contains("Forced deletion of unscheduled terminating Pod succeeded") {
-                    ControllerAction::GcUnscheduledTerminating
+        } else if let Some((action, ns, pod)) = success_line(msg) {
+            let e = entry(action, ns, pod, None);
+            if let Some(e) = settle(&mut out[first..], e, &mut batch_left) {
+                out.push(e);
+            }
+        } else if let Some((action, ns, pod, node)) = found_line(msg) {
+            named.insert((ns.clone(), pod.clone()));
+            out.push(entry(action, ns, pod, node));
+        } else if let Some((ns, pod)) = force_delete_line(msg) {
+            if !named.remove(&(ns.clone(), pod.clone())) {
+                let action = if batch_left > 0 {
+                    batch_left -= 1;
+                    ControllerAction::GcTerminated
                 } else {
-                    return None;
+                    ControllerAction::GcForceDelete
                 };
-                structured_pod(msg, "pod").map(|(ns, pod)| (action, ns, pod))
-            });
-        if let Some((action, ns, pod)) = done {
-            let earlier = out[first..].iter_mut().rev().find(|e| {
-                e.namespace == ns
-                    && e.name == pod
-                    && matches!(
-                        e.action,
-                        ControllerAction::GcForceDelete
-                            | ControllerAction::GcTerminated
-                            | ControllerAction::GcOrphaned
-                            | ControllerAction::GcUnscheduledTerminating
-                    )
-            });
-            match earlier {
-                // Already named by its "Found …" line.
-                Some(e) if e.action == action => {}
-                Some(e) => {
-                    if e.action == ControllerAction::GcTerminated {
-                        // Counted against a batch it was not part of.
-                        batch_left += 1;
-                    }
-                    e.action = action;
-                    e.origin = format!("{name}:{line_no}");
-                    e.line = quote_of(raw);
-                }
-                None => push(out, action, ns, pod, None),
+                out.push(entry(action, ns, pod, None));
             }
-            return ControlFlow::Continue(());
-        }
-        if let Some(c) = OLD_ORPHAN.captures(msg) {
-            named.insert((c[1].into(), c[2].into()));
-            push(
-                out,
-                ControllerAction::GcOrphaned,
-                c[1].into(),
-                c[2].into(),
-                Some(c[3].into()),
-            );
-        } else if msg.contains("Found orphaned Pod assigned to the Node") {
-            if let Some((ns, pod)) = structured_pod(msg, "pod") {
-                named.insert((ns.clone(), pod.clone()));
-                let node = structured_value(msg, "node");
-                push(out, ControllerAction::GcOrphaned, ns, pod, node);
-            }
-        } else if let Some(c) = OLD_UNSCHEDULED.captures(msg) {
-            named.insert((c[1].into(), c[2].into()));
-            push(
-                out,
-                ControllerAction::GcUnscheduledTerminating,
-                c[1].into(),
-                c[2].into(),
-                None,
-            );
-        } else if msg.contains("Found unscheduled terminating Pod not assigned to any Node") {
-            if let Some((ns, pod)) = structured_pod(msg, "pod") {
-                named.insert((ns.clone(), pod.clone()));
-                push(
-                    out,
-                    ControllerAction::GcUnscheduledTerminating,
-                    ns,
-                    pod,
-                    None,
-                );
-            }
-        } else if let Some((ns, pod)) = OLD_FORCE
-            .captures(msg)
-            .map(|c| (c[1].to_string(), c[2].to_string()))
-            .or_else(|| {
-                msg.contains("PodGC is force deleting Pod")
-                    .then(|| structured_pod(msg, "pod"))
-                    .flatten()
-            })
-        {
-            if named.remove(&(ns.clone(), pod.clone())) {
-                return ControlFlow::Continue(());
-            }
-            let action = if batch_left > 0 {
-                batch_left -= 1;
-                ControllerAction::GcTerminated
-            } else {
-                ControllerAction::GcForceDelete
-            };
-            push(out, action, ns, pod, None);
-        } else if let Some((ns, pod)) = OLD_TAINT
-            .captures(msg)
-            .map(|c| (c[1].to_string(), c[2].to_string()))
-            .or_else(|| {
-                msg.contains("NoExecuteTaintManager is deleting")
-                    .then(|| structured_pod(msg, "pod"))
-                    .flatten()
-            })
-        {
-            push(out, ControllerAction::TaintEviction, ns, pod, None);
+        } else if let Some((ns, pod)) = taint_line(msg) {
+            out.push(entry(ControllerAction::TaintEviction, ns, pod, None));
         }
         ControlFlow::Continue(())
     });
+}
+
+/// A success line ("Forced deletion of orphaned Pod … succeeded"): the rule, namespace and pod.
+fn success_line(msg: &str) -> Option<(ControllerAction, String, String)> {
+    let old = |re: &Regex, action| {
+        re.captures(msg)
+            .map(|c| (action, c[1].to_string(), c[2].to_string()))
+    };
+    old(&OLD_ORPHAN_DONE, ControllerAction::GcOrphaned)
+        .or_else(|| {
+            old(
+                &OLD_UNSCHEDULED_DONE,
+                ControllerAction::GcUnscheduledTerminating,
+            )
+        })
+        .or_else(|| {
+            let action = if msg.contains("Forced deletion of orphaned Pod succeeded") {
+                ControllerAction::GcOrphaned
+            } else if msg.contains("Forced deletion of unscheduled terminating Pod succeeded") {
+                ControllerAction::GcUnscheduledTerminating
+            } else {
+                return None;
+            };
+            structured_pod(msg, "pod").map(|(ns, pod)| (action, ns, pod))
+        })
+}
+
+/// A success line settles the pod's force-delete line before it (`earlier`: this log's entries):
+/// that line takes its rule and quote. Returns the entry when no line came before.
+fn settle(
+    earlier: &mut [ControllerLogEntry],
+    done: ControllerLogEntry,
+    batch_left: &mut usize,
+) -> Option<ControllerLogEntry> {
+    let before = earlier.iter_mut().rev().find(|e| {
+        e.namespace == done.namespace
+            && e.name == done.name
+            && matches!(
+                e.action,
+                ControllerAction::GcForceDelete
+                    | ControllerAction::GcTerminated
+                    | ControllerAction::GcOrphaned
+                    | ControllerAction::GcUnscheduledTerminating
+            )
+    });
+    match before {
+        // Already named by its "Found …" line.
+        Some(e) if e.action == done.action => None,
+        Some(e) => {
+            if e.action == ControllerAction::GcTerminated {
+                // Counted against a batch it was not part of.
+                *batch_left += 1;
+            }
+            e.action = done.action;
+            e.origin = done.origin;
+            e.line = done.line;
+            None
+        }
+        None => Some(done),
+    }
+}
+
+/// A "Found orphaned Pod …" or "Found unscheduled terminating Pod …" line: the rule, namespace,
+/// pod and (orphaned) node.
+fn found_line(msg: &str) -> Option<(ControllerAction, String, String, Option<String>)> {
+    if let Some(c) = OLD_ORPHAN.captures(msg) {
+        return Some((
+            ControllerAction::GcOrphaned,
+            c[1].into(),
+            c[2].into(),
+            Some(c[3].into()),
+        ));
+    }
+    if msg.contains("Found orphaned Pod assigned to the Node") {
+        let (ns, pod) = structured_pod(msg, "pod")?;
+        let node = structured_value(msg, "node");
+        return Some((ControllerAction::GcOrphaned, ns, pod, node));
+    }
+    if let Some(c) = OLD_UNSCHEDULED.captures(msg) {
+        return Some((
+            ControllerAction::GcUnscheduledTerminating,
+            c[1].into(),
+            c[2].into(),
+            None,
+        ));
+    }
+    if msg.contains("Found unscheduled terminating Pod not assigned to any Node") {
+        let (ns, pod) = structured_pod(msg, "pod")?;
+        return Some((ControllerAction::GcUnscheduledTerminating, ns, pod, None));
+    }
+    None
+}
+
+/// The pod GC's force deletion of a pod: namespace and pod.
+fn force_delete_line(msg: &str) -> Option<(String, String)> {
+    OLD_FORCE
+        .captures(msg)
+        .map(|c| (c[1].to_string(), c[2].to_string()))
+        .or_else(|| {
+            msg.contains("PodGC is force deleting Pod")
+                .then(|| structured_pod(msg, "pod"))
+                .flatten()
+        })
+}
+
+/// The taint manager's deletion of a pod: namespace and pod.
+fn taint_line(msg: &str) -> Option<(String, String)> {
+    OLD_TAINT
+        .captures(msg)
+        .map(|c| (c[1].to_string(), c[2].to_string()))
+        .or_else(|| {
+            msg.contains("NoExecuteTaintManager is deleting")
+                .then(|| structured_pod(msg, "pod"))
+                .flatten()
+        })
 }
 
 /// Reads a controller-manager log file, or every file of a directory.

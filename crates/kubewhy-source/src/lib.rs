@@ -16,6 +16,7 @@ mod nodelog;
 mod paste;
 mod pool;
 mod stream;
+mod target;
 mod yaml;
 
 use kubewhy_model::Snapshot;

@@ -469,7 +469,7 @@ impl Collected {
     }
 }
 
-#[derive(PartialEq)]
+#[derive(Clone, Copy, PartialEq)]
 enum State {
     None,
     Describe,
@@ -558,37 +558,7 @@ pub(crate) fn read(name: &str, text: &str, anchor: Timestamp, out: &mut FileOut)
         };
         let col0 = !line.starts_with([' ', '\t']);
         let blank = line.trim().is_empty();
-        // Does this line continue the current block?
-        let continues = match state {
-            State::None => false,
-            State::Describe => blank || !col0 || (!starts_block(line) && describe_line(line)),
-            State::Table => {
-                let indent = line.len() - line.trim_start().len();
-                !(blank
-                    || indent < yaml_base
-                    || ANY_COMMAND.is_match(line.trim_start())
-                    || col0 && starts_block(line) && !table::is_header(line))
-            }
-            State::Fragment => {
-                let indent = line.len() - line.trim_start().len();
-                !blank && indent >= yaml_base && !LOG_LINE.is_match(line.trim_start())
-            }
-            State::Yaml => {
-                let indent = line.len() - line.trim_start().len();
-                let at = &line[indent.min(yaml_base)..];
-                blank
-                    || elision(line)
-                    || indent > yaml_base
-                    || indent == yaml_base
-                        && (at.starts_with("- ")
-                            || at.starts_with("---")
-                            || (at.contains(':')
-                                && at.chars().next().is_some_and(|ch| ch.is_ascii_lowercase())
-                                && !LOG_LINE.is_match(at)
-                                && !COMMAND.is_match(at)))
-            }
-        };
-        if continues {
+        if continues(state, line, yaml_base) {
             if state == State::Table {
                 // An indented table (a quoted paste) is read from its header's indentation.
                 let indent = line.len() - line.trim_start().len();
@@ -658,21 +628,8 @@ pub(crate) fn read(name: &str, text: &str, anchor: Timestamp, out: &mut FileOut)
                     c.other.push((no, line.to_string()));
                 }
             }
-        } else if EVENT_ROW.is_match(line) {
-            let cols = table::columns("Type  Reason  Age  From  Message");
-            let cells = table::cells(&cols, trimmed);
-            let (ns, pod) = (c.ns(), c.pod_name());
-            match EventRow::from_cells(&cells, ("Pod", &ns, &pod), anchor, no) {
-                Some(e) => c.event(e),
-                None => c.other.push((no, line.to_string())),
-            }
-        } else if infer::message_reason(trimmed).is_some() {
-            c.messages
-                .push((no, trimmed.to_string(), c.ns(), c.pod_name()));
-        } else if c.logs && c.pod.is_some() {
-            c.pod_logs.push((c.ns(), c.pod_name(), line.to_string()));
         } else {
-            c.other.push((no, line.to_string()));
+            loose_line(no, line, anchor, &mut c);
         }
         i += 1;
     }
@@ -681,6 +638,63 @@ pub(crate) fn read(name: &str, text: &str, anchor: Timestamp, out: &mut FileOut)
         name: name.to_string(),
         c,
         anchor,
+    }
+}
+
+/// Whether `line` continues the current block (`state`, read from indentation `yaml_base`).
+fn continues(state: State, line: &str, yaml_base: usize) -> bool {
+    let col0 = !line.starts_with([' ', '\t']);
+    let blank = line.trim().is_empty();
+    match state {
+        State::None => false,
+        State::Describe => blank || !col0 || (!starts_block(line) && describe_line(line)),
+        State::Table => {
+            let indent = line.len() - line.trim_start().len();
+            !(blank
+                || indent < yaml_base
+                || ANY_COMMAND.is_match(line.trim_start())
+                || col0 && starts_block(line) && !table::is_header(line))
+        }
+        State::Fragment => {
+            let indent = line.len() - line.trim_start().len();
+            !blank && indent >= yaml_base && !LOG_LINE.is_match(line.trim_start())
+        }
+        State::Yaml => {
+            let indent = line.len() - line.trim_start().len();
+            let at = &line[indent.min(yaml_base)..];
+            blank
+                || elision(line)
+                || indent > yaml_base
+                || indent == yaml_base
+                    && (at.starts_with("- ")
+                        || at.starts_with("---")
+                        || (at.contains(':')
+                            && at.chars().next().is_some_and(|ch| ch.is_ascii_lowercase())
+                            && !LOG_LINE.is_match(at)
+                            && !COMMAND.is_match(at)))
+        }
+    }
+}
+
+/// A line outside any block that is neither a command, an object nor JSON: an event row, a
+/// known message, `kubectl logs` output, or something unrecognised.
+fn loose_line(no: u64, line: &str, anchor: Timestamp, c: &mut Collected) {
+    let trimmed = line.trim_start();
+    if EVENT_ROW.is_match(line) {
+        let cols = table::columns("Type  Reason  Age  From  Message");
+        let cells = table::cells(&cols, trimmed);
+        let (ns, pod) = (c.ns(), c.pod_name());
+        match EventRow::from_cells(&cells, ("Pod", &ns, &pod), anchor, no) {
+            Some(e) => c.event(e),
+            None => c.other.push((no, line.to_string())),
+        }
+    } else if infer::message_reason(trimmed).is_some() {
+        c.messages
+            .push((no, trimmed.to_string(), c.ns(), c.pod_name()));
+    } else if c.logs && c.pod.is_some() {
+        c.pod_logs.push((c.ns(), c.pod_name(), line.to_string()));
+    } else {
+        c.other.push((no, line.to_string()));
     }
 }
 
@@ -1267,8 +1281,24 @@ fn finish(name: &str, mut c: Collected, anchor: Timestamp, out: &mut FileOut) {
             c.emit(name, out);
         }
     }
-    // Messages name no object: the pod the last command named holds them, else one unnamed pod
-    // (or workload, for admission refusals).
+    messages_as_events(&mut c, anchor);
+    stubs(&mut c, &known, anchor);
+    c.emit(name, out);
+    nodes_not_ready(&mut c, &known);
+    decode_events(name, &mut c, out);
+    // Container output beside a crashing pod is its log.
+    c.emit(name, out);
+    for (line, note) in std::mem::take(&mut c.notes) {
+        out.warn(crate::warn_at(name, line, 1, note));
+    }
+    logs(name, &mut c, out);
+    node_log(name, &mut c, anchor, out);
+    out.pasted_text = true;
+}
+
+/// Messages name no object: the pod the last command named holds them, else one unnamed pod
+/// (or workload, for admission refusals).
+fn messages_as_events(c: &mut Collected, anchor: Timestamp) {
     for (no, m, ns, pod) in std::mem::take(&mut c.messages) {
         let (reason, kind) = infer::message_reason(&m).unwrap_or(("Failed", "Pod"));
         c.events.push(EventRow {
@@ -1289,6 +1319,10 @@ fn finish(name: &str, mut c: Collected, anchor: Timestamp, out: &mut FileOut) {
             ..Default::default()
         });
     }
+}
+
+/// Objects shown only by table rows or events: a stub with the state they imply.
+fn stubs(c: &mut Collected, known: &HashSet<Key>, anchor: Timestamp) {
     // Events by object, in the order objects first appear (one pass, not one per row).
     let mut order: Vec<Key> = Vec::new();
     let mut by_object: HashMap<Key, Vec<&EventRow>> = HashMap::new();
@@ -1302,7 +1336,6 @@ fn finish(name: &str, mut c: Collected, anchor: Timestamp, out: &mut FileOut) {
             })
             .push(e);
     }
-    // Objects shown only by table rows or events: a stub with the state they imply.
     let deleted: HashSet<&str> = c
         .rows
         .iter()
@@ -1310,6 +1343,7 @@ fn finish(name: &str, mut c: Collected, anchor: Timestamp, out: &mut FileOut) {
         .map(|r| r.name.as_str())
         .collect();
     let mut stubbed: HashSet<Key> = HashSet::new();
+    let mut made = Vec::new();
     for row in &c.rows {
         let ns = if cluster_scoped(row.kind) {
             ""
@@ -1322,7 +1356,7 @@ fn finish(name: &str, mut c: Collected, anchor: Timestamp, out: &mut FileOut) {
         }
         let events = by_object.get(&key).map_or(&[][..], Vec::as_slice);
         let (v, p) = infer::from_row(row, events, deleted.contains(row.name.as_str()), anchor);
-        c.objects.push((row.line, v, Some(p)));
+        made.push((row.line, v, Some(p)));
     }
     for key in order {
         if known.contains(&key) || stubbed.contains(&key) {
@@ -1333,13 +1367,16 @@ fn finish(name: &str, mut c: Collected, anchor: Timestamp, out: &mut FileOut) {
         // The namespace as the events give it (cluster-scoped kinds have none in the key).
         let ns = events[0].namespace.clone();
         if let Some((v, p)) = infer::from_events(kind, &ns, obj, events, anchor) {
-            c.objects.push((events[0].line, v, Some(p)));
+            made.push((events[0].line, v, Some(p)));
         }
     }
     drop(by_object);
-    c.emit(name, out);
-    // The node controller's `NodeNotReady` on a pod says its node is not ready: the node, when
-    // the paste does not show it, gets that much.
+    c.objects.extend(made);
+}
+
+/// The node controller's `NodeNotReady` on a pod says its node is not ready: the node, when
+/// the paste does not show it, gets that much.
+fn nodes_not_ready(c: &mut Collected, known: &HashSet<Key>) {
     let mut nodes_seen: HashSet<Str> = HashSet::new();
     for e in c.events.iter().filter(|e| e.reason == "NodeNotReady") {
         let pod: Key = ("Pod".into(), e.namespace.clone(), e.name.clone());
@@ -1354,7 +1391,10 @@ fn finish(name: &str, mut c: Collected, anchor: Timestamp, out: &mut FileOut) {
         let (v, p) = infer::node_not_ready(&node, e);
         c.objects.push((e.line, v, Some(p)));
     }
-    // Decoded one by one, each row freed as it goes: a paste's events are never held twice.
+}
+
+/// Decoded one by one, each row freed as it goes: a paste's events are never held twice.
+fn decode_events(name: &str, c: &mut Collected, out: &mut FileOut) {
     let mut events = std::mem::take(&mut c.events);
     events.reverse();
     let mut decoded = 0;
@@ -1365,8 +1405,11 @@ fn finish(name: &str, mut c: Collected, anchor: Timestamp, out: &mut FileOut) {
             events.shrink_to_fit();
         }
     }
-    // Container output beside a crashing pod is its log.
-    c.emit(name, out);
+}
+
+/// `kubectl logs POD` output, per pod; other container output beside the one crashing pod is its
+/// log (else a note per run of lines nothing recognised).
+fn logs(name: &str, c: &mut Collected, out: &mut FileOut) {
     let mut crashing: Vec<(String, String)> = c
         .seen
         .iter()
@@ -1374,10 +1417,6 @@ fn finish(name: &str, mut c: Collected, anchor: Timestamp, out: &mut FileOut) {
         .map(|((_, ns, n), _)| (ns.to_string(), n.to_string()))
         .collect();
     crashing.sort();
-    for (line, note) in std::mem::take(&mut c.notes) {
-        out.warn(crate::warn_at(name, line, 1, note));
-    }
-    // `kubectl logs POD` output, per pod.
     let mut pod_logs: Vec<ContainerLog> = Vec::new();
     for (ns, pod, l) in std::mem::take(&mut c.pod_logs) {
         match pod_logs
@@ -1399,49 +1438,53 @@ fn finish(name: &str, mut c: Collected, anchor: Timestamp, out: &mut FileOut) {
         out.logs.push(p);
     }
     let other = std::mem::take(&mut c.other);
-    if !other.is_empty() {
-        if let [(ns, pod)] = crashing.as_slice() {
-            out.logs.push(ContainerLog {
-                namespace: ns.clone(),
-                pod: pod.clone(),
-                container: String::new(),
-                origin: format!(
-                    "{name} (pasted lines {}-{})",
-                    other[0].0,
-                    other[other.len() - 1].0
-                ),
-                tail: crate::logs::tail_lines(
-                    &other
-                        .iter()
-                        .map(|(_, l)| format!("{l}\n"))
-                        .collect::<String>(),
-                ),
-            });
-        } else {
-            note_unknown(name, &other, out);
-        }
+    if other.is_empty() {
+        return;
     }
+    if let [(ns, pod)] = crashing.as_slice() {
+        out.logs.push(ContainerLog {
+            namespace: ns.clone(),
+            pod: pod.clone(),
+            container: String::new(),
+            origin: format!(
+                "{name} (pasted lines {}-{})",
+                other[0].0,
+                other[other.len() - 1].0
+            ),
+            tail: crate::logs::tail_lines(
+                &other
+                    .iter()
+                    .map(|(_, l)| format!("{l}\n"))
+                    .collect::<String>(),
+            ),
+        });
+    } else {
+        note_unknown(name, &other, out);
+    }
+}
 
-    if !c.node_log.is_empty() {
-        let mut bundle = kubewhy_model::node::NodeBundle {
-            origin: name.to_string(),
-            ..Default::default()
-        };
-        let text = c.node_log.join("\n");
-        let mut warnings = Vec::new();
-        crate::nodelog::parse_node_log(
-            name,
-            std::io::Cursor::new(text.as_bytes()),
-            Some(anchor),
-            &mut bundle,
-            &mut warnings,
-        );
-        for w in warnings {
-            out.warn(w);
-        }
-        out.bundles.push(bundle);
+/// Node log lines in the paste, read as a node bundle of their own.
+fn node_log(name: &str, c: &mut Collected, anchor: Timestamp, out: &mut FileOut) {
+    if c.node_log.is_empty() {
+        return;
     }
-    out.pasted_text = true;
+    let mut bundle = kubewhy_model::node::NodeBundle {
+        origin: name.to_string(),
+        ..Default::default()
+    };
+    let text = c.node_log.join("\n");
+    let mut warnings = Vec::new();
+    crate::nodelog::parse_node_log(
+        name,
+        std::io::Cursor::new(text.as_bytes()),
+        Some(anchor),
+        &mut bundle,
+        &mut warnings,
+    );
+    for w in warnings {
+        out.warn(w);
+    }
+    out.bundles.push(bundle);
 }
 
 /// One note per run of lines nothing recognised.

@@ -2,7 +2,7 @@
 //! and the writer (`kubewhy_live::write`).
 
 use crate::cli::{FixArgs, FixFormat};
-use anyhow::{Context, Result, anyhow, bail};
+use anyhow::{Context, Result, anyhow};
 use kubewhy_model::plan::{Journal, Outcome, Plan, Target};
 use kubewhy_rules::fix::{FixOptions, Subject};
 use kubewhy_source::Input;
@@ -71,7 +71,7 @@ pub(crate) fn run(args: FixArgs) -> Result<u8> {
         };
         let journal = kubewhy_live::write::apply(&client, &plan, &server, &backup).await?;
         let gone = if journal.all_applied() && args.wait > 0 {
-            match subject_target(&plan.subject) {
+            match Target::of_subject(&plan.subject) {
                 Some(t) => Some(
                     kubewhy_live::write::wait_gone(&client, &t, Duration::from_secs(args.wait))
                         .await,
@@ -88,18 +88,9 @@ pub(crate) fn run(args: FixArgs) -> Result<u8> {
     match args.output {
         FixFormat::Text => {
             out.write_all(kubewhy_report::journal_text(&journal, &backup_s).as_bytes())?;
-            match gone {
-                Some(true) => {
-                    writeln!(out, "{} is gone.", kubewhy_report::sanitize(&plan.subject))?
-                }
-                Some(false) => writeln!(
-                    out,
-                    "{} is still there after {} s: see `kubewhy {}` for what holds it now.",
-                    kubewhy_report::sanitize(&plan.subject),
-                    args.wait,
-                    why_command(&plan.subject)
-                )?,
-                None => {}
+            if let Some(gone) = gone {
+                let text = kubewhy_report::waited_text(&plan.subject, gone, args.wait);
+                out.write_all(text.as_bytes())?;
             }
         }
         FixFormat::Json => out.write_all(
@@ -122,22 +113,13 @@ fn make_plan(
     opts: &kubewhy_live::LiveOptions,
     args: &FixArgs,
 ) -> Result<(Plan, String)> {
-    let (kind, name) = match args.subject.as_slice() {
-        [k, n] => (k.as_str(), n.clone()),
-        [one] => bail!(
-            "what to repair: `kubewhy fix pod NAME` or `kubewhy fix ns NAME` (got only {one:?})"
-        ),
-        _ => bail!("what to repair: `kubewhy fix pod NAME` or `kubewhy fix ns NAME`"),
-    };
+    let subject = Subject::parse(&args.subject, args.namespace.clone(), || {
+        rt.block_on(kubewhy_live::default_namespace(opts))
+            .unwrap_or_else(|_| "default".into())
+    })
+    .map_err(|e| anyhow!(e))?;
     let mut opts = opts.clone();
-    let is_ns = match kind {
-        "pod" | "pods" | "po" => false,
-        "ns" | "namespace" | "namespaces" => true,
-        other => {
-            bail!("kubewhy fix repairs pods and namespaces: `pod NAME` or `ns NAME`, not {other:?}")
-        }
-    };
-    if is_ns {
+    if let Subject::Namespace(name) = &subject {
         opts.focus = vec![name.clone()];
     }
     let fetched = crate::source::with_progress(&opts, |o| rt.block_on(kubewhy_live::fetch(o)))
@@ -151,9 +133,6 @@ fn make_plan(
             kubewhy_report::sanitize(&w.to_string())
         )?;
     }
-    let default_ns = rt
-        .block_on(kubewhy_live::default_namespace(&opts))
-        .unwrap_or_else(|_| "default".into());
     let server = fetched.server.clone();
     let inputs: Vec<Input> = fetched
         .pages
@@ -163,14 +142,6 @@ fn make_plan(
     let loaded = kubewhy_source::load_owned(inputs, Some(jiff::Timestamp::now()));
     let snap = &loaded.snapshot;
     let diagnosis = kubewhy_rules::diagnose(snap);
-    let subject = if is_ns {
-        Subject::Namespace(name)
-    } else {
-        Subject::Pod {
-            namespace: args.namespace.clone().unwrap_or(default_ns),
-            name,
-        }
-    };
     let plan = kubewhy_rules::fix::plan(
         snap,
         &diagnosis,
@@ -182,30 +153,6 @@ fn make_plan(
     )
     .map_err(|e| anyhow!(e))?;
     Ok((plan, server))
-}
-
-/// The object a plan is about, from its subject (`Pod ns/name`, `Namespace name`).
-fn subject_target(subject: &str) -> Option<Target> {
-    let (kind, rest) = subject.split_once(' ')?;
-    let (namespace, name) = match rest.split_once('/') {
-        Some((ns, n)) => (ns.to_string(), n.to_string()),
-        None => (String::new(), rest.to_string()),
-    };
-    Some(Target {
-        api_version: "v1".into(),
-        kind: kind.into(),
-        namespace,
-        name,
-        ..Default::default()
-    })
-}
-
-fn why_command(subject: &str) -> String {
-    match subject_target(subject) {
-        Some(t) if t.kind == "Pod" => format!("pod {} -n {}", t.name, t.namespace),
-        Some(t) => format!("ns {}", t.name),
-        None => "scan".into(),
-    }
 }
 
 fn undo(
@@ -225,37 +172,12 @@ fn undo(
         let client = kubewhy_live::client(opts).await?;
         anyhow::Ok(kubewhy_live::write::undo(&client, dir).await?)
     })?;
+    let text = match format {
+        FixFormat::Text => kubewhy_report::undo_text(&journal.subject, applied, &done),
+        FixFormat::Json => kubewhy_report::undo_json(&done),
+    };
     let mut out = anstream::stdout();
-    match format {
-        FixFormat::Text => {
-            writeln!(
-                out,
-                "kubewhy fix --undo: {} step(s) had been applied to {}",
-                applied,
-                kubewhy_report::sanitize(&journal.subject)
-            )?;
-            for u in &done {
-                writeln!(
-                    out,
-                    "  {} {}: {}",
-                    if u.restored { "✓" } else { "✗" },
-                    kubewhy_report::sanitize(&u.object),
-                    kubewhy_report::sanitize(&u.detail)
-                )?;
-            }
-        }
-        FixFormat::Json => {
-            let v: Vec<serde_json::Value> = done
-                .iter()
-                .map(|u| serde_json::json!({"object": u.object, "restored": u.restored, "detail": u.detail}))
-                .collect();
-            writeln!(
-                out,
-                "{}",
-                serde_json::to_string_pretty(&serde_json::json!({"undo": v}))?
-            )?;
-        }
-    }
+    out.write_all(text.as_bytes())?;
     out.flush()?;
     Ok(if done.iter().all(|u| u.restored) {
         0

@@ -7,10 +7,9 @@ use anyhow::{Result, bail};
 use clap::{Args, ValueEnum};
 use kubewhy_live::watch::Seen;
 use kubewhy_model::history::History;
-use kubewhy_recorder::{Intake, Op, Recorder, Retention};
+use kubewhy_recorder::{COMMIT_EVERY, Next, Recorder, Retention};
 use std::io::Write;
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
 
 #[derive(Args)]
 pub(crate) struct GoneArgs {
@@ -156,12 +155,7 @@ fn asked_about(args: &GoneArgs) -> Result<Asked> {
         None => (None, None),
     };
     let owner = match args.owner.as_deref() {
-        Some(o) => {
-            let Some((kind, name)) = o.split_once('/') else {
-                bail!("--owner {o:?}: give KIND/NAME, e.g. job/nightly or deployment/web");
-            };
-            Some((owner_kind(kind)?, name.to_string()))
-        }
+        Some(o) => Some(kubewhy_rules::gone::Query::parse_owner(o).map_err(anyhow::Error::msg)?),
         None => None,
     };
     if let (Some(ns), [first, ..]) = (&pod_ns, args.src.namespace.as_slice())
@@ -269,23 +263,6 @@ fn read_history(
     Ok(history)
 }
 
-/// `job` → `Job`, `rs` → `ReplicaSet`…: the kind as ownerReferences spell it.
-fn owner_kind(k: &str) -> Result<String> {
-    Ok(match k.to_ascii_lowercase().as_str() {
-        "job" | "jobs" => "Job",
-        "cronjob" | "cronjobs" | "cj" => "CronJob",
-        "replicaset" | "replicasets" | "rs" => "ReplicaSet",
-        "deployment" | "deployments" | "deploy" => "Deployment",
-        "statefulset" | "statefulsets" | "sts" => "StatefulSet",
-        "daemonset" | "daemonsets" | "ds" => "DaemonSet",
-        "workflow" | "workflows" | "wf" => "Workflow",
-        other => bail!(
-            "--owner: unknown kind {other:?}; one of job, cronjob, replicaset, deployment, statefulset, daemonset, workflow"
-        ),
-    }
-    .to_string())
-}
-
 /// The flight recorder's settings (part of `kubewhy watch`).
 #[derive(Args)]
 pub(crate) struct RecordArgs {
@@ -302,9 +279,6 @@ pub(crate) struct RecordArgs {
     #[arg(long, value_name = "N", default_value_t = 200_000, requires = "record")]
     max_pods: u64,
 }
-
-/// Writes are committed at least this often: a kill loses at most this much.
-const COMMIT_EVERY: Duration = Duration::from_millis(500);
 
 /// The flight recorder, open and ready to take what the watches see.
 pub(crate) struct FlightRecorder {
@@ -339,8 +313,6 @@ impl FlightRecorder {
         mut rx: tokio::sync::mpsc::UnboundedReceiver<Seen>,
         stop: &std::sync::atomic::AtomicBool,
     ) -> Result<()> {
-        let rec = &mut self.rec;
-        let retention = self.retention;
         let mut err = anstream::stderr();
         writeln!(
             err,
@@ -348,44 +320,24 @@ impl FlightRecorder {
             self.path.display(),
             COMMIT_EVERY.as_millis()
         )?;
-        let mut pending: Vec<Op> = Vec::new();
-        let mut intake = Intake::default();
-        let mut last_commit = Instant::now();
-        let mut last_prune = Instant::now();
-        loop {
-            let stopping = stop.load(std::sync::atomic::Ordering::Relaxed);
-            let wait = COMMIT_EVERY.saturating_sub(last_commit.elapsed());
-            let got = rt.block_on(async { tokio::time::timeout(wait, rx.recv()).await });
-            match got {
-                Ok(Some(seen)) => {
-                    let taken = intake.take(seen);
-                    pending.extend(taken.op);
-                    if let Some(line) = taken.say {
-                        writeln!(err, "kubewhy: {}", kubewhy_report::sanitize(&line))?;
-                    }
-                }
-                Ok(None) => bail!("every watch stopped"),
-                Err(_) => {} // the commit interval passed
-            }
-            if !pending.is_empty()
-                && (stopping || last_commit.elapsed() >= COMMIT_EVERY || pending.len() >= 2000)
-            {
-                rec.write(&pending)?;
-                pending.clear();
-                last_commit = Instant::now();
-            } else if pending.is_empty() {
-                last_commit = Instant::now();
-            }
-            if stopping {
-                return Ok(());
-            }
-            if last_prune.elapsed() > Duration::from_secs(600) {
-                let dropped = rec.prune(retention, jiff::Timestamp::now())?;
-                if dropped > 0 {
-                    writeln!(err, "kubewhy: retention dropped {dropped} old pod(s)")?;
-                }
-                last_prune = Instant::now();
-            }
-        }
+        let next = |wait| match rt.block_on(tokio::time::timeout(wait, rx.recv())) {
+            Ok(Some(seen)) => Next::Seen(seen),
+            Ok(None) => Next::Closed,
+            Err(_) => Next::Waited,
+        };
+        let say = |line: String| {
+            let _ = writeln!(
+                anstream::stderr(),
+                "kubewhy: {}",
+                kubewhy_report::sanitize(&line)
+            );
+        };
+        Ok(kubewhy_recorder::record(
+            &mut self.rec,
+            self.retention,
+            next,
+            stop,
+            say,
+        )?)
     }
 }

@@ -2,7 +2,7 @@
 
 use crate::cli::{FailOn, OutputFormat, ScanArgs};
 use crate::source::{Source, Target, load_source};
-use anyhow::{Result, bail};
+use anyhow::Result;
 use kubewhy_model::Severity;
 use kubewhy_report::{Format, Report, SnapshotInfo};
 use std::io::Write;
@@ -30,7 +30,11 @@ pub(crate) fn scan(args: ScanArgs, target: Target) -> Result<u8> {
     // Namespace objects, a namespace-scoped read no Nodes.
     // (Live, what may not be read is said once by the permissions summary.)
     if !loaded.pasted_text && rt.is_none() {
-        for note in absent_kinds(&loaded.snapshot, &target) {
+        let namespace = match &target {
+            Target::Namespace(n) => Some(n.as_str()),
+            _ => None,
+        };
+        for note in loaded.cannot_judge(namespace) {
             writeln!(err, "kubewhy: note: {note}")?;
         }
     }
@@ -83,45 +87,15 @@ fn find_target(
     target: &Target,
     scope_namespaces: &mut Vec<String>,
 ) -> Result<()> {
-    let snap = &loaded.snapshot;
-    match &target {
+    match target {
         Target::Pod(name) => {
-            let homes: Vec<&str> = snap
-                .pods
-                .iter()
-                .filter(|p| p.metadata.name == *name)
-                .map(|p| p.metadata.ns())
-                .filter(|ns| {
-                    scope_namespaces.is_empty() || scope_namespaces.iter().any(|n| n == ns)
-                })
-                .collect();
-            match homes.as_slice() {
-                [] if scope_namespaces.is_empty() => bail!("pod {name:?} not found"),
-                [] => bail!(
-                    "pod {name:?} not found in namespace {}",
-                    scope_namespaces.join(", ")
-                ),
-                [one] => *scope_namespaces = vec![one.to_string()],
-                many => bail!(
-                    "pod {name:?} exists in namespaces {}: choose one with -n",
-                    many.join(", ")
-                ),
-            }
+            *scope_namespaces = vec![
+                loaded
+                    .find_pod(name, scope_namespaces)
+                    .map_err(anyhow::Error::msg)?,
+            ]
         }
-        Target::Namespace(name)
-            if snap.kinds_loaded.contains_key("Namespace") && snap.namespace(name).is_none() =>
-        {
-            bail!("namespace {name:?} not found")
-        }
-        Target::Namespace(name)
-            if !snap.kinds_loaded.contains_key("Namespace")
-                && snap.objects_in_namespace(name).is_empty()
-                && !loaded.pasted_text =>
-        {
-            bail!(
-                "namespace {name:?} is not in the data: it holds no Namespace objects and nothing in {name:?} (add `kubectl get namespace {name} -o json`)"
-            )
-        }
+        Target::Namespace(name) => loaded.find_namespace(name).map_err(anyhow::Error::msg)?,
         _ => {}
     }
     Ok(())
@@ -140,31 +114,16 @@ fn add_previous_logs(
     if crashed.is_empty() {
         return Ok(());
     }
+    let (logs, problems) = rt.block_on(kubewhy_live::previous_logs(live_opts, ns, name, &crashed));
     let mut err = anstream::stderr();
-    let fetched = rt.block_on(previous_logs(live_opts, ns, name, &crashed));
-    for problem in fetched.1 {
+    for problem in problems {
         writeln!(
             err,
             "kubewhy: warning: {}",
             kubewhy_report::sanitize(&problem)
         )?;
     }
-    loaded
-        .snapshot
-        .logs
-        .extend(fetched.0.into_iter().map(|(container, text, previous)| {
-            kubewhy_model::objects::ContainerLog {
-                namespace: ns.to_string(),
-                pod: name.to_string(),
-                origin: if previous {
-                    format!("kubectl logs {name} -n {ns} -c {container} --previous")
-                } else {
-                    format!("kubectl logs {name} -n {ns} -c {container} (the current run: the previous run's log is gone)")
-                },
-                container,
-                tail: kubewhy_source::log_tail(&text),
-            }
-        }));
+    loaded.snapshot.logs.extend(logs);
     Ok(())
 }
 
@@ -209,70 +168,4 @@ fn threshold(fail_on: FailOn) -> Option<Severity> {
         FailOn::Critical => Some(Severity::Critical),
         FailOn::Never => None,
     }
-}
-
-/// What the data lacks to see a problem, for the kinds a check needs: each note says what could
-/// not be judged and the command that would fetch it.
-fn absent_kinds(snap: &kubewhy_model::Snapshot, target: &Target) -> Vec<String> {
-    let mut notes = Vec::new();
-    if snap.object_count() == 0 {
-        return notes;
-    }
-    if !snap.kinds_loaded.contains_key("Namespace") {
-        let what = match target {
-            Target::Namespace(n) => format!("whether namespace {n} is being deleted"),
-            _ => "namespaces stuck Terminating".to_string(),
-        };
-        let get = match target {
-            Target::Namespace(n) => format!("kubectl get namespace {n} -o json"),
-            _ => "kubectl get namespaces -o json".to_string(),
-        };
-        notes.push(format!(
-            "the data holds no Namespace objects (a `kubectl cluster-info dump` has none), so {what} cannot be judged; add `{get}` to the input"
-        ));
-    }
-    let pending = snap
-        .pods
-        .iter()
-        .any(|p| p.status.phase == "Pending" && p.spec.node_name.is_none());
-    if pending && !snap.nodes_known() {
-        notes.push(
-            "the data holds no Node objects, so why a Pending pod fits no node is judged from the scheduler's own messages only; add `kubectl get nodes -o json` to the input"
-                .to_string(),
-        );
-    }
-    notes
-}
-
-/// The previous run's log of each container (bounded; the current run's when the previous one's
-/// is gone), whether it is the previous run's, and the problems met (as warnings: a missing log
-/// never stops the diagnosis).
-async fn previous_logs(
-    opts: &kubewhy_live::LiveOptions,
-    ns: &str,
-    pod: &str,
-    containers: &[String],
-) -> (Vec<(String, String, bool)>, Vec<String>) {
-    let client = match kubewhy_live::client(opts).await {
-        Ok(c) => c,
-        Err(e) => return (Vec::new(), vec![format!("previous logs of pod {pod}: {e}")]),
-    };
-    let (mut logs, mut problems) = (Vec::new(), Vec::new());
-    let max = kubewhy_live::PREVIOUS_LOG_BYTES;
-    for c in containers {
-        match kubewhy_live::previous_log_with(&client, ns, pod, c, max).await {
-            Ok(Some(text)) => logs.push((c.clone(), text, true)),
-            // The previous run's log is gone (the dead container was removed): the current
-            // run's, if it has written any, says the same thing more often than not.
-            Ok(None) => {
-                if let Ok(Some(text)) = kubewhy_live::current_log_with(&client, ns, pod, c, max).await {
-                    logs.push((c.clone(), text, false));
-                }
-            }
-            Err(e) => problems.push(format!(
-                "previous log of container {c} of pod {ns}/{pod} (needs permission to get pods/log): {e}"
-            )),
-        }
-    }
-    (logs, problems)
 }

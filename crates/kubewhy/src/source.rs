@@ -92,7 +92,9 @@ pub(crate) fn load_source(args: &SourceArgs, focus: Vec<String>) -> Result<Sourc
     for path in &args.node_logs {
         let bundle =
             kubewhy_source::read_node_logs(path, loaded.snapshot.now, &mut loaded.warnings);
-        node_summary(&bundle)?;
+        for line in kubewhy_report::node_bundle_notes(&bundle) {
+            writeln!(anstream::stderr(), "kubewhy: note: {line}")?;
+        }
         // Offline data is judged as of its newest timestamp, the node's included.
         loaded
             .snapshot
@@ -169,40 +171,6 @@ fn say_input_problems(
         writeln!(
             err,
             "kubewhy: note: the input is empty; paste kubectl describe or get output, or pass a dump with --from FILE"
-        )?;
-    }
-    Ok(())
-}
-
-/// One line on stderr per `--node-logs` bundle: what was read, and what could not be.
-pub(crate) fn node_summary(b: &kubewhy_model::node::NodeBundle) -> Result<()> {
-    let mut err = anstream::stderr();
-    let node = match (&b.node, &b.hostname) {
-        (Some(n), _) => format!("node {n}"),
-        (None, Some(h)) => format!("host {h}"),
-        (None, None) => {
-            "node not named (lines are tied to nodes by their host names and pods)".into()
-        }
-    };
-    let mut parts = vec![
-        node,
-        format!("{} lines read, {} that matter", b.lines_read, b.lines.len()),
-    ];
-    if !b.lists.is_empty() {
-        parts.push(format!("lists: {}", b.lists.join(", ")));
-    }
-    writeln!(
-        err,
-        "kubewhy: note: node evidence {}: {}",
-        kubewhy_report::sanitize(&b.origin),
-        kubewhy_report::sanitize(&parts.join("; "))
-    )?;
-    for n in &b.notes {
-        writeln!(
-            err,
-            "kubewhy: note: {}: not collected: {}",
-            kubewhy_report::sanitize(&b.origin),
-            kubewhy_report::sanitize(n)
         )?;
     }
     Ok(())

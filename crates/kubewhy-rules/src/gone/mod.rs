@@ -72,6 +72,33 @@ pub struct Query {
     pub selector: Option<Selector>,
 }
 
+impl Query {
+    /// `--owner`'s `KIND/NAME` with the kind as `ownerReferences` spell it (`job` → `Job`,
+    /// `rs` → `ReplicaSet`, …).
+    pub fn parse_owner(owner: &str) -> Result<(String, String), String> {
+        let Some((kind, name)) = owner.split_once('/') else {
+            return Err(format!(
+                "--owner {owner:?}: give KIND/NAME, e.g. job/nightly or deployment/web"
+            ));
+        };
+        let kind = match kind.to_ascii_lowercase().as_str() {
+            "job" | "jobs" => "Job",
+            "cronjob" | "cronjobs" | "cj" => "CronJob",
+            "replicaset" | "replicasets" | "rs" => "ReplicaSet",
+            "deployment" | "deployments" | "deploy" => "Deployment",
+            "statefulset" | "statefulsets" | "sts" => "StatefulSet",
+            "daemonset" | "daemonsets" | "ds" => "DaemonSet",
+            "workflow" | "workflows" | "wf" => "Workflow",
+            other => {
+                return Err(format!(
+                    "--owner: unknown kind {other:?}; one of job, cronjob, replicaset, deployment, statefulset, daemonset, workflow"
+                ));
+            }
+        };
+        Ok((kind.to_string(), name.to_string()))
+    }
+}
+
 /// The answer for every pod the query names.
 #[derive(Debug, Default)]
 pub struct Answer {

@@ -427,6 +427,121 @@ pub(super) fn from_events(
     Some((v, p))
 }
 
+/// When the row's AGE says the object was created.
+fn created_by_age(row: &Row, anchor: Timestamp) -> Option<Timestamp> {
+    table::get(&row.cells, "AGE")
+        .split_whitespace()
+        .next()
+        .and_then(parse_age)
+        .and_then(|age| {
+            anchor
+                .checked_sub(jiff::SignedDuration::from_secs(age))
+                .ok()
+        })
+}
+
+/// A pod from its `kubectl get pods` row and its events.
+fn pod_from_row(row: &Row, events: &[&EventRow], deleted: bool, anchor: Timestamp) -> Value {
+    let cell = |n: &str| table::get(&row.cells, n);
+    let status = cell("STATUS");
+    let mut st = pod_state(events);
+    let node = cell("NODE");
+    if !node.is_empty() && !node.starts_with('<') {
+        st.node = Some(node.to_string());
+    }
+    let restarts = cell("RESTARTS").split_whitespace().next().unwrap_or("0");
+    st.restarts = st.restarts.max(restarts.parse().unwrap_or(0));
+    let (ready, total) = cell("READY")
+        .split_once('/')
+        .and_then(|(a, b)| Some((a.parse::<usize>().ok()?, b.parse::<usize>().ok()?)))
+        .unwrap_or((0, 1));
+    while st.containers.len() < total {
+        st.containers
+            .push((format!("{UNKNOWN}-{}", st.containers.len()), String::new()));
+    }
+    // Deleted by a command in the paste and listed after it: still being deleted.
+    let (terminated, deleting) = read_pod_status(&mut st, status, ready < total);
+    let deleting = deleting || deleted;
+    let mut v = pod_json(&row.namespace, &row.name, &st, anchor);
+    if let Some(list) = v["status"]["containerStatuses"].as_array_mut() {
+        for (i, s) in list.iter_mut().enumerate() {
+            // READY says how many are ready, not which: the first ones.
+            s["ready"] = json!(i < ready);
+            if let Some(reason) = terminated {
+                // The table shows the reason, not the exit code: OOMKilled is 137 by
+                // definition; for the others the code is unknown, and none is invented.
+                let mut t = json!({"reason": reason});
+                if reason == "OOMKilled" {
+                    t["exitCode"] = json!(137);
+                }
+                s["state"] = json!({"terminated": t});
+                if st.restarts > 0 {
+                    s["lastState"] = json!({"terminated": t});
+                }
+            }
+        }
+    }
+    // STATUS shows a reason when the pod has one; "Unknown" is the phase alone.
+    if matches!(
+        status,
+        "Evicted" | "NodeLost" | "NodeAffinity" | "OutOfcpu" | "OutOfmemory"
+    ) {
+        v["status"]["reason"] = json!(status);
+    }
+    let created = created_by_age(row, anchor);
+    if let Some(t) = created {
+        v["metadata"]["creationTimestamp"] = json!(t.to_string());
+    }
+    if deleting {
+        // The table does not say when the deletion began: at the earliest, when the pod
+        // was created (the paste is shared because it has lasted).
+        v["metadata"]["deletionTimestamp"] = json!(created.unwrap_or(anchor).to_string());
+        v["metadata"]["deletionGracePeriodSeconds"] = json!(0);
+    }
+    v
+}
+
+/// What a pod row's STATUS says of its state: set on `st`; returns the reason its containers
+/// terminated with, if STATUS is one, and whether the pod is being deleted.
+fn read_pod_status<'a>(
+    st: &mut PodState,
+    status: &'a str,
+    unready: bool,
+) -> (Option<&'a str>, bool) {
+    match status {
+        "Pending" if st.node.is_none() && st.unschedulable.is_none() => {
+            st.containers.clear();
+        }
+        "Pending" => {}
+        "Running" => {
+            st.phase = "Running";
+            st.unready = unready;
+        }
+        "Terminating" => return (None, true),
+        "OOMKilled" | "Error" | "Completed" | "ContainerCannotRun" => {
+            st.phase = "Running";
+            return (Some(status), false);
+        }
+        // The node controller's verdict on a pod whose node stopped reporting: its
+        // phase is Unknown, not over.
+        "NodeLost" | "Unknown" => st.phase = "Unknown",
+        "Evicted" | "NodeAffinity" | "OutOfcpu" | "OutOfmemory" => {
+            st.phase = "Failed";
+        }
+        s if s.starts_with("Init:") => {}
+        s if !s.is_empty() => {
+            if st.waiting.as_ref().is_none_or(|(r, _)| r != s) {
+                st.waiting = Some((s.to_string(), String::new()));
+            }
+            if s == "CrashLoopBackOff" {
+                st.phase = "Running";
+            }
+        }
+        _ => {}
+    }
+    (None, false)
+}
+
 /// An object known from a `kubectl get` row: pods by STATUS, READY, RESTARTS and NODE; nodes by
 /// STATUS (`Ready`, `NotReady`, `SchedulingDisabled`); claims and namespaces by STATUS.
 pub(super) fn from_row(
@@ -439,102 +554,7 @@ pub(super) fn from_row(
     let status = cell("STATUS");
     let namespaced = !matches!(row.kind, "Node" | "Namespace");
     let v = match row.kind {
-        "Pod" => {
-            let mut st = pod_state(events);
-            let node = cell("NODE");
-            if !node.is_empty() && !node.starts_with('<') {
-                st.node = Some(node.to_string());
-            }
-            let restarts = cell("RESTARTS").split_whitespace().next().unwrap_or("0");
-            st.restarts = st.restarts.max(restarts.parse().unwrap_or(0));
-            let (ready, total) = cell("READY")
-                .split_once('/')
-                .and_then(|(a, b)| Some((a.parse::<usize>().ok()?, b.parse::<usize>().ok()?)))
-                .unwrap_or((0, 1));
-            while st.containers.len() < total {
-                st.containers
-                    .push((format!("{UNKNOWN}-{}", st.containers.len()), String::new()));
-            }
-            let mut terminated: Option<&str> = None;
-            // Deleted by a command in the paste and listed after it: still being deleted.
-            let mut deleting = deleted;
-            match status {
-                "Pending" if st.node.is_none() && st.unschedulable.is_none() => {
-                    st.containers.clear();
-                }
-                "Pending" => {}
-                "Running" => {
-                    st.phase = "Running";
-                    st.unready = ready < total;
-                }
-                "Terminating" => deleting = true,
-                "OOMKilled" | "Error" | "Completed" | "ContainerCannotRun" => {
-                    st.phase = "Running";
-                    terminated = Some(status);
-                }
-                // The node controller's verdict on a pod whose node stopped reporting: its
-                // phase is Unknown, not over.
-                "NodeLost" | "Unknown" => st.phase = "Unknown",
-                "Evicted" | "NodeAffinity" | "OutOfcpu" | "OutOfmemory" => {
-                    st.phase = "Failed";
-                }
-                s if s.starts_with("Init:") => {}
-                s if !s.is_empty() => {
-                    if st.waiting.as_ref().is_none_or(|(r, _)| r != s) {
-                        st.waiting = Some((s.to_string(), String::new()));
-                    }
-                    if s == "CrashLoopBackOff" {
-                        st.phase = "Running";
-                    }
-                }
-                _ => {}
-            }
-            let mut v = pod_json(&row.namespace, &row.name, &st, anchor);
-            if let Some(list) = v["status"]["containerStatuses"].as_array_mut() {
-                for (i, s) in list.iter_mut().enumerate() {
-                    // READY says how many are ready, not which: the first ones.
-                    s["ready"] = json!(i < ready);
-                    if let Some(reason) = terminated {
-                        // The table shows the reason, not the exit code: OOMKilled is 137 by
-                        // definition; for the others the code is unknown, and none is invented.
-                        let mut t = json!({"reason": reason});
-                        if reason == "OOMKilled" {
-                            t["exitCode"] = json!(137);
-                        }
-                        s["state"] = json!({"terminated": t});
-                        if st.restarts > 0 {
-                            s["lastState"] = json!({"terminated": t});
-                        }
-                    }
-                }
-            }
-            // STATUS shows a reason when the pod has one; "Unknown" is the phase alone.
-            if matches!(
-                status,
-                "Evicted" | "NodeLost" | "NodeAffinity" | "OutOfcpu" | "OutOfmemory"
-            ) {
-                v["status"]["reason"] = json!(status);
-            }
-            let created = cell("AGE")
-                .split_whitespace()
-                .next()
-                .and_then(parse_age)
-                .and_then(|age| {
-                    anchor
-                        .checked_sub(jiff::SignedDuration::from_secs(age))
-                        .ok()
-                });
-            if let Some(t) = created {
-                v["metadata"]["creationTimestamp"] = json!(t.to_string());
-            }
-            if deleting {
-                // The table does not say when the deletion began: at the earliest, when the pod
-                // was created (the paste is shared because it has lasted).
-                v["metadata"]["deletionTimestamp"] = json!(created.unwrap_or(anchor).to_string());
-                v["metadata"]["deletionGracePeriodSeconds"] = json!(0);
-            }
-            v
-        }
+        "Pod" => pod_from_row(row, events, deleted, anchor),
         "Node" => {
             let ready = status.split(',').any(|s| s == "Ready");
             let unknown = status.split(',').any(|s| s == "Unknown");
@@ -563,15 +583,7 @@ pub(super) fn from_row(
     // Every kind's AGE says when it was created.
     let mut v = v;
     if v["metadata"].get("creationTimestamp").is_none()
-        && let Some(t) = cell("AGE")
-            .split_whitespace()
-            .next()
-            .and_then(parse_age)
-            .and_then(|age| {
-                anchor
-                    .checked_sub(jiff::SignedDuration::from_secs(age))
-                    .ok()
-            })
+        && let Some(t) = created_by_age(row, anchor)
     {
         v["metadata"]["creationTimestamp"] = json!(t.to_string());
     }
