@@ -18,6 +18,7 @@ const BATCH_MAX: usize = 2000;
 const PRUNE_EVERY: Duration = Duration::from_secs(600);
 
 /// What the source of sightings gave when asked to wait at most some time.
+#[allow(clippy::large_enum_variant)] // handed over one at a time, never stored
 pub enum Next {
     /// Something the watches saw.
     Seen(Seen),

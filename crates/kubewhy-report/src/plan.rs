@@ -143,45 +143,6 @@ pub fn journal_text(j: &Journal, backup: &str) -> String {
     out
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use kubewhy_model::Cause;
-    use kubewhy_model::plan::{Action, PlanStep, Target};
-
-    #[test]
-    fn a_plan_says_nothing_changed_and_strips_escapes() {
-        let p = Plan {
-            subject: "Pod shop/w\u{1b}]0;owned\u{7}".into(),
-            steps: vec![PlanStep {
-                action: Action::ForceDeletePod,
-                object: Target {
-                    kind: "Pod".into(),
-                    namespace: "shop".into(),
-                    name: "w".into(),
-                    resource_version: "42".into(),
-                    ..Default::default()
-                },
-                cause: Cause::NodeDeleted,
-                why: "node gone".into(),
-                risk: RiskLevel::Low,
-                risk_note: String::new(),
-                command: "kubectl delete -n shop pod w --grace-period=0 --force".into(),
-            }],
-            ..Default::default()
-        };
-        let t = plan_text(&p, false);
-        assert!(!t.contains('\u{7}') && !t.contains("]0;"), "{t}");
-        assert!(t.contains("force-delete (grace period 0)"), "{t}");
-        assert!(t.contains("precondition: resourceVersion 42"), "{t}");
-        assert!(
-            t.contains("Nothing was changed. Run again with --apply"),
-            "{t}"
-        );
-        assert!(!plan_text(&p, true).contains("Nothing was changed"));
-    }
-}
-
 /// After an apply and `--wait`: whether the subject went away, and where to look when it did not.
 pub fn waited_text(subject: &str, gone: bool, waited_seconds: u64) -> String {
     if gone {
@@ -226,4 +187,43 @@ pub fn undo_json(done: &[Undone]) -> String {
         )
         .collect();
     serde_json::to_string_pretty(&serde_json::json!({"undo": v})).unwrap_or_default() + "\n"
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kubewhy_model::Cause;
+    use kubewhy_model::plan::{Action, PlanStep, Target};
+
+    #[test]
+    fn a_plan_says_nothing_changed_and_strips_escapes() {
+        let p = Plan {
+            subject: "Pod shop/w\u{1b}]0;owned\u{7}".into(),
+            steps: vec![PlanStep {
+                action: Action::ForceDeletePod,
+                object: Target {
+                    kind: "Pod".into(),
+                    namespace: "shop".into(),
+                    name: "w".into(),
+                    resource_version: "42".into(),
+                    ..Default::default()
+                },
+                cause: Cause::NodeDeleted,
+                why: "node gone".into(),
+                risk: RiskLevel::Low,
+                risk_note: String::new(),
+                command: "kubectl delete -n shop pod w --grace-period=0 --force".into(),
+            }],
+            ..Default::default()
+        };
+        let t = plan_text(&p, false);
+        assert!(!t.contains('\u{7}') && !t.contains("]0;"), "{t}");
+        assert!(t.contains("force-delete (grace period 0)"), "{t}");
+        assert!(t.contains("precondition: resourceVersion 42"), "{t}");
+        assert!(
+            t.contains("Nothing was changed. Run again with --apply"),
+            "{t}"
+        );
+        assert!(!plan_text(&p, true).contains("Nothing was changed"));
+    }
 }
