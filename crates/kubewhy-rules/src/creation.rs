@@ -147,59 +147,65 @@ fn daemonsets_without_ports(ctx: &Ctx, out: &mut Findings) {
         if blocked.is_empty() {
             continue;
         }
-        let key = ObjectKey::of("DaemonSet", &w.metadata);
-        let ns = w.metadata.ns();
-        let mut f = Finding::new(
-            Cause::HostPortConflict,
-            Severity::Error,
-            format!(
-                "DaemonSet {} has no pod on {} node(s) where its hostPort is taken",
-                w.metadata.name,
-                blocked.len()
-            ),
-        )
-        .object(key.clone())
-        .group(format!("daemonset/{ns}/{}", w.metadata.name))
-        .evidence(
-            EvidenceKind::Field,
-            Some(&key),
-            "status.desiredNumberScheduled / currentNumberScheduled",
-            format!(
-                "{} / {}",
-                w.status
-                    .desired_number_scheduled
-                    .map_or("?".into(), |n| n.to_string()),
-                w.status
-                    .current_number_scheduled
-                    .map_or("?".into(), |n| n.to_string())
-            ),
-        );
-        for (node, failure) in blocked.iter().take(5) {
-            let node_key = ObjectKey {
-                kind: "Node".into(),
-                name: (*node).into(),
-                ..Default::default()
-            };
-            f = f.evidence(
-                EvidenceKind::Analysis,
-                Some(&node_key),
-                "the DaemonSet's pod template against the node",
-                format!("{node}: {}", failure.need()),
-            );
-        }
-        let holder = match blocked[0].1 {
-            Failure::HostPort { holder, .. } => Some(holder.clone()),
-            _ => None,
-        };
-        f = f
-            .explain(format!(
-                "A hostPort can be bound by one pod per node. On {} node(s) the DaemonSet targets, another pod already holds the template's hostPort, so the DaemonSet has no pod there: older controllers leave such nodes out of desiredNumberScheduled, so nothing is Pending and the gap is easy to miss. Often it is a second copy of the same agent (an old DaemonSet, a static pod, a hostNetwork pod).",
-                blocked.len()
-            ))
-            .step("See the pods holding the port", holder.map(|h| format!("kubectl get pod {} -n {} -o wide", h.name, h.namespace)), RiskLevel::None, "")
-            .step(format!("Remove the duplicate agent, or change the hostPort of daemonset/{}", w.metadata.name), Some(format!("kubectl -n {ns} edit daemonset {}", w.metadata.name)), RiskLevel::Medium, "Clients that reach the agent on the node's port must follow a port change.");
-        out.push(f);
+        out.push(port_gap(w, &blocked));
     }
+}
+
+/// The finding of a DaemonSet with no pod on the nodes `blocked`, where another pod holds its
+/// hostPort.
+fn port_gap(w: &Workload, blocked: &[(&str, &Failure)]) -> Finding {
+    let key = ObjectKey::of("DaemonSet", &w.metadata);
+    let ns = w.metadata.ns();
+    let mut f = Finding::new(
+        Cause::HostPortConflict,
+        Severity::Error,
+        format!(
+            "DaemonSet {} has no pod on {} node(s) where its hostPort is taken",
+            w.metadata.name,
+            blocked.len()
+        ),
+    )
+    .object(key.clone())
+    .group(format!("daemonset/{ns}/{}", w.metadata.name))
+    .evidence(
+        EvidenceKind::Field,
+        Some(&key),
+        "status.desiredNumberScheduled / currentNumberScheduled",
+        format!(
+            "{} / {}",
+            w.status
+                .desired_number_scheduled
+                .map_or("?".into(), |n| n.to_string()),
+            w.status
+                .current_number_scheduled
+                .map_or("?".into(), |n| n.to_string())
+        ),
+    );
+    for (node, failure) in blocked.iter().take(5) {
+        let node_key = ObjectKey {
+            kind: "Node".into(),
+            name: (*node).into(),
+            ..Default::default()
+        };
+        f = f.evidence(
+            EvidenceKind::Analysis,
+            Some(&node_key),
+            "the DaemonSet's pod template against the node",
+            format!("{node}: {}", failure.need()),
+        );
+    }
+    let holder = match blocked[0].1 {
+        Failure::HostPort { holder, .. } => Some(holder.clone()),
+        _ => None,
+    };
+    f = f
+        .explain(format!(
+            "A hostPort can be bound by one pod per node. On {} node(s) the DaemonSet targets, another pod already holds the template's hostPort, so the DaemonSet has no pod there: older controllers leave such nodes out of desiredNumberScheduled, so nothing is Pending and the gap is easy to miss. Often it is a second copy of the same agent (an old DaemonSet, a static pod, a hostNetwork pod).",
+            blocked.len()
+        ))
+        .step("See the pods holding the port", holder.map(|h| format!("kubectl get pod {} -n {} -o wide", h.name, h.namespace)), RiskLevel::None, "")
+        .step(format!("Remove the duplicate agent, or change the hostPort of daemonset/{}", w.metadata.name), Some(format!("kubectl -n {ns} edit daemonset {}", w.metadata.name)), RiskLevel::Medium, "Clients that reach the agent on the node's port must follow a port change.");
+    f
 }
 
 /// The node a daemon pod is for: its `nodeName` once bound; before that, the node its

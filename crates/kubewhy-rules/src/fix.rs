@@ -522,39 +522,7 @@ impl Planner<'_> {
         let Some(node) = pod.spec.node_name.as_deref().filter(|n| !n.is_empty()) else {
             return; // never scheduled: only finalizers hold it
         };
-        let sts = pod
-            .metadata
-            .controller()
-            .is_some_and(|o| o.kind == "StatefulSet");
-        let rwo: Vec<String> = pod
-            .spec
-            .volumes
-            .iter()
-            .filter_map(|v| v.persistent_volume_claim.as_ref())
-            .filter(|c| {
-                self.snap
-                    .pvc(pod.metadata.ns(), &c.claim_name)
-                    .is_none_or(|pvc| {
-                        pvc.spec.access_modes.is_empty()
-                            || pvc
-                                .spec
-                                .access_modes
-                                .iter()
-                                .any(|m| m == "ReadWriteOnce" || m == "ReadWriteOncePod")
-                    })
-            })
-            .map(|c| c.claim_name.to_string())
-            .collect();
-        let guarded = if sts {
-            Some("it belongs to a StatefulSet".to_string())
-        } else if !rwo.is_empty() {
-            Some(format!(
-                "it holds ReadWriteOnce volume(s) ({})",
-                rwo.join(", ")
-            ))
-        } else {
-            None
-        };
+        let guarded = self.guarded(pod);
         let two_writers = "If its containers still run, a replacement starts beside them: two writers on the same data, and possible corruption.";
         match self.snap.node(node) {
             None if self.snap.nodes_known() => {
@@ -623,6 +591,44 @@ impl Planner<'_> {
         }
     }
 
+    /// Why force-deleting the pod is dangerous beyond the usual, if it is: it belongs to a
+    /// StatefulSet, or holds ReadWriteOnce volumes (a replacement would be a second writer).
+    fn guarded(&self, pod: &Pod) -> Option<String> {
+        let sts = pod
+            .metadata
+            .controller()
+            .is_some_and(|o| o.kind == "StatefulSet");
+        let rwo: Vec<String> = pod
+            .spec
+            .volumes
+            .iter()
+            .filter_map(|v| v.persistent_volume_claim.as_ref())
+            .filter(|c| {
+                self.snap
+                    .pvc(pod.metadata.ns(), &c.claim_name)
+                    .is_none_or(|pvc| {
+                        pvc.spec.access_modes.is_empty()
+                            || pvc
+                                .spec
+                                .access_modes
+                                .iter()
+                                .any(|m| m == "ReadWriteOnce" || m == "ReadWriteOncePod")
+                    })
+            })
+            .map(|c| c.claim_name.to_string())
+            .collect();
+        if sts {
+            Some("it belongs to a StatefulSet".to_string())
+        } else if !rwo.is_empty() {
+            Some(format!(
+                "it holds ReadWriteOnce volume(s) ({})",
+                rwo.join(", ")
+            ))
+        } else {
+            None
+        }
+    }
+
     // ---------------------------------------------------------------- namespaces
 
     fn namespace(&mut self, ns: &kubewhy_model::objects::Namespace) {
@@ -649,27 +655,10 @@ impl Planner<'_> {
         self.namespace_content(ns, &key);
     }
 
-    fn namespace_content(&mut self, ns: &kubewhy_model::objects::Namespace, key: &Target) {
-        let snap = self.snap;
-        let name = ns.metadata.name.as_str();
-        let leftovers = snap.objects_in_namespace(name);
-        self.plan.leftovers = leftovers
-            .iter()
-            .map(|(k, m)| {
-                let mut s = format!("{k} {name}/{}", m.name);
-                if !m.finalizers.is_empty() {
-                    s.push_str(&format!(" finalizers=[{}]", m.finalizers.join(", ")));
-                }
-                if m.deletion_timestamp.is_some() {
-                    s.push_str(" (being deleted)");
-                }
-                s
-            })
-            .collect();
-
-        // 1. Unavailable aggregated APIs: the namespace controller cannot prove the namespace
-        //    is empty while one group cannot be discovered.
-        for a in &snap.api_services {
+    /// Unavailable aggregated APIs: the namespace controller cannot prove the namespace is
+    /// empty while one group cannot be discovered.
+    fn unavailable_apis(&mut self) {
+        for a in &self.snap.api_services {
             let Some(c) =
                 condition(&a.status.conditions, "Available").filter(|c| c.status != "True")
             else {
@@ -698,6 +687,56 @@ impl Planner<'_> {
                 );
             }
         }
+    }
+
+    /// The namespace's own finalizer, only when nothing else can be done.
+    fn namespace_finalizer(&mut self, key: &Target, leftovers: usize) {
+        if !(self.plan.steps.is_empty() && (!self.plan.refused.is_empty() || leftovers == 0)) {
+            return;
+        }
+        {
+            if self.opts.force {
+                let mut t = key.clone();
+                t.api_version = "v1".into();
+                self.step(
+                    Action::FinalizeNamespace,
+                    t,
+                    Cause::NsResourcesRemaining,
+                    format!("--force: nothing else can release the namespace; {} leftover(s) listed above stay orphaned in etcd", leftovers),
+                    RiskLevel::High,
+                    "The leftovers are not deleted: they stay in etcd, invisible, and reappear if a namespace of the same name is created; their external resources are never cleaned up.",
+                );
+            } else {
+                self.refuse(
+                    key,
+                    None,
+                    "clear the namespace's finalizer through /finalize",
+                    "Kept for last: it orphans the leftovers in etcd instead of deleting them. Only with --force, and only when the steps above cannot be taken.".into(),
+                    vec!["Resolve the refusals above, or run again with --force".into()],
+                );
+            }
+        }
+    }
+
+    fn namespace_content(&mut self, ns: &kubewhy_model::objects::Namespace, key: &Target) {
+        let snap = self.snap;
+        let name = ns.metadata.name.as_str();
+        let leftovers = snap.objects_in_namespace(name);
+        self.plan.leftovers = leftovers
+            .iter()
+            .map(|(k, m)| {
+                let mut s = format!("{k} {name}/{}", m.name);
+                if !m.finalizers.is_empty() {
+                    s.push_str(&format!(" finalizers=[{}]", m.finalizers.join(", ")));
+                }
+                if m.deletion_timestamp.is_some() {
+                    s.push_str(" (being deleted)");
+                }
+                s
+            })
+            .collect();
+
+        self.unavailable_apis();
 
         // 2. Leftovers, dependents before their owners.
         let depth_of = |m: &Meta| -> usize {
@@ -752,29 +791,7 @@ impl Planner<'_> {
             self.plan.notes.push(format!("{undeleted} object(s) in the namespace are not being deleted yet: the namespace controller deletes them once it can list every API group."));
         }
 
-        // 3. The namespace's own finalizer, only when nothing else can be done.
-        if self.plan.steps.is_empty() && (!self.plan.refused.is_empty() || leftovers.is_empty()) {
-            if self.opts.force {
-                let mut t = key.clone();
-                t.api_version = "v1".into();
-                self.step(
-                    Action::FinalizeNamespace,
-                    t,
-                    Cause::NsResourcesRemaining,
-                    format!("--force: nothing else can release the namespace; {} leftover(s) listed above stay orphaned in etcd", leftovers.len()),
-                    RiskLevel::High,
-                    "The leftovers are not deleted: they stay in etcd, invisible, and reappear if a namespace of the same name is created; their external resources are never cleaned up.",
-                );
-            } else {
-                self.refuse(
-                    key,
-                    None,
-                    "clear the namespace's finalizer through /finalize",
-                    "Kept for last: it orphans the leftovers in etcd instead of deleting them. Only with --force, and only when the steps above cannot be taken.".into(),
-                    vec!["Resolve the refusals above, or run again with --force".into()],
-                );
-            }
-        }
+        self.namespace_finalizer(key, leftovers.len());
     }
 }
 

@@ -133,6 +133,40 @@ fn check_pod(ctx: &Ctx, info: &PodInfo, out: &mut Findings) {
     let snap = ctx.snap;
     let mut found: Vec<Finding> = Vec::new();
     // 1. What the kubelet said: waiting messages and FailedMount events.
+    config_errors(ctx, info, &mut found);
+    let events = snap.events_for("Pod", &info.pod.metadata);
+    for e in &events {
+        if e.reason != "FailedMount" && e.reason != "FailedAttachVolume" {
+            continue;
+        }
+        if mounted_since(info, &events, e) {
+            continue;
+        }
+        let src = e.origin();
+        let f = match missing_reference(&e.message) {
+            Some((cause, name, key)) => base(ctx, info, cause, &name, key.as_deref()),
+            None => mount_failure(ctx, info, &e.message),
+        };
+        found.push(f.evidence(EvidenceKind::Event, Some(&info.key), src, e.message.clone()));
+    }
+    // 2. State: references the snapshot shows are missing (events may have expired).
+    missing_references(ctx, info, &mut found);
+    // A specific cause makes the generic mount failure (the timeout line that repeats it)
+    // redundant.
+    let generic = |f: &Finding| f.cause == Cause::VolumeMountFailed && f.group_key.is_empty();
+    let specific = found.iter().any(|f| !generic(f));
+    for f in found {
+        if specific && generic(&f) {
+            continue;
+        }
+        out.push(f);
+    }
+}
+
+/// Containers waiting in CreateContainerConfigError: the reference their message (or the
+/// kubelet's `Failed` event) names.
+fn config_errors(ctx: &Ctx, info: &PodInfo, found: &mut Vec<Finding>) {
+    let snap = ctx.snap;
     for (cs, init) in info.statuses() {
         let Some(w) = &cs.state.waiting else { continue };
         if w.reason != "CreateContainerConfigError" {
@@ -184,22 +218,11 @@ fn check_pod(ctx: &Ctx, info: &PodInfo, out: &mut Findings) {
         }
         found.push(f);
     }
-    let events = snap.events_for("Pod", &info.pod.metadata);
-    for e in &events {
-        if e.reason != "FailedMount" && e.reason != "FailedAttachVolume" {
-            continue;
-        }
-        if mounted_since(info, &events, e) {
-            continue;
-        }
-        let src = e.origin();
-        let f = match missing_reference(&e.message) {
-            Some((cause, name, key)) => base(ctx, info, cause, &name, key.as_deref()),
-            None => mount_failure(ctx, info, &e.message),
-        };
-        found.push(f.evidence(EvidenceKind::Event, Some(&info.key), src, e.message.clone()));
-    }
-    // 2. State: references the snapshot shows are missing (events may have expired).
+}
+
+/// References the snapshot shows are missing: a ConfigMap or Secret, or one of its keys.
+fn missing_references(ctx: &Ctx, info: &PodInfo, found: &mut Vec<Finding>) {
+    let snap = ctx.snap;
     for r in references(info) {
         if r.optional {
             continue;
@@ -243,16 +266,6 @@ fn check_pod(ctx: &Ctx, info: &PodInfo, out: &mut Findings) {
             f = elsewhere(ctx, info, kind, &r.name, f);
         }
         found.push(f);
-    }
-    // A specific cause makes the generic mount failure (the timeout line that repeats it)
-    // redundant.
-    let generic = |f: &Finding| f.cause == Cause::VolumeMountFailed && f.group_key.is_empty();
-    let specific = found.iter().any(|f| !generic(f));
-    for f in found {
-        if specific && generic(&f) {
-            continue;
-        }
-        out.push(f);
     }
 }
 

@@ -74,6 +74,62 @@ fn is_terminated(p: &Pod) -> bool {
     matches!(p.status.phase.as_str(), "Succeeded" | "Failed")
 }
 
+/// The pods next in line and where the threshold comes from, as evidence.
+fn threshold_evidence(
+    ctx: &Ctx,
+    mut f: Finding,
+    next: &[&Pod],
+    count: usize,
+    limit: usize,
+    source: Option<(ObjectKey, String)>,
+) -> Finding {
+    let listed: Vec<String> = next
+        .iter()
+        .map(|p| {
+            format!(
+                "{}/{} ({}, created {})",
+                p.metadata.ns(),
+                p.metadata.name,
+                p.status.phase,
+                p.metadata
+                    .creation_timestamp
+                    .map(|t| t.to_string())
+                    .unwrap_or_else(|| "?".into())
+            )
+        })
+        .collect();
+    f = f.evidence(
+        EvidenceKind::Analysis,
+        None,
+        "terminated pods (Succeeded and Failed) in the data, oldest first",
+        format!(
+            "{count} terminated, threshold {limit}; next in line:\n{}",
+            listed.join("\n")
+        ),
+    );
+    f = match source {
+        Some((key, flag)) => f.evidence(
+            EvidenceKind::Field,
+            Some(&key),
+            "kube-controller-manager command line",
+            flag,
+        ),
+        None if ctx.snap.gc_threshold.is_some() => f.evidence(
+            EvidenceKind::Analysis,
+            None,
+            "threshold",
+            format!("{limit}: as given with --gc-threshold"),
+        ),
+        None => f.evidence(
+            EvidenceKind::Analysis,
+            None,
+            "threshold",
+            format!("{limit}: kube-controller-manager's default (no kube-controller-manager pod with --terminated-pod-gc-threshold in the data; --gc-threshold sets it)"),
+        ),
+    };
+    f
+}
+
 fn terminated(ctx: &Ctx, out: &mut Findings) {
     let (limit, source) = threshold(ctx);
     if limit == 0 {
@@ -125,50 +181,7 @@ fn terminated(ctx: &Ctx, out: &mut Findings) {
     for p in &next {
         f = f.object(ObjectKey::of("Pod", &p.metadata));
     }
-    let listed: Vec<String> = next
-        .iter()
-        .map(|p| {
-            format!(
-                "{}/{} ({}, created {})",
-                p.metadata.ns(),
-                p.metadata.name,
-                p.status.phase,
-                p.metadata
-                    .creation_timestamp
-                    .map(|t| t.to_string())
-                    .unwrap_or_else(|| "?".into())
-            )
-        })
-        .collect();
-    f = f.evidence(
-        EvidenceKind::Analysis,
-        None,
-        "terminated pods (Succeeded and Failed) in the data, oldest first",
-        format!(
-            "{count} terminated, threshold {limit}; next in line:\n{}",
-            listed.join("\n")
-        ),
-    );
-    f = match source {
-        Some((key, flag)) => f.evidence(
-            EvidenceKind::Field,
-            Some(&key),
-            "kube-controller-manager command line",
-            flag,
-        ),
-        None if ctx.snap.gc_threshold.is_some() => f.evidence(
-            EvidenceKind::Analysis,
-            None,
-            "threshold",
-            format!("{limit}: as given with --gc-threshold"),
-        ),
-        None => f.evidence(
-            EvidenceKind::Analysis,
-            None,
-            "threshold",
-            format!("{limit}: kube-controller-manager's default (no kube-controller-manager pod with --terminated-pod-gc-threshold in the data; --gc-threshold sets it)"),
-        ),
-    };
+    f = threshold_evidence(ctx, f, &next, count, limit, source);
     let failed_jobs = next.iter().filter(|p| p.status.phase == "Failed").count();
     f = f
         .explain(format!(

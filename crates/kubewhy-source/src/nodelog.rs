@@ -228,66 +228,11 @@ pub fn parse_node_log<R: BufRead>(
             return ControlFlow::Continue(());
         }
         if let Some(sec) = line.strip_prefix(SECTION_MARKER) {
-            st.table = None;
-            st.section = match sec.split_whitespace().next().unwrap_or("") {
-                "node" => Section::Node,
-                "processes" => Section::Processes,
-                "leftovers" => Section::Leftovers,
-                "static-pods" => Section::StaticPods,
-                "kubelet-settings" => Section::KubeletSettings,
-                "mounts" => Section::Mounts,
-                "holders" => Section::Holders,
-                _ => Section::None,
-            };
-            if let Some(cmd) = sec.strip_prefix("command ") {
-                // The output of a command follows: tables and log lines as usual.
-                st.ctr_namespace = ctr_ns_of(cmd).or(st.ctr_namespace.take());
-                let unit = cmd.split_whitespace().skip_while(|w| *w != "-u").nth(1);
-                st.component = match unit {
-                    Some(u) => u.trim_end_matches(".service").to_string(),
-                    None if cmd.contains("dmesg") || cmd.contains(" -k") => "kernel".into(),
-                    None => String::new(),
-                };
-            } else if let Some(c) = sec.strip_prefix("log ") {
-                st.component = c.trim().to_string();
-            }
-            return ControlFlow::Continue(());
-        }
-        if st.section == Section::Mounts {
-            if line.contains("/pods/") {
-                let (uids, _) = refs_of(line);
-                bundle.lines.push(NodeLine {
-                    signal: Some(Signal::MountPresent),
-                    origin: format!("{name}:{line_no}"),
-                    component: "mountinfo".into(),
-                    text: quote(line),
-                    uids,
-                    ..Default::default()
-                });
-            }
-            return ControlFlow::Continue(());
-        }
-        if st.section == Section::Holders {
-            // PID COMM WHAT PATH
-            let f: Vec<&str> = line.split('\t').collect();
-            if let [pid, comm, what, path] = f.as_slice() {
-                let (uids, _) = refs_of(path);
-                bundle.lines.push(NodeLine {
-                    signal: Some(Signal::MountHeld),
-                    origin: format!("{name}:{line_no}"),
-                    component: "proc".into(),
-                    text: quote(&format!("pid {pid} ({comm}): {what} {path}")),
-                    detail: format!("pid {pid} ({comm})"),
-                    uids,
-                    ..Default::default()
-                });
-            }
+            section_start(&mut st, sec);
             return ControlFlow::Continue(());
         }
         if st.section != Section::None {
-            if !line.starts_with('#') {
-                section_row(&st, line_no, line, bundle);
-            }
+            section_line(&st, line_no, line, bundle);
             return ControlFlow::Continue(());
         }
         // A shell prompt or comment naming the command that printed what follows.
@@ -299,15 +244,7 @@ pub fn parse_node_log<R: BufRead>(
             return ControlFlow::Continue(());
         }
         if let Some(t) = table_header(raw, &st) {
-            let label = match (t.tool, &t.ctr_namespace) {
-                (Tool::CtrTasks | Tool::CtrContainers, Some(ns)) => {
-                    format!("{} -n {ns}", t.tool.label())
-                }
-                (tool, _) => tool.label().to_string(),
-            };
-            if !bundle.lists.contains(&label) {
-                bundle.lists.push(label);
-            }
+            list_seen(&t, bundle);
             st.table = Some(t);
             return ControlFlow::Continue(());
         }
@@ -336,6 +273,88 @@ pub fn parse_node_log<R: BufRead>(
             name,
             format!("more than {MAX_ROWS} runtime list rows; the rest were not read"),
         ));
+    }
+}
+
+/// A node-collect section marker (`### kubewhy node … <section>`): what the lines after it are.
+fn section_start(st: &mut FileState, sec: &str) {
+    st.table = None;
+    st.section = match sec.split_whitespace().next().unwrap_or("") {
+        "node" => Section::Node,
+        "processes" => Section::Processes,
+        "leftovers" => Section::Leftovers,
+        "static-pods" => Section::StaticPods,
+        "kubelet-settings" => Section::KubeletSettings,
+        "mounts" => Section::Mounts,
+        "holders" => Section::Holders,
+        _ => Section::None,
+    };
+    if let Some(cmd) = sec.strip_prefix("command ") {
+        // The output of a command follows: tables and log lines as usual.
+        st.ctr_namespace = ctr_ns_of(cmd).or(st.ctr_namespace.take());
+        let unit = cmd.split_whitespace().skip_while(|w| *w != "-u").nth(1);
+        st.component = match unit {
+            Some(u) => u.trim_end_matches(".service").to_string(),
+            None if cmd.contains("dmesg") || cmd.contains(" -k") => "kernel".into(),
+            None => String::new(),
+        };
+    } else if let Some(c) = sec.strip_prefix("log ") {
+        st.component = c.trim().to_string();
+    }
+}
+
+/// A line of a node-collect section: mounts under the pods directory, what holds them, or a
+/// row of the other sections.
+fn section_line(st: &FileState, line_no: u64, line: &str, bundle: &mut NodeBundle) {
+    let name = st.name;
+    match st.section {
+        Section::Mounts => {
+            if line.contains("/pods/") {
+                let (uids, _) = refs_of(line);
+                bundle.lines.push(NodeLine {
+                    signal: Some(Signal::MountPresent),
+                    origin: format!("{name}:{line_no}"),
+                    component: "mountinfo".into(),
+                    text: quote(line),
+                    uids,
+                    ..Default::default()
+                });
+            }
+        }
+        Section::Holders => {
+            // PID COMM WHAT PATH
+            let f: Vec<&str> = line.split('\t').collect();
+            if let [pid, comm, what, path] = f.as_slice() {
+                let (uids, _) = refs_of(path);
+                bundle.lines.push(NodeLine {
+                    signal: Some(Signal::MountHeld),
+                    origin: format!("{name}:{line_no}"),
+                    component: "proc".into(),
+                    text: quote(&format!("pid {pid} ({comm}): {what} {path}")),
+                    detail: format!("pid {pid} ({comm})"),
+                    uids,
+                    ..Default::default()
+                });
+            }
+        }
+        _ => {
+            if !line.starts_with('#') {
+                section_row(st, line_no, line, bundle);
+            }
+        }
+    }
+}
+
+/// A runtime list's header: the list is named among the bundle's lists.
+fn list_seen(t: &Table, bundle: &mut NodeBundle) {
+    let label = match (t.tool, &t.ctr_namespace) {
+        (Tool::CtrTasks | Tool::CtrContainers, Some(ns)) => {
+            format!("{} -n {ns}", t.tool.label())
+        }
+        (tool, _) => tool.label().to_string(),
+    };
+    if !bundle.lists.contains(&label) {
+        bundle.lists.push(label);
     }
 }
 
@@ -675,7 +694,49 @@ fn log_line(
         st.last_oom = Some((detail, uids, ids));
         return;
     }
-    // Links: which pod a sandbox is, which sandbox a container runs in.
+    if link_line(line, bundle) {
+        return;
+    }
+    let Some((signal, detail)) = classify(line) else {
+        return;
+    };
+    // Only a line that matters is taken apart: who wrote it, where, when.
+    let (host, mut component, time, msg) = prefix(line, &st.component, reference);
+    let (mut uids, mut ids) = refs_of(msg);
+    let mut detail = detail;
+    if signal == Signal::OomKill
+        && uids.is_empty()
+        && let Some((d, u, i)) = st.last_oom.take()
+    {
+        uids = u;
+        ids = i;
+        detail = d;
+    }
+    let mut pods = pods_named(msg, &mut uids);
+    uids.sort();
+    uids.dedup();
+    pods.sort();
+    pods.dedup();
+    if component.is_empty() && signal == Signal::OomKill {
+        component = "kernel".into();
+    }
+    bundle.lines.push(NodeLine {
+        signal: Some(signal),
+        origin: format!("{}:{line_no}", st.name),
+        host,
+        component,
+        time,
+        text: quote(line),
+        detail,
+        uids,
+        ids,
+        pods,
+        dropped_before: 0,
+    });
+}
+
+/// Which pod a sandbox is, which sandbox a container runs in: kept as links, not lines.
+fn link_line(line: &str, bundle: &mut NodeBundle) -> bool {
     if line.contains("returns sandbox id")
         && let Some(c) = SANDBOX_META.captures(line)
         && let Some(id) = c.get(4)
@@ -685,7 +746,7 @@ fn log_line(
             sandbox: None,
             pod: Some((c[3].into(), c[1].into(), c[2].into())),
         });
-        return;
+        return true;
     }
     if line.contains("CreateContainer within sandbox")
         && let Some(c) = CONTAINER_IN_SANDBOX.captures(line)
@@ -695,14 +756,20 @@ fn log_line(
             sandbox: Some(c[1].into()),
             pod: None,
         });
-        return;
+        return true;
     }
-    let Some((signal, detail)) = classify(line) else {
-        return;
-    };
-    // Only a line that matters is taken apart: who wrote it, where, when.
+    false
+}
+
+/// A log line's prefix taken apart: its host, component (`component` when it names none), time
+/// and message.
+fn prefix<'a>(
+    line: &'a str,
+    component: &str,
+    reference: Option<Timestamp>,
+) -> (Option<String>, String, Option<Timestamp>, &'a str) {
     let mut host = None;
-    let mut component = st.component.clone();
+    let mut component = component.to_string();
     let mut time = None;
     let mut msg = line;
     if let Some(c) = JOURNAL_ISO.captures(line) {
@@ -740,16 +807,12 @@ fn log_line(
     {
         time = c[1].parse().ok();
     }
-    let (mut uids, mut ids) = refs_of(msg);
-    let mut detail = detail;
-    if signal == Signal::OomKill
-        && uids.is_empty()
-        && let Some((d, u, i)) = st.last_oom.take()
-    {
-        uids = u;
-        ids = i;
-        detail = d;
-    }
+    (host, component, time, msg)
+}
+
+/// The pods a message names (namespace, name), in any of the kubelet's and runtimes' wordings;
+/// the UIDs among them are added to `uids`.
+fn pods_named(msg: &str, uids: &mut Vec<String>) -> Vec<(String, String)> {
     let mut pods = Vec::new();
     for c in FORMAT_POD.captures_iter(msg) {
         pods.push((c[2].to_string(), c[1].to_string()));
@@ -770,26 +833,7 @@ fn log_line(
         pods.push((c[3].to_string(), c[1].to_string()));
         uids.push(c[2].to_string());
     }
-    uids.sort();
-    uids.dedup();
-    pods.sort();
-    pods.dedup();
-    if component.is_empty() && signal == Signal::OomKill {
-        component = "kernel".into();
-    }
-    bundle.lines.push(NodeLine {
-        signal: Some(signal),
-        origin: format!("{}:{line_no}", st.name),
-        host,
-        component,
-        time,
-        text: quote(line),
-        detail,
-        uids,
-        ids,
-        pods,
-        dropped_before: 0,
-    });
+    pods
 }
 
 fn month_name(mm: &str) -> Option<&'static str> {

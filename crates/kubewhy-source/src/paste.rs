@@ -1120,30 +1120,7 @@ fn yaml_block(
 /// A whole object (or list) goes to the loader as is; a stanza (`status:`, `metadata:`, a bare
 /// status object) gets the kind its fields imply and the name its metadata gives, if any.
 fn stanza_or_object(name: &str, line: u64, mut v: Value, c: &mut Collected, out: &mut FileOut) {
-    // Where a paste left lines out, a key may be left with nothing (`containerStatuses:` then
-    // `...`): absent rather than null; a `state:` cut loose from its container goes back in one.
-    prune_nulls(&mut v);
-    if let Some(status) = v.get_mut("status").and_then(Value::as_object_mut)
-        && (status.contains_key("state") || status.contains_key("lastState"))
-    {
-        let mut cs = serde_json::Map::new();
-        for k in [
-            "name",
-            "state",
-            "lastState",
-            "restartCount",
-            "ready",
-            "image",
-        ] {
-            if let Some(x) = status.remove(k) {
-                cs.insert(k.to_string(), x);
-            }
-        }
-        cs.entry("name").or_insert_with(|| json!(UNKNOWN));
-        if !status.contains_key("containerStatuses") {
-            status.insert("containerStatuses".into(), json!([cs]));
-        }
-    }
+    state_into_container(&mut v);
     if v.get("kind").is_some() || v.is_array() {
         if let Value::Array(items) = v {
             for item in items {
@@ -1180,7 +1157,41 @@ fn stanza_or_object(name: &str, line: u64, mut v: Value, c: &mut Collected, out:
         ));
         return;
     }
-    let kind = infer::stanza_kind(&map);
+    let p = stanza_object(&mut map, c);
+    c.objects.push((line, Value::Object(map), Some(p)));
+}
+
+/// Where a paste left lines out, a key may be left with nothing (`containerStatuses:` then
+/// `...`): absent rather than null; a `state:` cut loose from its container goes back in one.
+fn state_into_container(v: &mut Value) {
+    prune_nulls(v);
+    if let Some(status) = v.get_mut("status").and_then(Value::as_object_mut)
+        && (status.contains_key("state") || status.contains_key("lastState"))
+    {
+        let mut cs = serde_json::Map::new();
+        for k in [
+            "name",
+            "state",
+            "lastState",
+            "restartCount",
+            "ready",
+            "image",
+        ] {
+            if let Some(x) = status.remove(k) {
+                cs.insert(k.to_string(), x);
+            }
+        }
+        cs.entry("name").or_insert_with(|| json!(UNKNOWN));
+        if !status.contains_key("containerStatuses") {
+            status.insert("containerStatuses".into(), json!([cs]));
+        }
+    }
+}
+
+/// A stanza made an object of its kind (guessed from its fields), named by what the paste
+/// said before it; what it lacks and the command that settles it.
+fn stanza_object(map: &mut serde_json::Map<String, Value>, c: &Collected) -> Pasted {
+    let kind = infer::stanza_kind(map);
     let meta = map.entry("metadata").or_insert_with(|| json!({}));
     let namespaced = !cluster_scoped(kind);
     // A `metadata` that is not a mapping (pasted text is anything) is left for decoding to refuse.
@@ -1229,7 +1240,7 @@ fn stanza_or_object(name: &str, line: u64, mut v: Value, c: &mut Collected, out:
     map.insert("kind".into(), json!(kind));
     map.insert("apiVersion".into(), json!(api));
     if kind == "Pod" {
-        infer::containers_from_status(&mut map);
+        infer::containers_from_status(map);
     }
     let settle = if obj_name == UNKNOWN && namespaced {
         format!("kubectl describe {resource} NAME -n NAMESPACE")
@@ -1240,7 +1251,7 @@ fn stanza_or_object(name: &str, line: u64, mut v: Value, c: &mut Collected, out:
     } else {
         format!("kubectl describe {resource} {obj_name}")
     };
-    let p = Pasted {
+    Pasted {
         object: ObjectKey {
             kind: kind.into(),
             namespace: obj_ns.into(),
@@ -1250,8 +1261,7 @@ fn stanza_or_object(name: &str, line: u64, mut v: Value, c: &mut Collected, out:
         from: "a YAML/JSON stanza".into(),
         missing: missing.into(),
         settle,
-    };
-    c.objects.push((line, Value::Object(map), Some(p)));
+    }
 }
 
 fn prune_nulls(v: &mut Value) {

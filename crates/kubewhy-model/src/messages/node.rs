@@ -65,7 +65,21 @@ pub fn may_matter(l: &str) -> bool {
 
 /// What a log message says, and a detail.
 pub fn classify(msg: &str) -> Option<(Signal, String)> {
-    let m = msg;
+    if let Some(p) = pleg(msg) {
+        return Some(p);
+    }
+    // The reclaim checks' line says nothing else.
+    if msg.contains("is terminated, but ") {
+        return reclaim_check(msg);
+    }
+    cleanup(msg)
+        .or_else(|| stopping(msg))
+        .or_else(|| runtime_or_oom(msg))
+        .or_else(|| other(msg))
+}
+
+/// The kubelet's pod lifecycle event generator.
+fn pleg(m: &str) -> Option<(Signal, String)> {
     if let Some(c) = PLEG.captures(m) {
         return Some((
             Signal::PlegUnhealthy,
@@ -81,20 +95,27 @@ pub fn classify(msg: &str) -> Option<(Signal, String)> {
     if m.contains("PLEG is not healthy") {
         return Some((Signal::PlegUnhealthy, String::new()));
     }
-    if m.contains("is terminated, but ") {
-        let s = if m.contains("containers are still running") {
-            Signal::CleanupContainers
-        } else if m.contains("container status has not yet been reported") {
-            Signal::CleanupStatus
-        } else if m.contains("volumes have not been cleaned up") {
-            Signal::CleanupVolumes
-        } else if m.contains("cgroup sandbox has not been cleaned up") {
-            Signal::CleanupCgroup
-        } else {
-            return None;
-        };
-        return Some((s, String::new()));
-    }
+    None
+}
+
+/// The kubelet's reclaim checks of a terminated pod: what is not cleaned up yet.
+fn reclaim_check(m: &str) -> Option<(Signal, String)> {
+    let s = if m.contains("containers are still running") {
+        Signal::CleanupContainers
+    } else if m.contains("container status has not yet been reported") {
+        Signal::CleanupStatus
+    } else if m.contains("volumes have not been cleaned up") {
+        Signal::CleanupVolumes
+    } else if m.contains("cgroup sandbox has not been cleaned up") {
+        Signal::CleanupCgroup
+    } else {
+        return None;
+    };
+    Some((s, String::new()))
+}
+
+/// Orphaned and unmountable volumes.
+fn cleanup(m: &str) -> Option<(Signal, String)> {
     if m.contains("rphaned pod") && (m.contains("volume") || m.contains("Volume")) {
         return Some((Signal::OrphanedVolumes, String::new()));
     }
@@ -107,6 +128,12 @@ pub fn classify(msg: &str) -> Option<(Signal, String)> {
     {
         return Some((Signal::UnmountFailed, String::new()));
     }
+    None
+}
+
+/// Stopping and killing containers: a failing stop, or a runtime that does not know the
+/// container.
+fn stopping(m: &str) -> Option<(Signal, String)> {
     let stop_call = m.contains("StopContainer")
         || m.contains("KillContainer")
         || m.contains("StopPodSandbox")
@@ -149,6 +176,11 @@ pub fn classify(msg: &str) -> Option<(Signal, String)> {
         };
         return Some((Signal::StopFailed, detail.into()));
     }
+    None
+}
+
+/// The runtime down; the kernel's or the kubelet's OOM kills.
+fn runtime_or_oom(m: &str) -> Option<(Signal, String)> {
     if m.contains("container runtime is down")
         || m.contains("Cannot connect to the Docker daemon")
         || (m.contains("containerd.sock") && m.contains("connection refused"))
@@ -179,6 +211,11 @@ pub fn classify(msg: &str) -> Option<(Signal, String)> {
     if m.contains("System OOM encountered") {
         return Some((Signal::OomKill, "the node out of memory (kubelet)".into()));
     }
+    None
+}
+
+/// Kernel hangs, client throttling, mirror pods.
+fn other(m: &str) -> Option<(Signal, String)> {
     if m.contains("unregister_netdevice: waiting for") {
         return Some((Signal::NetdevHang, String::new()));
     }
