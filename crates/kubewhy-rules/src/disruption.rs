@@ -24,6 +24,33 @@ pub(crate) fn target_cause(reason: &str, message: &str) -> Option<Cause> {
     })
 }
 
+/// How each disruption works, in one sentence or two: the explanation `removal` (a pod being
+/// removed now) and `gone` (a pod that vanished) both open with, each adding what it knows of
+/// the pod. Every cause `target_cause` can name has its text (`every_disruption_is_explained`).
+pub(crate) fn mechanism(cause: Cause) -> Option<&'static str> {
+    Some(match cause {
+        Cause::EvictedNodePressure => {
+            "When a node runs low on memory, disk or PIDs, its kubelet evicts pods to protect itself: first those using more than they requested, lowest priority first."
+        }
+        Cause::Preempted => {
+            "The scheduler (or, for critical pods, the kubelet) deletes lower-priority pods when a higher-priority pod cannot be placed otherwise. The victims are chosen by priority (PriorityClass); a pod without one has priority 0."
+        }
+        Cause::EvictedTaint => {
+            "The taint eviction controller deletes pods that do not tolerate a NoExecute taint on their node (for node.kubernetes.io/not-ready and unreachable: after their tolerationSeconds, 300 s by default) — typically because the node stopped reporting."
+        }
+        Cause::EvictedApi => {
+            "Something called the Eviction API for the pod: `kubectl drain`, the cluster autoscaler scaling a node down, a descheduler, or an operator. Evictions honour PodDisruptionBudgets; the pod is deleted gracefully and its controller, if any, replaces it."
+        }
+        Cause::PodGcOrphaned => {
+            "When a Node object is deleted (the node was removed, or a cloud instance disappeared), the pod garbage collector force-deletes the pods still bound to it after a 40 s quarantine; their controllers create replacements elsewhere."
+        }
+        Cause::PodGcUnscheduledTerminating => {
+            "A pod deleted before the scheduler placed it has no kubelet to finish its deletion; the pod garbage collector force-deletes such pods."
+        }
+        _ => return None,
+    })
+}
+
 /// The identity kube-scheduler deletes its preemption victims as (audit log).
 pub(crate) const SCHEDULER_USER: &str = "system:kube-scheduler";
 
@@ -214,6 +241,23 @@ pub(crate) fn pdb_disrupted(snap: &Snapshot, ns: &str, pod: &str) -> Option<(Str
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_disruption_is_explained() {
+        for reason in [
+            "PreemptionByScheduler",
+            "PreemptionByKubeScheduler",
+            "DeletionByTaintManager",
+            "EvictionByEvictionAPI",
+            "DeletionByPodGC",
+            "TerminationByKubelet",
+        ] {
+            let cause = target_cause(reason, "").unwrap();
+            assert!(mechanism(cause).is_some(), "{reason}: {cause:?}");
+        }
+        assert!(mechanism(Cause::PodGcUnscheduledTerminating).is_some());
+        assert!(mechanism(Cause::ConfigmapMissing).is_none());
+    }
 
     #[test]
     fn every_disruption_reason_has_one_cause() {

@@ -208,6 +208,11 @@ fn check(ctx: &Ctx, pod: &Pod) -> Option<Finding> {
     Some(steps(f, cause, ns, name, &node))
 }
 
+/// How the disruption works (`disruption::mechanism`: every cause `why` finds has its text).
+fn mechanism(cause: Cause) -> &'static str {
+    disruption::mechanism(cause).unwrap_or_default()
+}
+
 /// The finding's summary, group key and explanation for the removal `w` found.
 fn what_happened(
     w: &Why,
@@ -217,49 +222,62 @@ fn what_happened(
     victim_class: &str,
 ) -> (String, String, String) {
     match w.cause {
-    Cause::EvictedNodePressure => {
-        let what = pressure(message).unwrap_or_else(|| "a resource".into());
-        (
-            format!("The kubelet on {node} evicted the pod: the node was low on {what}"),
-            format!("pressure|{node}|{what}"),
-            format!("When a node runs low on memory, disk or PIDs, its kubelet evicts pods to protect itself: first those using more than they requested, lowest priority first. An evicted pod stays as a Failed object (status.reason Evicted) until the pod garbage collector removes it; its controller, if any, starts a replacement — which may be evicted again if the node is still short of {what}."),
-        )
+        Cause::EvictedNodePressure => {
+            let what = pressure(message).unwrap_or_else(|| "a resource".into());
+            (
+                format!("The kubelet on {node} evicted the pod: the node was low on {what}"),
+                format!("pressure|{node}|{what}"),
+                format!(
+                    "{} An evicted pod stays as a Failed object (status.reason Evicted) until the pod garbage collector removes it; its controller, if any, starts a replacement — which may be evicted again if the node is still short of {what}.",
+                    mechanism(w.cause)
+                ),
+            )
+        }
+        Cause::Preempted => (
+            match &w.preemptor {
+                Some(p) => format!(
+                    "The pod was preempted by {} to make room on {}; its own priority: {victim_class}",
+                    p.describe(),
+                    if p.node.is_empty() {
+                        node
+                    } else {
+                        p.node.as_str()
+                    }
+                ),
+                None => format!(
+                    "The pod was preempted to make room for a higher-priority pod; its own priority: {victim_class}"
+                ),
+            },
+            format!("preempted|{node}"),
+            mechanism(w.cause).to_string(),
+        ),
+        Cause::EvictedTaint => (
+            format!("The pod was evicted by a NoExecute taint on {node}"),
+            format!("taint|{node}"),
+            mechanism(w.cause).to_string(),
+        ),
+        Cause::EvictedApi => (
+            match &w.pdb {
+                Some((pdb, _)) => format!(
+                    "The pod was evicted through the Eviction API, under PodDisruptionBudget {pdb}"
+                ),
+                None => "The pod was evicted through the Eviction API".to_string(),
+            },
+            format!("api|{ns}"),
+            format!(
+                "{} The API server's audit log names the caller.",
+                mechanism(w.cause)
+            ),
+        ),
+        _ => (
+            "The pod garbage collector is deleting the pod".to_string(),
+            format!("podgc|{node}"),
+            format!(
+                "{} It marked this one with DisruptionTarget before deleting it.",
+                mechanism(Cause::PodGcOrphaned)
+            ),
+        ),
     }
-    Cause::Preempted => (
-        match &w.preemptor {
-            Some(p) => format!(
-                "The pod was preempted by {} to make room on {}; its own priority: {victim_class}",
-                p.describe(),
-                if p.node.is_empty() { node } else { p.node.as_str() }
-            ),
-            None => format!(
-                "The pod was preempted to make room for a higher-priority pod; its own priority: {victim_class}"
-            ),
-        },
-        format!("preempted|{node}"),
-        "The scheduler (or, for critical pods, the kubelet) deletes lower-priority pods when a higher-priority pod cannot be placed otherwise. The victims are chosen by priority (PriorityClass); a pod without one has priority 0.".to_string(),
-    ),
-    Cause::EvictedTaint => (
-        format!("The pod was evicted by a NoExecute taint on {node}"),
-        format!("taint|{node}"),
-        "The taint eviction controller deletes pods that do not tolerate a NoExecute taint on their node (for node.kubernetes.io/not-ready and unreachable: after their tolerationSeconds, 300 s by default) — typically because the node stopped reporting.".to_string(),
-    ),
-    Cause::EvictedApi => (
-        match &w.pdb {
-            Some((pdb, _)) => format!(
-                "The pod was evicted through the Eviction API, under PodDisruptionBudget {pdb}"
-            ),
-            None => "The pod was evicted through the Eviction API".to_string(),
-        },
-        format!("api|{ns}"),
-        "Something called the Eviction API for this pod: `kubectl drain`, the cluster autoscaler scaling a node down, a descheduler, or an operator. Evictions respect PodDisruptionBudgets. The API server's audit log names the caller.".to_string(),
-    ),
-    _ => (
-        "The pod garbage collector is deleting the pod".to_string(),
-        format!("podgc|{node}"),
-        "The pod garbage collector deletes pods whose node no longer exists (after a 40 s quarantine) and terminating pods that were never scheduled; it marked this one with DisruptionTarget before deleting it.".to_string(),
-    ),
-}
 }
 
 /// The next steps per removal cause.

@@ -323,23 +323,21 @@ fn found_line(msg: &str) -> Option<(ControllerAction, String, String, Option<Str
 
 /// The pod GC's force deletion of a pod: namespace and pod.
 fn force_delete_line(msg: &str) -> Option<(String, String)> {
-    OLD_FORCE
-        .captures(msg)
-        .map(|c| (c[1].to_string(), c[2].to_string()))
-        .or_else(|| {
-            msg.contains("PodGC is force deleting Pod")
-                .then(|| structured_pod(msg, "pod"))
-                .flatten()
-        })
+    pod_line(msg, &OLD_FORCE, "PodGC is force deleting Pod")
 }
 
 /// The taint manager's deletion of a pod: namespace and pod.
 fn taint_line(msg: &str) -> Option<(String, String)> {
-    OLD_TAINT
-        .captures(msg)
+    pod_line(msg, &OLD_TAINT, "NoExecuteTaintManager is deleting")
+}
+
+/// A line naming one pod in the old wording (`old`: namespace and name captured) or the
+/// structured one (`structured`, then `pod="ns/name"`).
+fn pod_line(msg: &str, old: &Regex, structured: &str) -> Option<(String, String)> {
+    old.captures(msg)
         .map(|c| (c[1].to_string(), c[2].to_string()))
         .or_else(|| {
-            msg.contains("NoExecuteTaintManager is deleting")
+            msg.contains(structured)
                 .then(|| structured_pod(msg, "pod"))
                 .flatten()
         })

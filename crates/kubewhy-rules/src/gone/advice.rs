@@ -29,24 +29,24 @@ pub(super) fn advise(f: Finding, cause: Cause, ns: &str, node: &str, who: Option
             .step("See how close the cluster is to the threshold now, and which pods go next", Some("kubewhy scan -A".into()), RiskLevel::None, "")
             .step("Collect logs of finished pods that matter before the collector takes them; clean up finished pods at their source (Job TTL, CronJob history limits, Argo podGC)", None, RiskLevel::Low, ""),
         Cause::PodGcOrphaned => f
-            .explain("When a Node object is deleted (the node was removed, or a cloud instance disappeared), the pod garbage collector force-deletes the pods still bound to it after a 40 s quarantine. Their controllers create replacements elsewhere.")
+            .explain(mechanism(cause))
             .step("See whether the node came back, and why it was removed", Some(format!("kubectl get node {node}")), RiskLevel::None, ""),
         Cause::PodGcUnscheduledTerminating => f
-            .explain("A pod deleted before the scheduler placed it has no kubelet to finish its deletion; the pod garbage collector force-deletes such pods.")
+            .explain(mechanism(cause))
             .step("Nothing to repair: the pod was already being deleted", None, RiskLevel::None, ""),
         Cause::EvictedNodePressure => f
-            .explain("The kubelet evicts pods when its node runs short of memory, disk or PIDs, lowest priority and highest usage over requests first.")
+            .explain(mechanism(cause))
             .step("See the node's pressure", Some(format!("kubectl describe node {node}")), RiskLevel::None, ""),
         Cause::EvictedTaint => f
-            .explain("Pods that do not tolerate a NoExecute taint on their node are deleted: for node.kubernetes.io/not-ready and unreachable after their tolerationSeconds (300 s by default), i.e. when the node stopped reporting.")
+            .explain(mechanism(cause))
             .step("See why the node was tainted", Some(format!("kubectl describe node {node}")), RiskLevel::None, ""),
         Cause::EvictedApi => f
-            .explain("Something called the Eviction API: kubectl drain, the cluster autoscaler, a descheduler, an operator. Evictions honour PodDisruptionBudgets; the pod is deleted gracefully and its controller replaces it.")
+            .explain(mechanism(cause))
             .step("See the budgets that govern evictions in the namespace", Some(format!("kubectl get pdb -n {ns}")), RiskLevel::None, "")
             .step("To have the caller named next time, record `create` on `pods/eviction` (Metadata level) in the API server's audit policy", None, RiskLevel::Low, "")
             .step("Protect the workload with a PodDisruptionBudget if it has none", None, RiskLevel::Low, ""),
         Cause::Preempted => f
-            .explain("The scheduler deleted this pod to make room for a pod of higher priority.")
+            .explain(mechanism(cause))
             .step("Give the workload a PriorityClass, or add capacity", Some("kubectl get priorityclasses".into()), RiskLevel::Low, ""),
         Cause::JobTtlExpired => f
             .explain("A finished Job is deleted with its pods ttlSecondsAfterFinished seconds after it finishes, and a CronJob deletes its oldest Jobs beyond successfulJobsHistoryLimit (default 3) and failedJobsHistoryLimit (default 1).")
@@ -81,6 +81,11 @@ pub(super) fn advise(f: Finding, cause: Cause, ns: &str, node: &str, who: Option
         }
     }
     .step("What this cause means", Some(page), RiskLevel::None, "")
+}
+
+/// How a disruption works: the same words as for a pod being removed (`removal`).
+fn mechanism(cause: Cause) -> &'static str {
+    crate::disruption::mechanism(cause).unwrap_or_default()
 }
 
 /// Next steps for a pod the Argo workflow controller's pod GC deleted.
