@@ -5,11 +5,14 @@
 //! multi-document YAML, any mix of kinds), `kubectl cluster-info dump` directories and its
 //! stdout stream, and directories of any of these (walked recursively).
 
+mod archive;
 mod audit;
+mod bundle;
 mod controller_log;
 mod decode;
 #[doc(hidden)]
 pub mod fuzz;
+pub use bundle::{BundleInfo, Layout};
 mod json;
 mod logs;
 mod nodelog;
@@ -113,6 +116,8 @@ pub enum Input {
 
 #[derive(Debug, Default)]
 pub struct Loaded {
+    /// The support bundles read (`bundle.rs`), for the line that says what each was.
+    pub bundles: Vec<BundleInfo>,
     /// The finished snapshot (indexes built, `now` settled).
     pub snapshot: Snapshot,
     pub warnings: Vec<InputWarning>,
@@ -342,6 +347,8 @@ pub fn snapshot_of<'a>(
 pub fn load_onto(base: Snapshot, inputs: Vec<Input>, now: Option<jiff::Timestamp>) -> Loaded {
     let mut warnings = Vec::new();
     let mut jobs: Vec<Job> = Vec::new();
+    let mut dir_bundles: Vec<(BundleInfo, std::ops::Range<usize>, Vec<bool>)> = Vec::new();
+    let mut archives: Vec<(PathBuf, archive::Format)> = Vec::new();
     for input in inputs {
         match input {
             Input::Text { name, text } => jobs.push(Job::Text(name, text)),
@@ -353,6 +360,28 @@ pub fn load_onto(base: Snapshot, inputs: Vec<Input>, now: Option<jiff::Timestamp
                     Err(e) => warnings.push(warn_file("<stdin>", format!("cannot read: {e}"))),
                 }
             }
+            Input::Path(p) if p.is_file() && archive::sniff(&p).is_some() => {
+                archives.extend(archive::sniff(&p).map(|f| (p, f)))
+            }
+            Input::Path(p) if p.is_dir() => {
+                let mut found = Vec::new();
+                collect_files(&p, &mut found, &mut warnings);
+                let files: Vec<PathBuf> = found
+                    .iter()
+                    .filter_map(|j| match j {
+                        Job::File(f) => Some(f.clone()),
+                        _ => None,
+                    })
+                    .collect();
+                match bundle::plan_directory(&p, &files) {
+                    Some((planned, unknown, info)) => {
+                        let start = jobs.len();
+                        jobs.extend(planned);
+                        dir_bundles.push((info, start..jobs.len(), unknown));
+                    }
+                    None => jobs.extend(found),
+                }
+            }
             Input::Path(p) => collect_files(&p, &mut jobs, &mut warnings),
         }
     }
@@ -360,7 +389,22 @@ pub fn load_onto(base: Snapshot, inputs: Vec<Input>, now: Option<jiff::Timestamp
     // Pasted text gives ages (`5m ago`), not times: they count back from `now`, else from this
     // moment, which then is the snapshot's.
     let anchor = now.unwrap_or_else(jiff::Timestamp::now);
-    let outs = pool::run(&jobs, anchor);
+    let mut outs = pool::run(&jobs, anchor);
+    let mut bundles = Vec::new();
+    for (mut info, range, unknown) in dir_bundles {
+        bundle::quieten(&mut outs[range], &unknown, &mut info);
+        bundles.push(info);
+    }
+    let mut files_read = jobs.len();
+    for (p, format) in archives {
+        let name = p.display().to_string();
+        let (o, info) = bundle::load_archive(&name, &p, format, anchor, &mut warnings);
+        files_read += info.read.max(1);
+        outs.extend(o);
+        bundles.push(info);
+    }
+    // A bundle says when it was collected: the diagnosis is made for that moment.
+    let now = now.or_else(|| bundles.iter().filter_map(|b| b.collected).max());
     // Without --now, the snapshot's time is the newest timestamp in the data, but never one
     // after the moment of reading.
     let limit = now.is_none().then(|| anchor + FUTURE_TOLERANCE);
@@ -379,7 +423,8 @@ pub fn load_onto(base: Snapshot, inputs: Vec<Input>, now: Option<jiff::Timestamp
         }
     }
     let mut loaded = Loaded {
-        files_read: jobs.len(),
+        files_read,
+        bundles,
         snapshot: base,
         ..Default::default()
     };
@@ -428,6 +473,8 @@ pub(crate) enum Job {
     File(PathBuf),
     Bytes(String, Vec<u8>),
     Text(String, String),
+    /// A file of a support bundle, with what its place says it is.
+    Bundle(String, bundle::Source, bundle::Role),
 }
 
 impl Job {
@@ -435,7 +482,7 @@ impl Job {
     pub(crate) fn name(&self) -> String {
         match self {
             Job::File(p) => p.display().to_string(),
-            Job::Bytes(name, _) | Job::Text(name, _) => name.clone(),
+            Job::Bytes(name, _) | Job::Text(name, _) | Job::Bundle(name, _, _) => name.clone(),
         }
     }
 }
@@ -522,7 +569,7 @@ fn locate(job: &Job, needles: &[&str]) -> Vec<Option<(u64, u64)>> {
         found.iter().all(Option::is_some)
     };
     match job {
-        Job::File(path) => {
+        Job::File(path) | Job::Bundle(_, bundle::Source::Path(path), _) => {
             use std::io::BufRead;
             let Ok(file) = std::fs::File::open(path) else {
                 return found;
@@ -536,7 +583,7 @@ fn locate(job: &Job, needles: &[&str]) -> Vec<Option<(u64, u64)>> {
                 line.clear();
             }
         }
-        Job::Bytes(_, bytes) => {
+        Job::Bytes(_, bytes) | Job::Bundle(_, bundle::Source::Bytes(bytes), _) => {
             for line in bytes.split(|b| *b == b'\n') {
                 if see(line) {
                     break;
@@ -688,6 +735,13 @@ pub(crate) fn load_job(job: &Job, anchor: jiff::Timestamp) -> FileOut {
                 Err(e) => out.warn(warn_file(&name, format!("cannot read: {e}"))),
             }
         }
+        Job::Bundle(name, bundle::Source::Bytes(bytes), role) => {
+            bundle::load(name, bytes, role, anchor, &mut out)
+        }
+        Job::Bundle(name, bundle::Source::Path(path), role) => match std::fs::read(path) {
+            Ok(bytes) => bundle::load(name, &bytes, role, anchor, &mut out),
+            Err(e) => out.warn(warn_file(name, format!("cannot read: {e}"))),
+        },
     }
     // The file's bytes are freed: a paste's held events are decoded now, not beside them.
     if let Some(p) = out.paste.take() {

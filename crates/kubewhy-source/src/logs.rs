@@ -95,6 +95,61 @@ pub(crate) fn tail_lines(body: &str) -> Vec<String> {
         .collect()
 }
 
+/// `tail_lines` of a log read as a stream: only the last lines are held, and each line at most
+/// a few times `MAX_LINE` (a log without newlines cannot fill memory).
+pub(crate) fn tail_of(mut reader: impl std::io::BufRead) -> std::io::Result<Vec<String>> {
+    let mut kept: std::collections::VecDeque<String> = std::collections::VecDeque::new();
+    let mut redactor = kubewhy_model::redact::LineRedactor::default();
+    let mut line: Vec<u8> = Vec::new();
+    let mut finish = |line: &mut Vec<u8>, kept: &mut std::collections::VecDeque<String>| {
+        if line.last() == Some(&b'\r') {
+            line.pop();
+        }
+        kept.push_back(String::from_utf8_lossy(line).into_owned());
+        line.clear();
+        if kept.len() > TAIL_LINES
+            && let Some(old) = kept.pop_front()
+        {
+            redactor.skip(&old);
+        }
+    };
+    loop {
+        let buf = reader.fill_buf()?;
+        if buf.is_empty() {
+            break;
+        }
+        let (chunk, used, ends) = match memchr::memchr(b'\n', buf) {
+            Some(i) => (&buf[..i], i + 1, true),
+            None => (buf, buf.len(), false),
+        };
+        let room = (4 * MAX_LINE).saturating_sub(line.len());
+        line.extend_from_slice(&chunk[..chunk.len().min(room)]);
+        reader.consume(used);
+        if ends {
+            finish(&mut line, &mut kept);
+        }
+    }
+    if !line.is_empty() {
+        finish(&mut line, &mut kept);
+    }
+    let body: Vec<String> = kept.into_iter().collect();
+    Ok(body
+        .iter()
+        .map(|l| {
+            let l = redactor.line(l);
+            if l.len() > MAX_LINE {
+                let mut cut = MAX_LINE;
+                while !l.is_char_boundary(cut) {
+                    cut -= 1;
+                }
+                format!("{}…", &l[..cut])
+            } else {
+                l.into_owned()
+            }
+        })
+        .collect())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1143,8 +1143,19 @@ fn stanza_or_object(name: &str, line: u64, mut v: Value, c: &mut Collected, out:
             json!([Value::Object(map)]),
         )]);
     }
-    // A bare status object (`kubectl get pod x -o jsonpath='{.status}'`).
+    // A bare status object (`kubectl get pod x -o jsonpath='{.status}'`), known by a field every
+    // status has; a document without `kind` that is no status is no object (a tool's own JSON:
+    // `{"info": …}`, a list of rules) and none is invented from it.
     if !map.contains_key("status") && !map.contains_key("metadata") && !map.contains_key("spec") {
+        if !STATUS_FIELDS.iter().any(|f| map.contains_key(*f)) {
+            out.warn(crate::warn_at(
+                name,
+                line,
+                1,
+                "a document without kind that is no object's status: not kubectl output, an event or a log line kubewhy knows; ignored".into(),
+            ));
+            return;
+        }
         map = serde_json::Map::from_iter([("status".to_string(), Value::Object(map))]);
     }
     if !map.contains_key("status") && !map.contains_key("spec") {
@@ -1263,6 +1274,23 @@ fn stanza_object(map: &mut serde_json::Map<String, Value>, c: &Collected) -> Pas
         settle,
     }
 }
+
+/// Fields by which a bare status is known: one of them is in every pod's, node's, claim's or
+/// namespace's status.
+const STATUS_FIELDS: &[&str] = &[
+    "phase",
+    "conditions",
+    "containerStatuses",
+    "initContainerStatuses",
+    "podIP",
+    "hostIP",
+    "startTime",
+    "qosClass",
+    "nodeInfo",
+    "capacity",
+    "allocatable",
+    "accessModes",
+];
 
 fn prune_nulls(v: &mut Value) {
     match v {

@@ -131,6 +131,9 @@ fn say_input_problems(
     listed_something: bool,
 ) -> Result<()> {
     let mut err = anstream::stderr();
+    for b in &loaded.bundles {
+        writeln!(err, "kubewhy: {}", kubewhy_report::sanitize(&b.summary()))?;
+    }
     for w in &loaded.warnings {
         writeln!(
             err,

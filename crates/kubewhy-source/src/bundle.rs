@@ -1,0 +1,728 @@
+//! Support bundles: what support engineers receive instead of `kubectl` access. The layouts are
+//! known by name, from their landmarks — a troubleshoot.sh bundle (`kubectl support-bundle`:
+//! `cluster-resources/<resource>/<ns>.json`, `cluster-resources/<resource>.json`,
+//! `cluster-resources/pods/logs/<ns>/<pod>/<container>[-previous].log`,
+//! `cluster-info/cluster_version.json`, `host-collectors/…`) and an OpenShift must-gather
+//! (`namespaces/<ns>/core/<resource>.yaml`, `namespaces/<ns>/pods/<pod>/<container>/<container>/
+//! logs/{current,previous}.log`, `cluster-scoped-resources/<group>/<resource>/…`,
+//! `host_service_logs/…`, `timestamp`) — and each file's place says what it is: objects (with the
+//! kind their list may not carry), a container's log (attached to its container), node logs, the
+//! server's version, the collection time, or something no check uses (skipped quietly, counted).
+//! Read from a directory or straight from the archive (`archive.rs`), one streaming pass.
+
+use crate::archive::{self, Format};
+use crate::{FileOut, Job, logs, warn_file};
+use kubewhy_model::InputWarning;
+use kubewhy_model::objects::ContainerLog;
+use std::io::{BufReader, Read};
+use std::ops::ControlFlow;
+use std::path::{Path, PathBuf};
+
+/// A bundle's layout, told by its landmarks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Layout {
+    /// troubleshoot.sh (`kubectl support-bundle`: Replicated, kURL, KOTS, many operators).
+    Troubleshoot,
+    /// OpenShift `oc adm must-gather` (and `oc adm inspect`).
+    MustGather,
+}
+
+impl Layout {
+    pub fn name(self) -> &'static str {
+        match self {
+            Layout::Troubleshoot => "troubleshoot.sh bundle",
+            Layout::MustGather => "must-gather",
+        }
+    }
+}
+
+impl BundleInfo {
+    /// The line that says what the bundle was: `troubleshoot.sh bundle, collected …,
+    /// Kubernetes v1.24.4+k3s1: 120 files read, 80 not needed`.
+    pub fn summary(&self) -> String {
+        let what = match (self.layout, self.archive) {
+            (Some(l), _) => format!("{} {}", l.name(), self.name),
+            (None, Some(a)) => format!("{a} {}", self.name),
+            (None, None) => self.name.clone(),
+        };
+        let mut s = what;
+        if let Some(t) = self.collected {
+            s.push_str(&format!(", collected {t}"));
+        }
+        if let Some(v) = &self.server_version {
+            s.push_str(&format!(", Kubernetes {v}"));
+        }
+        s.push_str(&format!(": {} file(s) read", self.read));
+        if self.not_needed > 0 {
+            s.push_str(&format!(", {} not needed", self.not_needed));
+        }
+        s
+    }
+}
+
+/// What was read of one bundle, for the line that says so.
+#[derive(Debug, Clone, Default)]
+pub struct BundleInfo {
+    /// The input as given (archive or directory).
+    pub name: String,
+    pub layout: Option<Layout>,
+    /// The archive's format, when it was read from one.
+    pub archive: Option<&'static str>,
+    /// When it was collected: its own record of it, else its files' newest time.
+    pub collected: Option<jiff::Timestamp>,
+    /// The cluster's version, as the bundle recorded it.
+    pub server_version: Option<String>,
+    /// Files read.
+    pub read: usize,
+    /// Files of the layout that hold nothing a check uses (and, once the layout is known,
+    /// other files that turned out to hold no object), skipped without a warning.
+    pub not_needed: usize,
+}
+
+/// What a file's place in a bundle says it is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Role {
+    /// Objects; `hint` is the kind of a list's items when the file may not say it (older
+    /// troubleshoot.sh wrote bare arrays of items without `kind`).
+    Objects { hint: Option<&'static str> },
+    /// A container's log: the current run's or, `previous`, the one before.
+    ContainerLog {
+        namespace: String,
+        pod: String,
+        container: String,
+        previous: bool,
+    },
+    /// A node's logs: the kubelet's, the runtime's, the kernel's.
+    NodeLog,
+    /// `cluster-info/cluster_version.json`.
+    Version,
+    /// must-gather's `timestamp`.
+    Collected,
+    /// Known to the layout, of no use to a check.
+    NotNeeded,
+    /// Not a place the layouts define: read as any file is.
+    Unknown,
+}
+
+/// troubleshoot.sh's namespaced resources (`cluster-resources/<dir>/<ns>.json`) and their kind.
+const TS_NAMESPACED: &[(&str, &str)] = &[
+    ("pods", "Pod"),
+    ("events", "Event"),
+    ("deployments", "Deployment"),
+    ("statefulsets", "StatefulSet"),
+    ("replicasets", "ReplicaSet"),
+    ("daemonsets", "DaemonSet"),
+    ("jobs", "Job"),
+    ("cronjobs", "CronJob"),
+    ("pvcs", "PersistentVolumeClaim"),
+    ("pod-disruption-budgets", "PodDisruptionBudget"),
+    ("limitranges", "LimitRange"),
+    ("resource-quota", "ResourceQuota"),
+    ("configmaps", "ConfigMap"),
+    ("serviceaccounts", "ServiceAccount"),
+    ("leases", "Lease"),
+];
+
+/// troubleshoot.sh's cluster-scoped resources (`cluster-resources/<name>.json`).
+const TS_CLUSTER: &[(&str, &str)] = &[
+    ("nodes.json", "Node"),
+    ("namespaces.json", "Namespace"),
+    ("pvs.json", "PersistentVolume"),
+    ("storage-classes.json", "StorageClass"),
+    ("priority-classes.json", "PriorityClass"),
+    ("apiservices.json", "APIService"),
+    ("mutatingwebhookconfigurations.json", "MutatingWebhookConfiguration"),
+    ("validatingwebhookconfigurations.json", "ValidatingWebhookConfiguration"),
+];
+
+/// must-gather's API groups whose objects a check reads.
+const MG_GROUPS: &[&str] = &[
+    "core",
+    "apps",
+    "batch",
+    "policy",
+    "apiregistration.k8s.io",
+    "storage.k8s.io",
+    "scheduling.k8s.io",
+    "admissionregistration.k8s.io",
+    "coordination.k8s.io",
+    "argoproj.io",
+];
+
+/// The role of the file at `path` (inside the bundle, `/`-separated) and the layout its place
+/// is a landmark of.
+pub(crate) fn role(path: &str) -> (Role, Option<Layout>) {
+    let parts: Vec<&str> = path.split('/').collect();
+    if let Some(i) = parts.iter().position(|p| *p == "cluster-resources") {
+        return (troubleshoot(&parts[i + 1..]), Some(Layout::Troubleshoot));
+    }
+    if let Some(i) = parts.iter().position(|p| *p == "cluster-info")
+        && parts.len() == i + 2
+    {
+        let role = if parts[i + 1] == "cluster_version.json" {
+            Role::Version
+        } else {
+            Role::NotNeeded
+        };
+        return (role, Some(Layout::Troubleshoot));
+    }
+    if parts.contains(&"host-collectors") {
+        return (node_log_or_not(path), Some(Layout::Troubleshoot));
+    }
+    if let Some(i) = parts.iter().position(|p| *p == "cluster-scoped-resources") {
+        let role = match parts.get(i + 1) {
+            Some(g) if MG_GROUPS.contains(g) && yaml(path) => Role::Objects { hint: None },
+            _ => Role::NotNeeded,
+        };
+        return (role, Some(Layout::MustGather));
+    }
+    if parts.contains(&"host_service_logs") {
+        return (node_log_or_not(path), Some(Layout::MustGather));
+    }
+    if let Some(i) = parts.iter().position(|p| *p == "namespaces")
+        && let Some(role) = must_gather_namespace(&parts[i + 1..])
+    {
+        return (role, Some(Layout::MustGather));
+    }
+    if parts.last() == Some(&"timestamp") && parts.len() <= 2 {
+        return (Role::Collected, None);
+    }
+    // The rest of a bundle named as its tools name it: troubleshoot.sh's own files
+    // (`version.yaml`, `analysis.json`), other collectors' copies of container logs.
+    let bundle_root = parts
+        .first()
+        .is_some_and(|p| p.starts_with("support-bundle-") || p.starts_with("must-gather"));
+    if bundle_root && (parts.len() == 2 || path.ends_with(".log") || path.ends_with(".txt")) {
+        return (Role::NotNeeded, None);
+    }
+    (Role::Unknown, None)
+}
+
+fn yaml(path: &str) -> bool {
+    path.ends_with(".yaml") || path.ends_with(".yml") || path.ends_with(".json")
+}
+
+/// Node logs are the kubelet's, the runtime's and the kernel's; the rest of a host's
+/// collection is not needed.
+fn node_log_or_not(path: &str) -> Role {
+    let lower = path.to_ascii_lowercase();
+    let logs = ["kubelet", "containerd", "crio", "docker", "dmesg", "kernel", "journal"];
+    let text = [".log", ".txt"].iter().any(|e| lower.ends_with(e)) || !lower.contains('.');
+    if text && logs.iter().any(|l| lower.contains(l)) {
+        Role::NodeLog
+    } else {
+        Role::NotNeeded
+    }
+}
+
+/// A place under troubleshoot.sh's `cluster-resources/`.
+fn troubleshoot(rest: &[&str]) -> Role {
+    match rest {
+        ["pods", "logs", ns, pod, file] => {
+            let Some(stem) = file.strip_suffix(".log") else {
+                return Role::NotNeeded;
+            };
+            if stem.ends_with("-logs-errors") {
+                return Role::NotNeeded;
+            }
+            let (container, previous) = match stem.strip_suffix("-previous") {
+                Some(c) => (c, true),
+                None => (stem, false),
+            };
+            Role::ContainerLog {
+                namespace: ns.to_string(),
+                pod: pod.to_string(),
+                container: container.to_string(),
+                previous,
+            }
+        }
+        [dir, file] if file.ends_with(".json") && !file.ends_with("-errors.json") => {
+            match TS_NAMESPACED.iter().find(|(d, _)| d == dir) {
+                Some((_, kind)) => Role::Objects { hint: Some(kind) },
+                None => Role::NotNeeded,
+            }
+        }
+        [file] => match TS_CLUSTER.iter().find(|(f, _)| f == file) {
+            Some((_, kind)) => Role::Objects { hint: Some(kind) },
+            None => Role::NotNeeded,
+        },
+        _ => Role::NotNeeded,
+    }
+}
+
+/// A place under must-gather's `namespaces/` (`None`: not must-gather's).
+fn must_gather_namespace(rest: &[&str]) -> Option<Role> {
+    Some(match rest {
+        [ns, file] if file.strip_suffix(".yaml") == Some(*ns) => Role::Objects { hint: None },
+        [_, group, file] if yaml(file) => {
+            if MG_GROUPS.contains(group) {
+                Role::Objects { hint: None }
+            } else {
+                Role::NotNeeded
+            }
+        }
+        [_, "pods", pod, file] if file.strip_suffix(".yaml") == Some(*pod) => {
+            Role::Objects { hint: None }
+        }
+        [ns, "pods", pod, container, _, "logs", file] => {
+            let previous = match *file {
+                "current.log" | "current.insecure.log" => false,
+                "previous.log" | "previous.insecure.log" => true,
+                _ => return Some(Role::NotNeeded),
+            };
+            Role::ContainerLog {
+                namespace: ns.to_string(),
+                pod: pod.to_string(),
+                container: container.to_string(),
+                previous,
+            }
+        }
+        [_, "pods", ..] => Role::NotNeeded,
+        _ => return None,
+    })
+}
+
+/// A troubleshoot.sh bundle's directory name says when it was collected:
+/// `support-bundle-2022-08-05T14_32_11`.
+fn collected_from_name(path: &str) -> Option<jiff::Timestamp> {
+    path.split('/').find_map(|p| {
+        let t = p.strip_prefix("support-bundle-")?;
+        let t = t.get(..19)?.replace('_', ":");
+        format!("{t}Z").parse().ok()
+    })
+}
+
+/// must-gather's `timestamp`: `2023-05-04 10:11:12.345 +0000 UTC m=+0.1` when it began, then
+/// when it ended; the last line counts.
+fn collected_from_timestamp(text: &str) -> Option<jiff::Timestamp> {
+    text.lines().rev().find_map(|l| {
+        let mut w = l.split_whitespace();
+        let (date, time, zone) = (w.next()?, w.next()?, w.next()?);
+        let zone = if zone.len() == 5 {
+            format!("{}:{}", &zone[..3], &zone[3..])
+        } else {
+            zone.to_string()
+        };
+        format!("{date}T{time}{zone}").parse().ok()
+    })
+}
+
+/// `cluster-info/cluster_version.json`: `{"info": {"gitVersion": …}, "string": …}`.
+fn version_of(bytes: &[u8]) -> Option<String> {
+    let v: serde_json::Value = serde_json::from_slice(bytes).ok()?;
+    v["info"]["gitVersion"]
+        .as_str()
+        .or(v["string"].as_str())
+        .map(str::to_string)
+}
+
+/// What a file of a bundle gives, read on its own: its objects or its log, by its role.
+pub(crate) fn load(
+    name: &str,
+    bytes: &[u8],
+    role: &Role,
+    anchor: jiff::Timestamp,
+    out: &mut FileOut,
+) {
+    match role {
+        Role::Objects { hint: Some(kind) } if starts_with_array(bytes) => {
+            // An array of items without `kind`: a list of what its place says.
+            let mut wrapped = Vec::with_capacity(bytes.len() + 64);
+            wrapped.extend_from_slice(
+                format!("{{\"kind\":\"{kind}List\",\"apiVersion\":\"v1\",\"items\":").as_bytes(),
+            );
+            wrapped.extend_from_slice(bytes);
+            wrapped.extend_from_slice(b"}");
+            crate::parse_bytes(name, &wrapped, None, anchor, out);
+        }
+        Role::ContainerLog {
+            namespace,
+            pod,
+            container,
+            ..
+        } => match logs::tail_of(bytes) {
+            Ok(tail) if !tail.is_empty() => out.logs.push(ContainerLog {
+                namespace: namespace.clone(),
+                pod: pod.clone(),
+                container: container.clone(),
+                origin: name.to_string(),
+                tail,
+            }),
+            Ok(_) => {}
+            Err(e) => out.warn(warn_file(name, format!("cannot read: {e}"))),
+        },
+        Role::NodeLog => {
+            let mut bundle = kubewhy_model::node::NodeBundle {
+                origin: name.to_string(),
+                ..Default::default()
+            };
+            let mut warnings = Vec::new();
+            crate::nodelog::parse_node_log(name, bytes, Some(anchor), &mut bundle, &mut warnings);
+            warnings.into_iter().for_each(|w| out.warn(w));
+            if !bundle.lines.is_empty() || !bundle.runtime.is_empty() {
+                out.bundles.push(bundle);
+            }
+        }
+        Role::Version | Role::Collected | Role::NotNeeded => {}
+        Role::Objects { .. } | Role::Unknown => {
+            crate::parse_bytes(name, bytes, None, anchor, out)
+        }
+    }
+}
+
+fn starts_with_array(bytes: &[u8]) -> bool {
+    bytes
+        .iter()
+        .find(|b| !b.is_ascii_whitespace())
+        .is_some_and(|b| *b == b'[')
+}
+
+/// Warnings that only say a file held nothing kubewhy reads: once a bundle's layout is known,
+/// such a file is one its layout has and no check needs.
+fn says_nothing_read(w: &InputWarning) -> bool {
+    w.message.contains("not kubectl output, an event or a log line kubewhy knows")
+        || w.message.contains("list item without kind")
+        || w.message.contains("a document without kind")
+        || w.message == "empty file"
+}
+
+/// Drops the "nothing kubewhy reads" warnings of a bundle's files of no known place, counting
+/// the files they were about as not needed.
+pub(crate) fn quieten(outs: &mut [FileOut], unknown: &[bool], info: &mut BundleInfo) {
+    if info.layout.is_none() {
+        return;
+    }
+    for (out, _) in outs.iter_mut().zip(unknown).filter(|(_, u)| **u) {
+        let before = out.warnings.len();
+        out.warnings.retain(|w| !says_nothing_read(w));
+        if out.warnings.len() < before && out.objects.object_count() == 0 && out.parts.is_empty()
+        {
+            info.not_needed += 1;
+            info.read = info.read.saturating_sub(1);
+        }
+    }
+}
+
+/// A directory's files as jobs by their places, when it is a bundle (`None`: it is not one,
+/// and its files are read as any directory's).
+pub(crate) fn plan_directory(
+    root: &Path,
+    files: &[PathBuf],
+) -> Option<(Vec<Job>, Vec<bool>, BundleInfo)> {
+    let rel = |p: &Path| {
+        p.strip_prefix(root)
+            .unwrap_or(p)
+            .to_string_lossy()
+            .replace('\\', "/")
+    };
+    let layout = files.iter().find_map(|f| role(&rel(f)).1)?;
+    let mut info = BundleInfo {
+        name: root.display().to_string(),
+        layout: Some(layout),
+        ..Default::default()
+    };
+    let (mut jobs, mut unknown) = (Vec::new(), Vec::new());
+    let mut newest: Option<jiff::Timestamp> = None;
+    for f in files {
+        let path = rel(f);
+        let (role, _) = role(&path);
+        if info.collected.is_none() {
+            info.collected = collected_from_name(&root.display().to_string())
+                .or_else(|| collected_from_name(&path));
+        }
+        match role {
+            Role::NotNeeded => info.not_needed += 1,
+            Role::Version => {
+                info.read += 1;
+                info.server_version = std::fs::read(f).ok().and_then(|b| version_of(&b));
+            }
+            Role::Collected => {
+                info.read += 1;
+                if let Ok(t) = std::fs::read_to_string(f) {
+                    info.collected = collected_from_timestamp(&t).or(info.collected);
+                }
+            }
+            Role::Unknown => {
+                info.read += 1;
+                jobs.push(Job::File(f.clone()));
+                unknown.push(true);
+            }
+            role => {
+                info.read += 1;
+                if let Ok(t) = std::fs::metadata(f).and_then(|m| m.modified()) {
+                    let t = jiff::Timestamp::try_from(t).ok();
+                    newest = newest.max(t);
+                }
+                jobs.push(Job::Bundle(f.display().to_string(), Source::Path(f.clone()), role));
+                unknown.push(false);
+            }
+        }
+    }
+    info.collected = info.collected.or(newest);
+    Some((jobs, unknown, info))
+}
+
+/// Where a bundle file's bytes are.
+#[derive(Clone)]
+pub(crate) enum Source {
+    Path(PathBuf),
+    Bytes(Vec<u8>),
+}
+
+/// Read bytes of objects wait for the workers in batches of about this size: decompressing goes
+/// on while a batch is decoded, and memory holds two batches, not the archive.
+const BATCH_BYTES: usize = 64 << 20;
+
+/// An entry read whole at most this large; a larger one is refused (extract it to read it).
+const MAX_ENTRY: u64 = 1 << 30;
+
+/// Reads an archive (`name` as messages name it): every entry by its place, objects decoded on
+/// all cores in batches while the next ones are read. Logs are read as streams (only their
+/// tails kept); what no check needs is skipped unread.
+pub(crate) fn load_archive(
+    name: &str,
+    path: &Path,
+    format: Format,
+    anchor: jiff::Timestamp,
+    warnings: &mut Vec<InputWarning>,
+) -> (Vec<FileOut>, BundleInfo) {
+    let mut info = BundleInfo {
+        name: name.to_string(),
+        archive: Some(format.name()),
+        collected: collected_from_name(name),
+        ..Default::default()
+    };
+    let mut direct = FileOut::named(name.to_string());
+    let mut previous_logs: Vec<(String, String, String)> = Vec::new();
+    let mut newest: Option<jiff::Timestamp> = None;
+    let (tx, rx) = std::sync::mpsc::sync_channel::<(Vec<Job>, Vec<bool>)>(1);
+    let (mut outs, mut unknown) = std::thread::scope(|s| {
+        let decoder = s.spawn(move || {
+            let (mut outs, mut unknown) = (Vec::new(), Vec::new());
+            for (batch, u) in rx {
+                outs.extend(crate::pool::run(&batch, anchor));
+                unknown.extend(u);
+            }
+            (outs, unknown)
+        });
+        let mut batch: (Vec<Job>, Vec<bool>) = (Vec::new(), Vec::new());
+        let mut batch_bytes = 0usize;
+        let links = archive::for_each_entry(name, path, format, warnings, &mut |entry, reader| {
+            let (role, layout) = role(entry.path);
+            if info.layout.is_none() {
+                info.layout = layout;
+            }
+            if info.collected.is_none() {
+                info.collected = collected_from_name(entry.path);
+            }
+            let entry_name = format!("{name}:{}", entry.path);
+            match &role {
+                Role::NotNeeded => {
+                    info.not_needed += 1;
+                    return ControlFlow::Continue(());
+                }
+                Role::ContainerLog {
+                    namespace,
+                    pod,
+                    container,
+                    previous,
+                } => {
+                    info.read += 1;
+                    newest = newest.max(entry.mtime);
+                    match logs::tail_of(BufReader::new(reader)) {
+                        Ok(tail) if !tail.is_empty() => {
+                            if *previous {
+                                previous_logs.push((namespace.clone(), pod.clone(), container.clone()));
+                            }
+                            direct.logs.push(ContainerLog {
+                                namespace: namespace.clone(),
+                                pod: pod.clone(),
+                                container: container.clone(),
+                                origin: entry_name,
+                                tail,
+                            });
+                        }
+                        Ok(_) => {}
+                        Err(e) => direct.warn(warn_file(&entry_name, format!("cannot read: {e}"))),
+                    }
+                    return ControlFlow::Continue(());
+                }
+                Role::NodeLog => {
+                    info.read += 1;
+                    let mut bundle = kubewhy_model::node::NodeBundle {
+                        origin: entry_name.clone(),
+                        ..Default::default()
+                    };
+                    let mut w = Vec::new();
+                    crate::nodelog::parse_node_log(
+                        &entry_name,
+                        BufReader::new(reader),
+                        Some(anchor),
+                        &mut bundle,
+                        &mut w,
+                    );
+                    w.into_iter().for_each(|w| direct.warn(w));
+                    if !bundle.lines.is_empty() || !bundle.runtime.is_empty() {
+                        direct.bundles.push(bundle);
+                    }
+                    return ControlFlow::Continue(());
+                }
+                _ => {}
+            }
+            if entry.size > MAX_ENTRY {
+                direct.warn(warn_file(
+                    &entry_name,
+                    format!("{} MiB: too large to read from the archive; extract it and pass the file", entry.size >> 20),
+                ));
+                return ControlFlow::Continue(());
+            }
+            let mut bytes = Vec::with_capacity(entry.size.min(64 << 20) as usize);
+            if let Err(e) = reader.take(MAX_ENTRY + 1).read_to_end(&mut bytes) {
+                direct.warn(warn_file(&entry_name, format!("cannot read: {e}")));
+                return ControlFlow::Continue(());
+            }
+            info.read += 1;
+            match role {
+                Role::Version => info.server_version = version_of(&bytes),
+                Role::Collected => {
+                    info.collected = collected_from_timestamp(&String::from_utf8_lossy(&bytes))
+                        .or(info.collected)
+                }
+                role => {
+                    if role != Role::Unknown {
+                        newest = newest.max(entry.mtime);
+                    }
+                    batch_bytes += bytes.len();
+                    batch.1.push(role == Role::Unknown);
+                    batch.0.push(Job::Bundle(entry_name, Source::Bytes(bytes), role));
+                    if batch_bytes >= BATCH_BYTES {
+                        batch_bytes = 0;
+                        if tx.send(std::mem::take(&mut batch)).is_err() {
+                            return ControlFlow::Break(());
+                        }
+                    }
+                }
+            }
+            ControlFlow::Continue(())
+        });
+        info.not_needed += links;
+        if !batch.0.is_empty() {
+            let _ = tx.send(batch);
+        }
+        drop(tx);
+        decoder.join().unwrap_or_default()
+    });
+    info.collected = info.collected.or(newest);
+    // The previous run's log explains a crash: it goes before the current run's.
+    direct.logs.sort_by_key(|l| {
+        let previous = previous_logs
+            .iter()
+            .any(|(n, p, c)| *n == l.namespace && *p == l.pod && *c == l.container)
+            && !l.origin.ends_with("current.log")
+            && (l.origin.ends_with("-previous.log") || l.origin.ends_with("previous.log"));
+        (l.namespace.clone(), l.pod.clone(), l.container.clone(), !previous)
+    });
+    quieten(&mut outs, &unknown, &mut info);
+    unknown.push(false);
+    outs.push(direct);
+    (outs, info)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn role_of(p: &str) -> Role {
+        role(p).0
+    }
+
+    #[test]
+    fn troubleshoot_places() {
+        let b = "support-bundle-2022-08-05T14_32_11/cluster-resources";
+        assert_eq!(
+            role_of(&format!("{b}/pods/kube-system.json")),
+            Role::Objects { hint: Some("Pod") }
+        );
+        assert_eq!(
+            role_of(&format!("{b}/nodes.json")),
+            Role::Objects { hint: Some("Node") }
+        );
+        assert_eq!(role_of(&format!("{b}/pods-errors.json")), Role::NotNeeded);
+        assert_eq!(role_of(&format!("{b}/custom-resource-definitions.json")), Role::NotNeeded);
+        assert_eq!(role_of(&format!("{b}/auth-cani-list/default.json")), Role::NotNeeded);
+        assert_eq!(
+            role_of(&format!("{b}/pods/logs/kube-system/metrics-server-1/metrics-server-previous.log")),
+            Role::ContainerLog {
+                namespace: "kube-system".into(),
+                pod: "metrics-server-1".into(),
+                container: "metrics-server".into(),
+                previous: true
+            }
+        );
+        assert_eq!(
+            role_of("support-bundle-x/cluster-info/cluster_version.json"),
+            Role::Version
+        );
+        assert_eq!(
+            role_of("bundle/host-collectors/journald/kubelet.txt"),
+            Role::NodeLog
+        );
+        assert_eq!(role_of("bundle/host-collectors/system/memory.json"), Role::NotNeeded);
+        assert_eq!(role_of("bundle/my-app/logs/app.log"), Role::Unknown);
+        assert_eq!(
+            collected_from_name("support-bundle-2022-08-05T14_32_11/version.yaml"),
+            "2022-08-05T14:32:11Z".parse().ok()
+        );
+    }
+
+    #[test]
+    fn must_gather_places() {
+        let b = "must-gather.local.1/quay-io-openshift-must-gather-sha256-1";
+        assert_eq!(
+            role_of(&format!("{b}/namespaces/shop/core/pods.yaml")),
+            Role::Objects { hint: None }
+        );
+        assert_eq!(
+            role_of(&format!("{b}/namespaces/shop/route.openshift.io/routes.yaml")),
+            Role::NotNeeded
+        );
+        assert_eq!(
+            role_of(&format!("{b}/namespaces/shop/shop.yaml")),
+            Role::Objects { hint: None }
+        );
+        assert_eq!(
+            role_of(&format!("{b}/namespaces/shop/pods/web-1/app/app/logs/previous.log")),
+            Role::ContainerLog {
+                namespace: "shop".into(),
+                pod: "web-1".into(),
+                container: "app".into(),
+                previous: true
+            }
+        );
+        assert_eq!(
+            role_of(&format!("{b}/cluster-scoped-resources/core/nodes/node-1.yaml")),
+            Role::Objects { hint: None }
+        );
+        assert_eq!(
+            role_of(&format!("{b}/cluster-scoped-resources/config.openshift.io/clusterversions.yaml")),
+            Role::NotNeeded
+        );
+        assert_eq!(
+            role_of(&format!("{b}/host_service_logs/masters/kubelet_service.log")),
+            Role::NodeLog
+        );
+        assert_eq!(
+            collected_from_timestamp(
+                "2023-05-04 10:11:12.345 +0000 UTC m=+0.1\n2023-05-04 10:15:00.5 +0000 UTC m=+228.1\n"
+            ),
+            "2023-05-04T10:15:00.5Z".parse().ok()
+        );
+    }
+
+    #[test]
+    fn a_plain_dump_is_no_bundle() {
+        assert_eq!(role_of("dump/kube-system/pods.json"), Role::Unknown);
+        assert_eq!(role_of("dump/nodes.json"), Role::Unknown);
+        assert_eq!(role_of("pods.json"), Role::Unknown);
+    }
+}
