@@ -135,7 +135,9 @@ impl Read for Guarded<'_> {
             return Err(std::io::Error::other(why));
         }
         let got = self.inner.read(buf)?;
-        self.budget.expanded.set(self.budget.expanded.get() + got as u64);
+        self.budget
+            .expanded
+            .set(self.budget.expanded.get() + got as u64);
         if let Err(why) = self.budget.check() {
             self.budget.tripped.set(Some(why));
             return Err(std::io::Error::other(why));
@@ -159,6 +161,21 @@ pub(crate) fn safe_path(raw: &str) -> Option<String> {
         }
     }
     (!parts.is_empty()).then(|| parts.join("/"))
+}
+
+/// Whether a link's target, joined to the link's directory, stays inside the archive once its
+/// `..` are resolved.
+fn resolves_inside(joined: &str) -> bool {
+    let mut depth = 0usize;
+    for c in joined.split('/') {
+        match c {
+            "" | "." => {}
+            ".." if depth == 0 => return false,
+            ".." => depth -= 1,
+            _ => depth += 1,
+        }
+    }
+    depth > 0
 }
 
 /// Calls `each` with every regular file of the archive at `path` (`name` as messages name it),
@@ -248,8 +265,10 @@ impl Refusals<'_> {
     fn refuse(&mut self, entry: &str, why: &str) {
         if self.said < MAX_SAID {
             self.said += 1;
-            self.warnings
-                .push(warn_file(&format!("{}:{entry}", self.name), why.to_string()));
+            self.warnings.push(warn_file(
+                &format!("{}:{entry}", self.name),
+                why.to_string(),
+            ));
         } else {
             self.more += 1;
         }
@@ -292,7 +311,9 @@ fn tar_entries<R: Read>(
     for entry in entries {
         count += 1;
         if count > MAX_ENTRIES {
-            failed = Some(format!("more than {MAX_ENTRIES} entries; the rest were not read"));
+            failed = Some(format!(
+                "more than {MAX_ENTRIES} entries; the rest were not read"
+            ));
             break;
         }
         let mut entry = match entry {
@@ -319,10 +340,13 @@ fn tar_entries<R: Read>(
                 Some((dir, _)) if kind.is_symlink() => format!("{dir}/{target}"),
                 _ => target.clone(),
             };
-            if !target.starts_with('/') && safe_path(&joined).is_some() {
+            if !target.starts_with('/') && resolves_inside(&joined) {
                 links_inside += 1;
             } else {
-                refusals.refuse(&raw, &format!("a link to {target:?}, outside the archive; not followed"));
+                refusals.refuse(
+                    &raw,
+                    &format!("a link to {target:?}, outside the archive; not followed"),
+                );
             }
             continue;
         }
@@ -371,7 +395,9 @@ fn zip_entries<R: Read + std::io::Seek>(
 ) {
     let mut archive = match zip::ZipArchive::new(reader) {
         Ok(a) => a,
-        Err(e) => return warnings.push(warn_file(name, format!("not a readable zip archive: {e}"))),
+        Err(e) => {
+            return warnings.push(warn_file(name, format!("not a readable zip archive: {e}")));
+        }
     };
     let mut refusals = Refusals {
         name,
@@ -381,7 +407,9 @@ fn zip_entries<R: Read + std::io::Seek>(
     };
     let mut failed = None;
     if archive.len() as u64 > MAX_ENTRIES {
-        failed = Some(format!("more than {MAX_ENTRIES} entries; the rest were not read"));
+        failed = Some(format!(
+            "more than {MAX_ENTRIES} entries; the rest were not read"
+        ));
     }
     for i in 0..archive.len().min(MAX_ENTRIES as usize) {
         let mut entry = match archive.by_index(i) {
@@ -457,13 +485,21 @@ mod tests {
 
     #[test]
     fn paths_that_climb_out_or_start_at_the_root_are_refused() {
-        assert_eq!(safe_path("./bundle/pods.json").as_deref(), Some("bundle/pods.json"));
+        assert_eq!(
+            safe_path("./bundle/pods.json").as_deref(),
+            Some("bundle/pods.json")
+        );
         assert_eq!(safe_path("a//b/./c").as_deref(), Some("a/b/c"));
         assert_eq!(safe_path("/etc/passwd"), None);
         assert_eq!(safe_path("a/../../etc/passwd"), None);
         assert_eq!(safe_path("..\\x"), None);
         assert_eq!(safe_path("C:/x"), None);
         assert_eq!(safe_path("./"), None);
+        assert!(resolves_inside(
+            "b/pod-logs/x/../../cluster-resources/pods/logs/a.log"
+        ));
+        assert!(!resolves_inside("b/pod-logs/../../../etc/passwd"));
+        assert!(!resolves_inside("../x"));
     }
 
     #[test]
@@ -472,8 +508,14 @@ mod tests {
         tar[257..262].copy_from_slice(b"ustar");
         assert_eq!(sniff_bytes(&tar, || None), Some(Format::Tar));
         assert_eq!(sniff_bytes(b"PK\x03\x04rest", || None), Some(Format::Zip));
-        assert_eq!(sniff_bytes(&[0x1f, 0x8b, 8], || Some(tar.clone())), Some(Format::TarGz));
-        assert_eq!(sniff_bytes(&[0x1f, 0x8b, 8], || Some(b"{}".to_vec())), Some(Format::Gzip));
+        assert_eq!(
+            sniff_bytes(&[0x1f, 0x8b, 8], || Some(tar.clone())),
+            Some(Format::TarGz)
+        );
+        assert_eq!(
+            sniff_bytes(&[0x1f, 0x8b, 8], || Some(b"{}".to_vec())),
+            Some(Format::Gzip)
+        );
         assert_eq!(sniff_bytes(b"{\"kind\": \"List\"}", || None), None);
     }
 }

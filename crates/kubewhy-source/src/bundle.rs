@@ -49,8 +49,10 @@ impl BundleInfo {
         if let Some(t) = self.collected {
             s.push_str(&format!(", collected {t}"));
         }
-        if let Some(v) = &self.server_version {
-            s.push_str(&format!(", Kubernetes {v}"));
+        match (&self.server_version, &self.kubelet_version) {
+            (Some(v), _) => s.push_str(&format!(", Kubernetes {v}")),
+            (None, Some(v)) => s.push_str(&format!(", Kubernetes {v} (its nodes' kubelets)")),
+            (None, None) => {}
         }
         s.push_str(&format!(": {} file(s) read", self.read));
         if self.not_needed > 0 {
@@ -72,6 +74,8 @@ pub struct BundleInfo {
     pub collected: Option<jiff::Timestamp>,
     /// The cluster's version, as the bundle recorded it.
     pub server_version: Option<String>,
+    /// Without it, the version its nodes' kubelets report.
+    pub kubelet_version: Option<String>,
     /// Files read.
     pub read: usize,
     /// Files of the layout that hold nothing a check uses (and, once the layout is known,
@@ -131,8 +135,14 @@ const TS_CLUSTER: &[(&str, &str)] = &[
     ("storage-classes.json", "StorageClass"),
     ("priority-classes.json", "PriorityClass"),
     ("apiservices.json", "APIService"),
-    ("mutatingwebhookconfigurations.json", "MutatingWebhookConfiguration"),
-    ("validatingwebhookconfigurations.json", "ValidatingWebhookConfiguration"),
+    (
+        "mutatingwebhookconfigurations.json",
+        "MutatingWebhookConfiguration",
+    ),
+    (
+        "validatingwebhookconfigurations.json",
+        "ValidatingWebhookConfiguration",
+    ),
 ];
 
 /// must-gather's API groups whose objects a check reads.
@@ -206,7 +216,15 @@ fn yaml(path: &str) -> bool {
 /// collection is not needed.
 fn node_log_or_not(path: &str) -> Role {
     let lower = path.to_ascii_lowercase();
-    let logs = ["kubelet", "containerd", "crio", "docker", "dmesg", "kernel", "journal"];
+    let logs = [
+        "kubelet",
+        "containerd",
+        "crio",
+        "docker",
+        "dmesg",
+        "kernel",
+        "journal",
+    ];
     let text = [".log", ".txt"].iter().any(|e| lower.ends_with(e)) || !lower.contains('.');
     if text && logs.iter().any(|l| lower.contains(l)) {
         Role::NodeLog
@@ -235,6 +253,11 @@ fn troubleshoot(rest: &[&str]) -> Role {
                 container: container.to_string(),
                 previous,
             }
+        }
+        // Custom resources, one list per resource (and namespace): their kind is in each
+        // document; a namespace's leftovers may be among them.
+        ["custom-resources", .., file] if yaml(file) && !file.ends_with("-errors.json") => {
+            Role::Objects { hint: None }
         }
         [dir, file] if file.ends_with(".json") && !file.ends_with("-errors.json") => {
             match TS_NAMESPACED.iter().find(|(d, _)| d == dir) {
@@ -364,10 +387,27 @@ pub(crate) fn load(
             }
         }
         Role::Version | Role::Collected | Role::NotNeeded => {}
-        Role::Objects { .. } | Role::Unknown => {
-            crate::parse_bytes(name, bytes, None, anchor, out)
-        }
+        Role::Objects { .. } | Role::Unknown => crate::parse_bytes(name, bytes, None, anchor, out),
     }
+}
+
+/// The first `kubeletVersion` a Node list or object names, in JSON or YAML (managedFields'
+/// `f:kubeletVersion: {}` names none).
+fn kubelet_version(bytes: &[u8]) -> Option<String> {
+    memchr::memmem::find_iter(bytes, b"kubeletVersion").find_map(|at| {
+        let at = at + "kubeletVersion".len();
+        let rest = String::from_utf8_lossy(&bytes[at..bytes.len().min(at + 80)]);
+        let v = rest
+            .trim_start_matches(['"', ':', ' '])
+            .split(['"', '\n', '\r', ' ', ','])
+            .next()?;
+        (v.starts_with('v') && v.len() > 1).then(|| v.to_string())
+    })
+}
+
+/// Whether a bundle file holds Node objects (where the kubelets' version is read).
+fn holds_nodes(path: &str) -> bool {
+    path.ends_with("cluster-resources/nodes.json") || path.contains("/core/nodes/")
 }
 
 fn starts_with_array(bytes: &[u8]) -> bool {
@@ -380,7 +420,8 @@ fn starts_with_array(bytes: &[u8]) -> bool {
 /// Warnings that only say a file held nothing kubewhy reads: once a bundle's layout is known,
 /// such a file is one its layout has and no check needs.
 fn says_nothing_read(w: &InputWarning) -> bool {
-    w.message.contains("not kubectl output, an event or a log line kubewhy knows")
+    w.message
+        .contains("not kubectl output, an event or a log line kubewhy knows")
         || w.message.contains("list item without kind")
         || w.message.contains("a document without kind")
         || w.message == "empty file"
@@ -395,8 +436,7 @@ pub(crate) fn quieten(outs: &mut [FileOut], unknown: &[bool], info: &mut BundleI
     for (out, _) in outs.iter_mut().zip(unknown).filter(|(_, u)| **u) {
         let before = out.warnings.len();
         out.warnings.retain(|w| !says_nothing_read(w));
-        if out.warnings.len() < before && out.objects.object_count() == 0 && out.parts.is_empty()
-        {
+        if out.warnings.len() < before && out.objects.object_count() == 0 && out.parts.is_empty() {
             info.not_needed += 1;
             info.read = info.read.saturating_sub(1);
         }
@@ -449,11 +489,18 @@ pub(crate) fn plan_directory(
             }
             role => {
                 info.read += 1;
+                if info.kubelet_version.is_none() && holds_nodes(&path) {
+                    info.kubelet_version = std::fs::read(f).ok().and_then(|b| kubelet_version(&b));
+                }
                 if let Ok(t) = std::fs::metadata(f).and_then(|m| m.modified()) {
                     let t = jiff::Timestamp::try_from(t).ok();
                     newest = newest.max(t);
                 }
-                jobs.push(Job::Bundle(f.display().to_string(), Source::Path(f.clone()), role));
+                jobs.push(Job::Bundle(
+                    f.display().to_string(),
+                    Source::Path(f.clone()),
+                    role,
+                ));
                 unknown.push(false);
             }
         }
@@ -532,7 +579,11 @@ pub(crate) fn load_archive(
                     match logs::tail_of(BufReader::new(reader)) {
                         Ok(tail) if !tail.is_empty() => {
                             if *previous {
-                                previous_logs.push((namespace.clone(), pod.clone(), container.clone()));
+                                previous_logs.push((
+                                    namespace.clone(),
+                                    pod.clone(),
+                                    container.clone(),
+                                ));
                             }
                             direct.logs.push(ContainerLog {
                                 namespace: namespace.clone(),
@@ -572,7 +623,10 @@ pub(crate) fn load_archive(
             if entry.size > MAX_ENTRY {
                 direct.warn(warn_file(
                     &entry_name,
-                    format!("{} MiB: too large to read from the archive; extract it and pass the file", entry.size >> 20),
+                    format!(
+                        "{} MiB: too large to read from the archive; extract it and pass the file",
+                        entry.size >> 20
+                    ),
                 ));
                 return ControlFlow::Continue(());
             }
@@ -592,9 +646,14 @@ pub(crate) fn load_archive(
                     if role != Role::Unknown {
                         newest = newest.max(entry.mtime);
                     }
+                    if info.kubelet_version.is_none() && holds_nodes(entry.path) {
+                        info.kubelet_version = kubelet_version(&bytes);
+                    }
                     batch_bytes += bytes.len();
                     batch.1.push(role == Role::Unknown);
-                    batch.0.push(Job::Bundle(entry_name, Source::Bytes(bytes), role));
+                    batch
+                        .0
+                        .push(Job::Bundle(entry_name, Source::Bytes(bytes), role));
                     if batch_bytes >= BATCH_BYTES {
                         batch_bytes = 0;
                         if tx.send(std::mem::take(&mut batch)).is_err() {
@@ -620,7 +679,12 @@ pub(crate) fn load_archive(
             .any(|(n, p, c)| *n == l.namespace && *p == l.pod && *c == l.container)
             && !l.origin.ends_with("current.log")
             && (l.origin.ends_with("-previous.log") || l.origin.ends_with("previous.log"));
-        (l.namespace.clone(), l.pod.clone(), l.container.clone(), !previous)
+        (
+            l.namespace.clone(),
+            l.pod.clone(),
+            l.container.clone(),
+            !previous,
+        )
     });
     quieten(&mut outs, &unknown, &mut info);
     unknown.push(false);
@@ -648,10 +712,18 @@ mod tests {
             Role::Objects { hint: Some("Node") }
         );
         assert_eq!(role_of(&format!("{b}/pods-errors.json")), Role::NotNeeded);
-        assert_eq!(role_of(&format!("{b}/custom-resource-definitions.json")), Role::NotNeeded);
-        assert_eq!(role_of(&format!("{b}/auth-cani-list/default.json")), Role::NotNeeded);
         assert_eq!(
-            role_of(&format!("{b}/pods/logs/kube-system/metrics-server-1/metrics-server-previous.log")),
+            role_of(&format!("{b}/custom-resource-definitions.json")),
+            Role::NotNeeded
+        );
+        assert_eq!(
+            role_of(&format!("{b}/auth-cani-list/default.json")),
+            Role::NotNeeded
+        );
+        assert_eq!(
+            role_of(&format!(
+                "{b}/pods/logs/kube-system/metrics-server-1/metrics-server-previous.log"
+            )),
             Role::ContainerLog {
                 namespace: "kube-system".into(),
                 pod: "metrics-server-1".into(),
@@ -667,7 +739,10 @@ mod tests {
             role_of("bundle/host-collectors/journald/kubelet.txt"),
             Role::NodeLog
         );
-        assert_eq!(role_of("bundle/host-collectors/system/memory.json"), Role::NotNeeded);
+        assert_eq!(
+            role_of("bundle/host-collectors/system/memory.json"),
+            Role::NotNeeded
+        );
         assert_eq!(role_of("bundle/my-app/logs/app.log"), Role::Unknown);
         assert_eq!(
             collected_from_name("support-bundle-2022-08-05T14_32_11/version.yaml"),
@@ -683,7 +758,9 @@ mod tests {
             Role::Objects { hint: None }
         );
         assert_eq!(
-            role_of(&format!("{b}/namespaces/shop/route.openshift.io/routes.yaml")),
+            role_of(&format!(
+                "{b}/namespaces/shop/route.openshift.io/routes.yaml"
+            )),
             Role::NotNeeded
         );
         assert_eq!(
@@ -691,7 +768,9 @@ mod tests {
             Role::Objects { hint: None }
         );
         assert_eq!(
-            role_of(&format!("{b}/namespaces/shop/pods/web-1/app/app/logs/previous.log")),
+            role_of(&format!(
+                "{b}/namespaces/shop/pods/web-1/app/app/logs/previous.log"
+            )),
             Role::ContainerLog {
                 namespace: "shop".into(),
                 pod: "web-1".into(),
@@ -700,15 +779,21 @@ mod tests {
             }
         );
         assert_eq!(
-            role_of(&format!("{b}/cluster-scoped-resources/core/nodes/node-1.yaml")),
+            role_of(&format!(
+                "{b}/cluster-scoped-resources/core/nodes/node-1.yaml"
+            )),
             Role::Objects { hint: None }
         );
         assert_eq!(
-            role_of(&format!("{b}/cluster-scoped-resources/config.openshift.io/clusterversions.yaml")),
+            role_of(&format!(
+                "{b}/cluster-scoped-resources/config.openshift.io/clusterversions.yaml"
+            )),
             Role::NotNeeded
         );
         assert_eq!(
-            role_of(&format!("{b}/host_service_logs/masters/kubelet_service.log")),
+            role_of(&format!(
+                "{b}/host_service_logs/masters/kubelet_service.log"
+            )),
             Role::NodeLog
         );
         assert_eq!(
@@ -716,6 +801,23 @@ mod tests {
                 "2023-05-04 10:11:12.345 +0000 UTC m=+0.1\n2023-05-04 10:15:00.5 +0000 UTC m=+228.1\n"
             ),
             "2023-05-04T10:15:00.5Z".parse().ok()
+        );
+    }
+
+    #[test]
+    fn the_kubelets_version_is_read_from_nodes() {
+        assert_eq!(
+            kubelet_version(b"  nodeInfo:\n    kubeletVersion: v1.20.2\n").as_deref(),
+            Some("v1.20.2")
+        );
+        assert_eq!(
+            kubelet_version(br#"{"kubeletVersion": "v1.24.4+k3s1", "x": 1}"#).as_deref(),
+            Some("v1.24.4+k3s1")
+        );
+        assert_eq!(kubelet_version(b"kubeletVersion: \"\""), None);
+        assert_eq!(
+            kubelet_version(b"f:kubeletVersion: {}\n    kubeletVersion: v1.20.2\n").as_deref(),
+            Some("v1.20.2")
         );
     }
 

@@ -886,6 +886,9 @@ fn real_cluster_scenarios() {
         None
     };
 
+    // Support bundles of both layouts, diagnosed straight from the archive.
+    let bundles =
+        (result.is_ok() && selected("bundles")).then(|| bundle_phase(&c, &scenarios, &all_ns));
     // The binary as a kubectl plugin.
     let plugin = (result.is_ok() && selected("crash")).then(|| plugin_check(&c));
     // The live examples of --help and the README, as written.
@@ -1116,6 +1119,11 @@ fn real_cluster_scenarios() {
     match deployed {
         Some(Err(e)) => failures.push(format!("deploy phase: {e}")),
         Some(Ok(m)) => eprintln!("e2e: deploy: {m}"),
+        None => {}
+    }
+    match bundles {
+        Some(Err(e)) => failures.push(format!("support bundles: {e}")),
+        Some(Ok(m)) => eprintln!("e2e: support bundles:\n{m}"),
         None => {}
     }
     eprintln!(
@@ -1878,7 +1886,7 @@ fn node_phase(c: &Cluster, rc: &str) -> Result<(), String> {
 }
 
 /// `KUBEWHY_E2E_ONLY=a,b` runs only those scenarios (names as in `scenarios()`, plus `nodelogs`, `taint`,
-/// and the phases `removal`, `aside`, `fix`, `apisvc`, `node`, `gone`, `watch`, `deploy`).
+/// and the phases `removal`, `aside`, `fix`, `apisvc`, `node`, `gone`, `watch`, `deploy`, `bundles`).
 fn selected(name: &str) -> bool {
     match std::env::var("KUBEWHY_E2E_ONLY") {
         Ok(list) if !list.trim().is_empty() => list.split(',').any(|n| n.trim() == name),
@@ -4779,4 +4787,499 @@ fn suggested_commands_run(
         return Err(failures.join("\n"));
     }
     Ok(format!("{counts:?}"))
+}
+
+// ------------------------------------------------------------------ support bundles
+
+/// Writes `rel` under `root`, creating its directories.
+fn put(root: &std::path::Path, rel: &str, text: &str) -> Result<(), String> {
+    let p = root.join(rel);
+    std::fs::create_dir_all(p.parent().unwrap()).map_err(|e| e.to_string())?;
+    std::fs::write(&p, text).map_err(|e| format!("{}: {e}", p.display()))
+}
+
+/// A list's items without `kind` and `apiVersion`, as a bare JSON array: what troubleshoot.sh
+/// wrote before 2022 (`json.MarshalIndent(list.Items)` of client-go's typed lists).
+fn bare_items(list_json: &str) -> String {
+    let v: Value = serde_json::from_str(list_json).unwrap_or(Value::Null);
+    let items: Vec<Value> = v["items"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+        .into_iter()
+        .map(|mut i| {
+            if let Some(o) = i.as_object_mut() {
+                o.remove("kind");
+                o.remove("apiVersion");
+            }
+            i
+        })
+        .collect();
+    serde_json::to_string_pretty(&items).unwrap()
+}
+
+/// Each pod of `ns` and its containers (init containers first).
+fn pods_and_containers(c: &Cluster, ns: &str) -> Vec<(String, Vec<String>)> {
+    let v: Value =
+        serde_json::from_str(&c.k(&["-n", ns, "get", "pods", "-o", "json"])).unwrap_or(Value::Null);
+    v["items"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|p| {
+            let names = ["initContainers", "containers"]
+                .iter()
+                .flat_map(|k| p["spec"][k].as_array().cloned().unwrap_or_default())
+                .filter_map(|c| c["name"].as_str().map(str::to_string))
+                .collect();
+            (
+                p["metadata"]["name"].as_str().unwrap_or("").to_string(),
+                names,
+            )
+        })
+        .collect()
+}
+
+/// A container's log, current or previous run (`None` when kubectl has none).
+fn container_log(
+    c: &Cluster,
+    ns: &str,
+    pod: &str,
+    container: &str,
+    previous: bool,
+) -> Option<String> {
+    let mut args = vec!["-n", ns, "logs", pod, "-c", container, "--tail", "500"];
+    if previous {
+        args.push("--previous");
+    }
+    c.run(&args, None).ok().filter(|l| !l.is_empty())
+}
+
+/// A troubleshoot.sh bundle of `namespaces` as `kubectl support-bundle` writes it with the
+/// clusterInfo, clusterResources, logs and host journald collectors (pkg/collect/
+/// cluster_resources.go, cluster_info.go): lists per namespace and kind under
+/// `cluster-resources/<kind>/<ns>.json` (events and ReplicaSets in the pre-2022 form, a bare
+/// array of items without `kind`), cluster-scoped lists, the pods' current and previous logs, the
+/// server's version, and what a bundle holds beside (RBAC rules, API groups, CRDs, analyzers'
+/// output, a logs collector's link to each log, host files). Returns the bundle's top directory.
+fn write_troubleshoot(
+    c: &Cluster,
+    namespaces: &[&str],
+    dir: &std::path::Path,
+) -> Result<String, String> {
+    let top = format!(
+        "support-bundle-{}",
+        jiff::Timestamp::now().strftime("%Y-%m-%dT%H_%M_%S")
+    );
+    let root = dir.join(&top);
+    put(
+        &root,
+        "version.yaml",
+        "apiVersion: troubleshoot.sh/v1beta2\nkind: SupportBundle\nmetadata:\n  name: supportbundle\nspec:\n  versionNumber: 0.62.1\n",
+    )?;
+    put(&root, "analysis.json", "[]\n")?;
+    let version: Value =
+        serde_json::from_str(&c.k(&["version", "-o", "json"])).map_err(|e| e.to_string())?;
+    let server = &version["serverVersion"];
+    put(
+        &root,
+        "cluster-info/cluster_version.json",
+        &serde_json::to_string_pretty(
+            &serde_json::json!({"info": server, "string": server["gitVersion"]}),
+        )
+        .unwrap(),
+    )?;
+    let cr = "cluster-resources";
+    for (file, what) in [
+        ("namespaces.json", "namespaces"),
+        ("nodes.json", "nodes"),
+        ("pvs.json", "persistentvolumes"),
+        ("storage-classes.json", "storageclasses"),
+        ("priority-classes.json", "priorityclasses"),
+    ] {
+        put(
+            &root,
+            &format!("{cr}/{file}"),
+            &c.k(&["get", what, "-o", "json"]),
+        )?;
+    }
+    put(
+        &root,
+        &format!("{cr}/custom-resource-definitions.json"),
+        &bare_items(&c.k(&["get", "crd", "-o", "json"])),
+    )?;
+    put(
+        &root,
+        &format!("{cr}/groups.json"),
+        "[{\"name\": \"apps\", \"versions\": [{\"groupVersion\": \"apps/v1\", \"version\": \"v1\"}]}]\n",
+    )?;
+    put(
+        &root,
+        &format!("{cr}/resources.json"),
+        "[{\"groupVersion\": \"v1\", \"resources\": [{\"name\": \"pods\", \"namespaced\": true, \"kind\": \"Pod\", \"verbs\": [\"get\", \"list\"]}]}]\n",
+    )?;
+    put(&root, &format!("{cr}/pods-errors.json"), "[]\n")?;
+    put(
+        &root,
+        &format!("{cr}/custom-resources/{WIDGETS}.yaml"),
+        &c.k(&["get", WIDGETS, "-A", "-o", "yaml"]),
+    )?;
+    for ns in namespaces {
+        for (dir, what, bare) in [
+            ("pods", "pods", false),
+            ("events", "events", true),
+            ("deployments", "deployments", false),
+            ("statefulsets", "statefulsets", false),
+            ("replicasets", "replicasets", true),
+            ("jobs", "jobs", false),
+            ("cronjobs", "cronjobs", false),
+            ("pvcs", "persistentvolumeclaims", false),
+            ("pod-disruption-budgets", "poddisruptionbudgets", false),
+            ("limitranges", "limitranges", false),
+            ("resource-quota", "resourcequotas", false),
+            ("services", "services", false),
+            ("network-policy", "networkpolicies", false),
+        ] {
+            let list = c.k(&["-n", ns, "get", what, "-o", "json"]);
+            let text = if bare { bare_items(&list) } else { list };
+            put(&root, &format!("{cr}/{dir}/{ns}.json"), &text)?;
+        }
+        put(
+            &root,
+            &format!("{cr}/auth-cani-list/{ns}.json"),
+            "[{\"verbs\": [\"*\"], \"apiGroups\": [\"*\"], \"resources\": [\"*\"]}]\n",
+        )?;
+        for (pod, containers) in pods_and_containers(c, ns) {
+            for cn in containers {
+                for previous in [false, true] {
+                    let Some(log) = container_log(c, ns, &pod, &cn, previous) else {
+                        continue;
+                    };
+                    let suffix = if previous { "-previous" } else { "" };
+                    let rel = format!("{cr}/pods/logs/{ns}/{pod}/{cn}{suffix}.log");
+                    put(&root, &rel, &log)?;
+                    // A logs collector's copy: a link to the same file.
+                    let link = root.join(format!("pod-logs/{pod}/{cn}{suffix}.log"));
+                    std::fs::create_dir_all(link.parent().unwrap()).map_err(|e| e.to_string())?;
+                    std::os::unix::fs::symlink(format!("../../{rel}"), &link)
+                        .map_err(|e| e.to_string())?;
+                }
+            }
+        }
+    }
+    let logs = std::path::PathBuf::from(
+        std::env::var("KUBEWHY_E2E_LOGS").unwrap_or_else(|_| "/tmp/realcluster/logs".into()),
+    );
+    let mut kubelet = String::new();
+    for ns in namespaces {
+        kubelet.push_str(&log_excerpt(&logs.join("kubelet.log"), ns, 50));
+    }
+    put(&root, "host-collectors/journald/kubelet.txt", &kubelet)?;
+    put(
+        &root,
+        "host-collectors/system/memory.json",
+        "{\"total\": 25769803776}\n",
+    )?;
+    Ok(top)
+}
+
+/// An OpenShift must-gather of `namespaces` as `oc adm must-gather` (its `oc adm inspect`)
+/// writes it: `namespaces/<ns>/<ns>.yaml`, lists per API group and resource, each pod's own
+/// YAML and its containers' `current.log` / `previous.log`, nodes one file each under
+/// `cluster-scoped-resources/core/nodes/`, the kubelet's log under `host_service_logs/`, and
+/// the `timestamp` of the collection; plus OpenShift's own kinds no check reads.
+fn write_must_gather(
+    c: &Cluster,
+    namespaces: &[&str],
+    dir: &std::path::Path,
+) -> Result<String, String> {
+    let top = "must-gather.local.5094125316093164364".to_string();
+    let root = dir
+        .join(&top)
+        .join("quay-io-openshift-release-dev-ocp-v4-0-art-dev-sha256-9f1c0e3a");
+    let started = jiff::Timestamp::now();
+    put(
+        &root,
+        "event-filter.html",
+        "<html><body>events</body></html>\n",
+    )?;
+    put(
+        &root,
+        "cluster-scoped-resources/config.openshift.io/clusterversions.yaml",
+        "apiVersion: config.openshift.io/v1\nitems: []\nkind: ClusterVersionList\n",
+    )?;
+    let nodes: Value =
+        serde_json::from_str(&c.k(&["get", "nodes", "-o", "json"])).map_err(|e| e.to_string())?;
+    for n in nodes["items"].as_array().into_iter().flatten() {
+        let name = n["metadata"]["name"].as_str().unwrap_or("");
+        put(
+            &root,
+            &format!("cluster-scoped-resources/core/nodes/{name}.yaml"),
+            &c.k(&["get", "node", name, "-o", "yaml"]),
+        )?;
+    }
+    put(
+        &root,
+        "cluster-scoped-resources/core/persistentvolumes.yaml",
+        &c.k(&["get", "persistentvolumes", "-o", "yaml"]),
+    )?;
+    put(
+        &root,
+        "cluster-scoped-resources/storage.k8s.io/storageclasses.yaml",
+        &c.k(&["get", "storageclasses", "-o", "yaml"]),
+    )?;
+    put(
+        &root,
+        "cluster-scoped-resources/apiregistration.k8s.io/apiservices.yaml",
+        &c.k(&["get", "apiservices", "-o", "yaml"]),
+    )?;
+    for ns in namespaces {
+        put(
+            &root,
+            &format!("namespaces/{ns}/{ns}.yaml"),
+            &c.k(&["get", "namespace", ns, "-o", "yaml"]),
+        )?;
+        for (group, what) in [
+            ("core", "pods"),
+            ("core", "events"),
+            ("core", "configmaps"),
+            ("core", "persistentvolumeclaims"),
+            ("core", "services"),
+            ("core", "resourcequotas"),
+            ("core", "limitranges"),
+            ("core", "serviceaccounts"),
+            ("apps", "deployments"),
+            ("apps", "replicasets"),
+            ("apps", "statefulsets"),
+            ("apps", "daemonsets"),
+            ("batch", "jobs"),
+            ("batch", "cronjobs"),
+            ("policy", "poddisruptionbudgets"),
+        ] {
+            put(
+                &root,
+                &format!("namespaces/{ns}/{group}/{what}.yaml"),
+                &c.k(&["-n", ns, "get", what, "-o", "yaml"]),
+            )?;
+        }
+        put(
+            &root,
+            &format!("namespaces/{ns}/route.openshift.io/routes.yaml"),
+            "apiVersion: v1\nitems: []\nkind: List\n",
+        )?;
+        for (pod, containers) in pods_and_containers(c, ns) {
+            put(
+                &root,
+                &format!("namespaces/{ns}/pods/{pod}/{pod}.yaml"),
+                &c.k(&["-n", ns, "get", "pod", &pod, "-o", "yaml"]),
+            )?;
+            for cn in containers {
+                for (previous, file) in [(false, "current.log"), (true, "previous.log")] {
+                    let log = container_log(c, ns, &pod, &cn, previous).unwrap_or_default();
+                    put(
+                        &root,
+                        &format!("namespaces/{ns}/pods/{pod}/{cn}/{cn}/logs/{file}"),
+                        &log,
+                    )?;
+                }
+            }
+        }
+    }
+    let logs = std::path::PathBuf::from(
+        std::env::var("KUBEWHY_E2E_LOGS").unwrap_or_else(|_| "/tmp/realcluster/logs".into()),
+    );
+    let mut kubelet = String::new();
+    for ns in namespaces {
+        kubelet.push_str(&log_excerpt(&logs.join("kubelet.log"), ns, 50));
+    }
+    put(
+        &root,
+        "host_service_logs/masters/kubelet_service.log",
+        &kubelet,
+    )?;
+    let stamp = |t: jiff::Timestamp| t.strftime("%Y-%m-%d %H:%M:%S%.f +0000 UTC").to_string();
+    put(
+        &dir.join(&top),
+        "timestamp",
+        &format!(
+            "{} m=+0.070146001\n{} m=+39.412001\n",
+            stamp(started),
+            stamp(jiff::Timestamp::now())
+        ),
+    )?;
+    Ok(top)
+}
+
+/// Packs `dir/top` as `archive` (`.tar.gz` with GNU tar, `.zip` with Python's zipfile).
+fn pack(dir: &std::path::Path, top: &str, archive: &std::path::Path) -> Result<(), String> {
+    let out = if archive.extension().is_some_and(|e| e == "zip") {
+        Command::new("python3")
+            .current_dir(dir)
+            .args(["-m", "zipfile", "-c"])
+            .arg(archive)
+            .arg(top)
+            .output()
+    } else {
+        Command::new("tar")
+            .arg("czf")
+            .arg(archive)
+            .arg("-C")
+            .arg(dir)
+            .arg(top)
+            .output()
+    }
+    .map_err(|e| e.to_string())?;
+    if out.status.success() {
+        Ok(())
+    } else {
+        Err(format!(
+            "packing {}: {}",
+            archive.display(),
+            String::from_utf8_lossy(&out.stderr)
+        ))
+    }
+}
+
+/// A scenario's verdict from a bundle: exactly its cause (as from a dump or live) on its objects.
+/// The evidence may differ from a dump's: troubleshoot.sh collects no ConfigMaps, and the
+/// node's kubelet log in the bundle may add a node-level finding of its own
+/// (kubelet-status-throttled: the kubelet really waited on its client's rate limit).
+fn bundle_verdict(v: &Value, s: &Scenario, ns: &str) -> Result<(), String> {
+    let found: Vec<&Value> = findings_in(v, ns)
+        .into_iter()
+        .filter(|f| f["cause"] != "kubelet-status-throttled")
+        .collect();
+    let names = |f: &Value| -> Vec<String> {
+        f["objects"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|o| o["name"].as_str().map(str::to_string))
+            .collect()
+    };
+    let ok = match found.as_slice() {
+        [f] => {
+            (f["cause"] == s.cause || (!s.dump_cause.is_empty() && f["cause"] == s.dump_cause))
+                && (s.objects.is_empty() || names(f) == s.objects)
+        }
+        _ => false,
+    };
+    if ok {
+        return Ok(());
+    }
+    let said: Vec<String> = found
+        .iter()
+        .map(|f| format!("{} {:?}", f["cause"], names(f)))
+        .collect();
+    Err(format!(
+        "expected {} (or {}) on {:?}; kubewhy said {said:?}",
+        s.cause, s.dump_cause, s.objects
+    ))
+}
+
+/// Support bundles of both layouts, collected from the cluster with every scenario inside,
+/// packed and diagnosed straight from the archive: each scenario's cause (as from a dump: the
+/// bundles hold the containers' logs), the log line quoted where the log holds the reason, one
+/// summary line naming the layout and the server's version, at most a few warnings, no object
+/// invented from a file without `kind`.
+fn bundle_phase(
+    c: &Cluster,
+    scenarios: &[(Scenario, String)],
+    all_ns: &[&str],
+) -> Result<String, String> {
+    let dir = std::path::PathBuf::from(tempdir("bundles"));
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    let ts = write_troubleshoot(c, all_ns, &dir)?;
+    let mg = write_must_gather(c, all_ns, &dir)?;
+    let mut said = Vec::new();
+    for (top, archive, layout, log_source) in [
+        (
+            &ts,
+            "support-bundle.tar.gz",
+            "troubleshoot.sh bundle",
+            "/cluster-resources/pods/logs/",
+        ),
+        (&mg, "must-gather.zip", "must-gather", "/logs/"),
+    ] {
+        let archive = dir.join(archive);
+        pack(&dir, top, &archive)?;
+        let path = archive.display().to_string();
+        let (v, stderr) = kubewhy_json(&["scan", "--from", &path, "-A", "-o", "json"], None)?;
+        let mut failures = Vec::new();
+        for (s, ns) in scenarios {
+            if let Err(e) = bundle_verdict(&v, s, ns) {
+                failures.push(format!("scenario {} from the {layout}: {e}", s.name));
+            }
+        }
+        if !stderr.contains(&format!("kubewhy: {layout} ")) || !stderr.contains(", Kubernetes v1.")
+        {
+            failures.push(format!(
+                "{layout}: no summary line naming it and the server's version:\n{stderr}"
+            ));
+        }
+        let warnings: Vec<&str> = stderr.lines().filter(|l| l.contains("warning:")).collect();
+        if warnings.len() > 3 {
+            failures.push(format!(
+                "{layout}: {} warnings, expected at most a few: {warnings:#?}",
+                warnings.len()
+            ));
+        }
+        if v.to_string().contains("(unknown)") {
+            failures.push(format!(
+                "{layout}: an object invented from a file without kind"
+            ));
+        }
+        let refused = findings_in(&v, "e2e-refused");
+        let quoted = refused.iter().any(|f| {
+            f["evidence"].as_array().into_iter().flatten().any(|e| {
+                e["quote"]
+                    .as_str()
+                    .is_some_and(|q| q.contains("Connection refused"))
+                    && e["source"].as_str().is_some_and(|s| s.contains(log_source))
+            })
+        });
+        if !quoted {
+            failures.push(format!("{layout}: the refused scenario does not quote its log line from the bundle: {refused:#?}"));
+        }
+        if !failures.is_empty() {
+            return Err(failures.join("\n"));
+        }
+        if let Some(capture) = capture_dir() {
+            let out = capture.parent().unwrap_or(&capture).join("bundles");
+            std::fs::create_dir_all(&out).map_err(|e| e.to_string())?;
+            std::fs::copy(&archive, out.join(archive.file_name().unwrap()))
+                .map_err(|e| e.to_string())?;
+            let expected: Vec<Value> = scenarios
+                .iter()
+                .map(|(s, ns)| {
+                    let cause = findings_in(&v, ns)
+                        .into_iter()
+                        .map(|f| f["cause"].as_str().unwrap_or("").to_string())
+                        .find(|c| c == s.cause || c == s.dump_cause)
+                        .unwrap_or_default();
+                    serde_json::json!({"scenario": s.name, "namespace": ns, "cause": cause, "objects": s.objects})
+                })
+                .collect();
+            let now = v["snapshot"]["now"].clone();
+            std::fs::write(
+                out.join(format!(
+                    "{}.expected.json",
+                    archive.file_name().unwrap().to_string_lossy()
+                )),
+                serde_json::to_string_pretty(
+                    &serde_json::json!({"now": now, "scenarios": expected}),
+                )
+                .unwrap()
+                    + "\n",
+            )
+            .map_err(|e| e.to_string())?;
+        }
+        said.push(format!(
+            "{layout}: {} scenarios, {} warning(s); {}",
+            scenarios.len(),
+            warnings.len(),
+            stderr.lines().find(|l| l.contains(layout)).unwrap_or("")
+        ));
+    }
+    Ok(said.join("\n"))
 }

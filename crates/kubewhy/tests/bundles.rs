@@ -1,0 +1,153 @@
+//! Support bundles collected from the real cluster by the e2e suite (`bundle_phase`: a
+//! troubleshoot.sh bundle as `.tar.gz`, a must-gather as `.zip`, every scenario inside), read
+//! straight from the archive on every `cargo test`: each scenario's cause on its objects, the
+//! time of the diagnosis the bundle's own collection time, one summary line, no warning, and a
+//! crashing container's log line quoted from the bundle. And what a user gets from a directory
+//! the same bundle was extracted to: the same answer.
+
+use assert_cmd::Command;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+fn fixtures() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/bundles")
+}
+
+/// `kubewhy scan --from PATH -A -o json`: the report and stderr.
+fn scan(path: &Path) -> (Value, String) {
+    let out = Command::cargo_bin("kubewhy")
+        .unwrap()
+        .args(["scan", "-A", "-o", "json", "--from"])
+        .arg(path)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    let v = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("no JSON from {}: {e}\n{stderr}", path.display()));
+    (v, stderr)
+}
+
+/// The causes of the findings about namespace `ns` (the kubelet's own throttling, which its log
+/// in the bundle shows on the node, aside) and their objects' names.
+fn causes_in(v: &Value, ns: &str) -> Vec<(String, Vec<String>)> {
+    v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["cause"] != "kubelet-status-throttled")
+        .filter(|f| {
+            f["objects"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|o| o["namespace"] == ns || (o["kind"] == "Namespace" && o["name"] == ns))
+        })
+        .map(|f| {
+            let names = f["objects"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter_map(|o| o["name"].as_str().map(str::to_string))
+                .collect();
+            (f["cause"].as_str().unwrap().to_string(), names)
+        })
+        .collect()
+}
+
+/// Every scenario of `expected` in `v`: its one finding, its cause, its objects.
+fn check(archive: &str, v: &Value, expected: &Value) -> Vec<String> {
+    let scenarios = expected["scenarios"].as_array().unwrap();
+    assert!(scenarios.len() >= 20, "{archive}: {} scenarios", scenarios.len());
+    let mut failures = Vec::new();
+    for s in scenarios {
+        let ns = s["namespace"].as_str().unwrap();
+        let want = s["cause"].as_str().unwrap();
+        let objects: Vec<String> = s["objects"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|o| o.as_str().unwrap().to_string())
+            .collect();
+        let got = causes_in(v, ns);
+        let ok = matches!(got.as_slice(), [(c, names)] if c == want && (objects.is_empty() || *names == objects));
+        if !ok {
+            failures.push(format!("{archive} {ns}: expected {want} on {objects:?}, got {got:?}"));
+        }
+    }
+    failures
+}
+
+#[test]
+fn every_scenario_is_diagnosed_straight_from_each_archive() {
+    let mut failures = Vec::new();
+    for (archive, layout, log_source) in [
+        ("support-bundle.tar.gz", "troubleshoot.sh bundle", "/cluster-resources/pods/logs/e2e-refused/dependent/main-previous.log"),
+        ("must-gather.zip", "must-gather", "/namespaces/e2e-refused/pods/dependent/main/main/logs/"),
+    ] {
+        let path = fixtures().join(archive);
+        let expected: Value = serde_json::from_str(
+            &std::fs::read_to_string(fixtures().join(format!("{archive}.expected.json"))).unwrap(),
+        )
+        .unwrap();
+        let (v, stderr) = scan(&path);
+        failures.extend(check(archive, &v, &expected));
+        // The diagnosis is made for the moment the bundle was collected.
+        assert_eq!(v["snapshot"]["now"], expected["now"], "{archive}");
+        let summary: Vec<&str> = stderr.lines().filter(|l| l.contains(layout)).collect();
+        assert_eq!(summary.len(), 1, "{archive}: {stderr}");
+        assert!(summary[0].contains("Kubernetes v1.20.2"), "{}", summary[0]);
+        assert!(summary[0].contains("not needed"), "{}", summary[0]);
+        assert!(!stderr.contains("warning"), "{archive}: {stderr}");
+        assert!(v["inputProblems"].as_array().unwrap().is_empty(), "{archive}");
+        assert!(!v.to_string().contains("(unknown)"), "{archive}: an invented object");
+        // The refused dependency's own words, from its log in the bundle.
+        let quoted = v["findings"].as_array().unwrap().iter().any(|f| {
+            f["cause"] == "dependency-unreachable"
+                && f["evidence"].as_array().unwrap().iter().any(|e| {
+                    e["quote"].as_str().is_some_and(|q| q.contains("nc: can't connect to remote host (127.0.0.1): Connection refused"))
+                        && e["source"].as_str().is_some_and(|s| s.contains(log_source))
+                })
+        });
+        assert!(quoted, "{archive}: the log line is not quoted from the bundle");
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn an_extracted_bundle_gives_the_same_answer_as_its_archive() {
+    let dir = std::env::temp_dir().join(format!("kubewhy-bundle-dir-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let archive = fixtures().join("support-bundle.tar.gz");
+    let status = std::process::Command::new("tar")
+        .arg("xzf")
+        .arg(&archive)
+        .arg("-C")
+        .arg(&dir)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let top = std::fs::read_dir(&dir).unwrap().next().unwrap().unwrap().path();
+    let (from_dir, stderr) = scan(&top);
+    let (from_archive, _) = scan(&archive);
+    let expected: Value = serde_json::from_str(
+        &std::fs::read_to_string(fixtures().join("support-bundle.tar.gz.expected.json")).unwrap(),
+    )
+    .unwrap();
+    let failures = check("extracted", &from_dir, &expected);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(stderr.contains("troubleshoot.sh bundle"), "{stderr}");
+    assert!(!stderr.contains("warning"), "{stderr}");
+    let causes = |v: &Value| -> Vec<String> {
+        let mut c: Vec<String> = v["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f["cause"].as_str().unwrap().to_string())
+            .collect();
+        c.sort();
+        c
+    };
+    assert_eq!(causes(&from_dir), causes(&from_archive));
+    let _ = std::fs::remove_dir_all(&dir);
+}
