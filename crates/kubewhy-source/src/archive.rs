@@ -17,7 +17,7 @@ use std::rc::Rc;
 pub(crate) const MAX_TOTAL: u64 = 64 << 30;
 /// Past `RATIO_FROM` uncompressed bytes, at most this many times the compressed bytes read.
 pub(crate) const MAX_RATIO: u64 = 200;
-const RATIO_FROM: u64 = 256 << 20;
+const RATIO_FROM: u64 = 16 << 20;
 /// Entries read at most (directories and refused entries count).
 pub(crate) const MAX_ENTRIES: u64 = 2_000_000;
 
@@ -93,6 +93,12 @@ struct Counted<R> {
     n: Rc<Cell<u64>>,
 }
 
+impl<R: std::io::Seek> std::io::Seek for Counted<R> {
+    fn seek(&mut self, pos: std::io::SeekFrom) -> std::io::Result<u64> {
+        self.inner.seek(pos)
+    }
+}
+
 impl<R: Read> Read for Counted<R> {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
         let got = self.inner.read(buf)?;
@@ -132,7 +138,7 @@ struct Guarded<'r> {
 impl Read for Guarded<'_> {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
         if let Some(why) = self.budget.tripped.get() {
-            return Err(std::io::Error::other(why));
+            return Err(std::io::Error::new(std::io::ErrorKind::FileTooLarge, why));
         }
         let got = self.inner.read(buf)?;
         self.budget
@@ -140,7 +146,7 @@ impl Read for Guarded<'_> {
             .set(self.budget.expanded.get() + got as u64);
         if let Err(why) = self.budget.check() {
             self.budget.tripped.set(Some(why));
-            return Err(std::io::Error::other(why));
+            return Err(std::io::Error::new(std::io::ErrorKind::FileTooLarge, why));
         }
         Ok(got)
     }
@@ -199,8 +205,10 @@ pub(crate) fn for_each_entry(
         }
     };
     let budget = Budget::default();
+    // Small reads of the compressed file: what counts as read is what the decoder took, to within
+    // 32 KiB (a bomb stops within 200 × 32 KiB of the limit).
     let counted = BufReader::with_capacity(
-        256 << 10,
+        32 << 10,
         Counted {
             inner: file,
             n: budget.compressed.clone(),
@@ -235,9 +243,12 @@ pub(crate) fn for_each_entry(
             };
             let _ = each(&entry, &mut guarded);
         }
-        // A zip is read from its central directory (seeking): its entries' compressed sizes
-        // count as read.
-        Format::Zip => zip_entries(name, counted.into_inner().inner, &budget, warnings, each),
+        // A zip is read from its central directory (seeking), the compressed bytes counted as
+        // its entries are read.
+        Format::Zip => {
+            let file = counted.into_inner();
+            links_inside = zip_entries(name, file, &budget, warnings, each)
+        }
     }
     if let Some(why) = budget.tripped.get() {
         warnings.push(warn_file(
@@ -392,13 +403,15 @@ fn zip_entries<R: Read + std::io::Seek>(
     budget: &Budget,
     warnings: &mut Vec<InputWarning>,
     each: &mut dyn FnMut(&Entry, &mut dyn Read) -> ControlFlow<()>,
-) {
+) -> usize {
     let mut archive = match zip::ZipArchive::new(reader) {
         Ok(a) => a,
         Err(e) => {
-            return warnings.push(warn_file(name, format!("not a readable zip archive: {e}")));
+            warnings.push(warn_file(name, format!("not a readable zip archive: {e}")));
+            return 0;
         }
     };
+    let mut links_inside = 0;
     let mut refusals = Refusals {
         name,
         said: 0,
@@ -430,7 +443,21 @@ fn zip_entries<R: Read + std::io::Seek>(
             continue;
         }
         if entry.is_symlink() {
-            refusals.refuse(&raw, "a link inside the archive; not followed");
+            // A zip's link holds its target as its contents.
+            let mut target = String::new();
+            let _ = (&mut entry).take(4096).read_to_string(&mut target);
+            let joined = match raw.rsplit_once('/') {
+                Some((dir, _)) => format!("{dir}/{target}"),
+                None => target.clone(),
+            };
+            if !target.starts_with('/') && resolves_inside(&joined) {
+                links_inside += 1;
+            } else {
+                refusals.refuse(
+                    &raw,
+                    &format!("a link to {target:?}, outside the archive; not followed"),
+                );
+            }
             continue;
         }
         let Some(path) = safe_path(&raw) else {
@@ -440,10 +467,6 @@ fn zip_entries<R: Read + std::io::Seek>(
             );
             continue;
         };
-        // A zip's reader is not the file's: the entry's compressed size counts as read.
-        budget
-            .compressed
-            .set(budget.compressed.get() + entry.compressed_size());
         let mtime = entry.last_modified().and_then(|d| {
             jiff::civil::DateTime::new(
                 d.year() as i16,
@@ -477,6 +500,7 @@ fn zip_entries<R: Read + std::io::Seek>(
     if let Some(why) = failed {
         warnings.push(warn_file(name, why));
     }
+    links_inside
 }
 
 #[cfg(test)]

@@ -594,6 +594,7 @@ pub(crate) fn load_archive(
                             });
                         }
                         Ok(_) => {}
+                        Err(e) if e.kind() == std::io::ErrorKind::FileTooLarge => {}
                         Err(e) => direct.warn(warn_file(&entry_name, format!("cannot read: {e}"))),
                     }
                     return ControlFlow::Continue(());
@@ -630,9 +631,12 @@ pub(crate) fn load_archive(
                 ));
                 return ControlFlow::Continue(());
             }
-            let mut bytes = Vec::with_capacity(entry.size.min(64 << 20) as usize);
+            let mut bytes = Vec::with_capacity(entry.size.min(8 << 20) as usize);
             if let Err(e) = reader.take(MAX_ENTRY + 1).read_to_end(&mut bytes) {
-                direct.warn(warn_file(&entry_name, format!("cannot read: {e}")));
+                // A bomb is said once, for the whole archive.
+                if e.kind() != std::io::ErrorKind::FileTooLarge {
+                    direct.warn(warn_file(&entry_name, format!("cannot read: {e}")));
+                }
                 return ControlFlow::Continue(());
             }
             info.read += 1;

@@ -57,7 +57,11 @@ fn causes_in(v: &Value, ns: &str) -> Vec<(String, Vec<String>)> {
 /// Every scenario of `expected` in `v`: its one finding, its cause, its objects.
 fn check(archive: &str, v: &Value, expected: &Value) -> Vec<String> {
     let scenarios = expected["scenarios"].as_array().unwrap();
-    assert!(scenarios.len() >= 20, "{archive}: {} scenarios", scenarios.len());
+    assert!(
+        scenarios.len() >= 20,
+        "{archive}: {} scenarios",
+        scenarios.len()
+    );
     let mut failures = Vec::new();
     for s in scenarios {
         let ns = s["namespace"].as_str().unwrap();
@@ -71,7 +75,9 @@ fn check(archive: &str, v: &Value, expected: &Value) -> Vec<String> {
         let got = causes_in(v, ns);
         let ok = matches!(got.as_slice(), [(c, names)] if c == want && (objects.is_empty() || *names == objects));
         if !ok {
-            failures.push(format!("{archive} {ns}: expected {want} on {objects:?}, got {got:?}"));
+            failures.push(format!(
+                "{archive} {ns}: expected {want} on {objects:?}, got {got:?}"
+            ));
         }
     }
     failures
@@ -81,8 +87,16 @@ fn check(archive: &str, v: &Value, expected: &Value) -> Vec<String> {
 fn every_scenario_is_diagnosed_straight_from_each_archive() {
     let mut failures = Vec::new();
     for (archive, layout, log_source) in [
-        ("support-bundle.tar.gz", "troubleshoot.sh bundle", "/cluster-resources/pods/logs/e2e-refused/dependent/main-previous.log"),
-        ("must-gather.zip", "must-gather", "/namespaces/e2e-refused/pods/dependent/main/main/logs/"),
+        (
+            "support-bundle.tar.gz",
+            "troubleshoot.sh bundle",
+            "/cluster-resources/pods/logs/e2e-refused/dependent/main-previous.log",
+        ),
+        (
+            "must-gather.zip",
+            "must-gather",
+            "/namespaces/e2e-refused/pods/dependent/main/main/logs/",
+        ),
     ] {
         let path = fixtures().join(archive);
         let expected: Value = serde_json::from_str(
@@ -98,17 +112,29 @@ fn every_scenario_is_diagnosed_straight_from_each_archive() {
         assert!(summary[0].contains("Kubernetes v1.20.2"), "{}", summary[0]);
         assert!(summary[0].contains("not needed"), "{}", summary[0]);
         assert!(!stderr.contains("warning"), "{archive}: {stderr}");
-        assert!(v["inputProblems"].as_array().unwrap().is_empty(), "{archive}");
-        assert!(!v.to_string().contains("(unknown)"), "{archive}: an invented object");
+        assert!(
+            v["inputProblems"].as_array().unwrap().is_empty(),
+            "{archive}"
+        );
+        assert!(
+            !v.to_string().contains("(unknown)"),
+            "{archive}: an invented object"
+        );
         // The refused dependency's own words, from its log in the bundle.
         let quoted = v["findings"].as_array().unwrap().iter().any(|f| {
             f["cause"] == "dependency-unreachable"
                 && f["evidence"].as_array().unwrap().iter().any(|e| {
-                    e["quote"].as_str().is_some_and(|q| q.contains("nc: can't connect to remote host (127.0.0.1): Connection refused"))
-                        && e["source"].as_str().is_some_and(|s| s.contains(log_source))
+                    e["quote"].as_str().is_some_and(|q| {
+                        q.contains(
+                            "nc: can't connect to remote host (127.0.0.1): Connection refused",
+                        )
+                    }) && e["source"].as_str().is_some_and(|s| s.contains(log_source))
                 })
         });
-        assert!(quoted, "{archive}: the log line is not quoted from the bundle");
+        assert!(
+            quoted,
+            "{archive}: the log line is not quoted from the bundle"
+        );
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
@@ -127,7 +153,12 @@ fn an_extracted_bundle_gives_the_same_answer_as_its_archive() {
         .status()
         .unwrap();
     assert!(status.success());
-    let top = std::fs::read_dir(&dir).unwrap().next().unwrap().unwrap().path();
+    let top = std::fs::read_dir(&dir)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
     let (from_dir, stderr) = scan(&top);
     let (from_archive, _) = scan(&archive);
     let expected: Value = serde_json::from_str(

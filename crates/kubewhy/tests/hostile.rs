@@ -168,9 +168,32 @@ fn generated_hostile_inputs_give_their_expected_answer_within_bounded_memory() {
             ),
         )
         .unwrap();
+        // Archive bombs: 400 MB of zeros, packed to a few hundred KB.
+        let zeros = dir.join("bomb/zeros.json");
+        std::fs::create_dir_all(zeros.parent().unwrap()).unwrap();
+        std::fs::File::create(&zeros)
+            .unwrap()
+            .set_len(2 * MB200 as u64)
+            .unwrap();
+        let packed = std::process::Command::new("tar")
+            .arg("czf")
+            .arg(dir.join("bomb.tar.gz"))
+            .arg("-C")
+            .arg(dir.join("bomb"))
+            .arg("zeros.json")
+            .status()
+            .unwrap();
+        assert!(packed.success());
+        let zipped = std::process::Command::new("python3")
+            .args(["-c", "import sys, zipfile\nwith zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_DEFLATED) as z, z.open('zeros.json', 'w', force_zip64=True) as f:\n    for _ in range(400): f.write(bytes(1 << 20))"])
+            .arg(dir.join("bomb.zip"))
+            .status()
+            .unwrap();
+        assert!(zipped.success());
+        std::fs::remove_dir_all(dir.join("bomb")).unwrap();
     } else {
         eprintln!(
-            "hostile: the two 200 MB inputs are skipped (KUBEWHY_BIG_INPUTS=1 writes them; .ci/run does)"
+            "hostile: the two 200 MB inputs and the archive bombs are skipped (KUBEWHY_BIG_INPUTS=1 writes them; .ci/run does)"
         );
     }
     std::fs::write(
@@ -187,7 +210,7 @@ fn generated_hostile_inputs_give_their_expected_answer_within_bounded_memory() {
     symlink("/nonexistent/file", dir.join("dump/broken.json")).unwrap();
 
     let names: &[&str] = if big {
-        &["line.txt", "line.json", "dump"]
+        &["line.txt", "line.json", "dump", "bomb.tar.gz", "bomb.zip"]
     } else {
         &["dump"]
     };
