@@ -71,3 +71,17 @@ pub fn controller_log(bytes: &[u8]) {
     crate::parse_controller_log("f", bytes, None, &mut out, &mut warnings);
     positions_named(&warnings, "f");
 }
+
+/// An archive of any bytes (tar, tar.gz, zip, gz: told by content), read as a support bundle:
+/// every entry refused, skipped or read, nothing panics.
+pub fn archive(bytes: &[u8]) {
+    let path = std::env::temp_dir().join(format!("kubewhy-fuzz-archive-{}", std::process::id()));
+    if std::fs::write(&path, bytes).is_err() {
+        return;
+    }
+    let _ = crate::load(
+        &[Input::Path(path.clone())],
+        Some("2026-11-24T00:00:00Z".parse().expect("a timestamp")),
+    );
+    let _ = std::fs::remove_file(&path);
+}

@@ -56,6 +56,7 @@ fn every_kept_fuzz_input_passes_its_target() {
         replay("node_log", fuzz::node_log),
         replay("audit", fuzz::audit),
         replay("controller_log", fuzz::controller_log),
+        replay("archive", fuzz::archive),
         replay("quantity", |b| {
             if let Some(v) = kubewhy_model::quantity::parse(&text(b)) {
                 assert!(v.is_finite());
