@@ -101,7 +101,9 @@ pub(crate) struct ScanArgs {
 #[derive(Args, Clone)]
 pub(crate) struct SourceArgs {
     /// Read the snapshot from PATH: `kubectl get … -o json|yaml` output, a `kubectl cluster-info
-    /// dump` directory or its stdout, or any directory of those (read recursively). Repeatable;
+    /// dump` directory or its stdout, any directory of those (read recursively), or a support
+    /// bundle — troubleshoot.sh or must-gather, extracted or straight from its `.tar.gz`, `.tar`
+    /// or `.zip` (containers' logs and node journals included). Repeatable;
     /// `-` reads standard input. Pasted text works too (`pbpaste | kubewhy scan --from -`):
     /// `kubectl describe` of pods, nodes, namespaces, claims and workloads, `kubectl get
     /// pods|events|nodes` tables, a `status:` stanza, event messages, kubelet log lines; what the

@@ -757,6 +757,19 @@ fn every_offline_example_runs() {
     std::fs::copy(history("audit.log"), dir.join("audit.log")).unwrap();
     let node = repo().join("tests/fixtures/node/busy-mount");
     kubewhy_recorder::Recorder::open(&dir.join("rec.db")).unwrap();
+    // The support bundles of the README, as archives and extracted.
+    let bundles = repo().join("tests/fixtures/bundles");
+    for b in ["support-bundle.tar.gz", "must-gather.zip"] {
+        std::fs::copy(bundles.join(b), dir.join(b)).unwrap();
+    }
+    let untar = std::process::Command::new("tar")
+        .arg("xzf")
+        .arg(bundles.join("support-bundle.tar.gz"))
+        .arg("-C")
+        .arg(&dir)
+        .status()
+        .unwrap();
+    assert!(untar.success());
     let commands = common::examples(&["", "gone", "node-collect", "fix", "watch"]);
     let mut ran = Vec::new();
     for (from, command) in commands {
