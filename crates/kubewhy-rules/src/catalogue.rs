@@ -43,30 +43,34 @@ pub fn example_node_log(page: &str) -> Option<String> {
     Some(rest[open..open + close + 1].to_string())
 }
 
-/// A container's log that goes with a page's example: the first ```log block after the
-/// "## Example" heading, for the container a `<!-- log: NAMESPACE/POD/CONTAINER -->` comment
-/// names (as a cluster-info dump's `logs.txt` would give it).
-pub fn example_container_log(page: &str) -> Option<kubewhy_model::objects::ContainerLog> {
-    let start = page.find("## Example")?;
+/// The containers' logs that go with a page's example: after the "## Example" heading, each
+/// `<!-- log: NAMESPACE/POD/CONTAINER -->` comment names the container of the ```log block of the
+/// same rank (as a cluster-info dump's `logs.txt` would give it).
+pub fn example_container_logs(page: &str) -> Vec<kubewhy_model::objects::ContainerLog> {
+    let Some(start) = page.find("## Example") else {
+        return Vec::new();
+    };
     let rest = &page[start..];
-    let who = rest
-        .find("<!-- log: ")
-        .map(|i| &rest[i + "<!-- log: ".len()..])?;
-    let who = &who[..who.find(" -->")?];
-    let mut parts = who.trim().splitn(3, '/');
-    let (ns, pod, container) = (parts.next()?, parts.next()?, parts.next()?);
-    let open = rest.find("```log\n")? + "```log\n".len();
-    let close = rest[open..].find("\n```")?;
-    Some(kubewhy_model::objects::ContainerLog {
-        origin: "the page's example".into(),
-        namespace: ns.into(),
-        pod: pod.into(),
-        container: container.into(),
-        tail: rest[open..open + close]
-            .lines()
-            .map(str::to_string)
-            .collect(),
-    })
+    let whos = rest.split("<!-- log: ").skip(1).filter_map(|w| {
+        let who = &w[..w.find(" -->")?];
+        let mut parts = who.trim().splitn(3, '/');
+        Some((parts.next()?, parts.next()?, parts.next()?))
+    });
+    let blocks = rest.split("```log\n").skip(1).filter_map(|b| {
+        let close = b.find("\n```")?;
+        Some(&b[..close])
+    });
+    whos.zip(blocks)
+        .map(
+            |((ns, pod, container), body)| kubewhy_model::objects::ContainerLog {
+                origin: "the page's example".into(),
+                namespace: ns.into(),
+                pod: pod.into(),
+                container: container.into(),
+                tail: body.lines().map(str::to_string).collect(),
+            },
+        )
+        .collect()
 }
 
 /// The numbered steps of a page's "How to fix it safely" section: the action, the commands in

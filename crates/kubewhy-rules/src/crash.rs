@@ -6,6 +6,7 @@ use crate::podinfo::PodInfo;
 use crate::{Check, Ctx};
 use kubewhy_model::objects::{ContainerStatus, StateTerminated};
 use kubewhy_model::{Cause, Confidence, EvidenceKind, Finding, RiskLevel, Severity};
+use std::collections::{BTreeSet, HashMap};
 
 pub(crate) struct Crash;
 
@@ -51,29 +52,63 @@ impl Check for Crash {
         CAUSES
     }
     fn run(&self, ctx: &Ctx, out: &mut Findings) {
+        let network = cut_off_by_node(ctx);
         for pod in &ctx.snap.pods {
             let info = PodInfo::new(pod);
             if info.is_terminating() {
                 continue;
             }
             for (cs, init) in info.statuses() {
-                let waiting = cs.state.waiting.as_ref().map(|w| w.reason.as_str());
-                let crash_looping = matches!(
-                    waiting,
-                    Some("CrashLoopBackOff" | "RunContainerError" | "CreateContainerError")
-                );
-                let flapping = cs.restart_count >= FLAPPING_RESTARTS
-                    && cs
-                        .last_state
-                        .terminated
-                        .as_ref()
-                        .is_some_and(|t| t.exit_code != 0);
-                if crash_looping || flapping {
-                    check_container(ctx, &info, cs, init, out);
+                if crashes(cs) {
+                    check_container(ctx, &info, cs, init, &network, out);
                 }
             }
         }
     }
+}
+
+/// Whether a container crash-loops, or has restarted often after failing.
+fn crashes(cs: &ContainerStatus) -> bool {
+    let waiting = cs.state.waiting.as_ref().map(|w| w.reason.as_str());
+    let crash_looping = matches!(
+        waiting,
+        Some("CrashLoopBackOff" | "RunContainerError" | "CreateContainerError")
+    );
+    let flapping = cs.restart_count >= FLAPPING_RESTARTS
+        && cs
+            .last_state
+            .terminated
+            .as_ref()
+            .is_some_and(|t| t.exit_code != 0);
+    crash_looping || flapping
+}
+
+/// Per node, the pods whose crashing containers' last words are a Service IP timing out: with
+/// two or more on one node, the node's Service routing is what is broken (pod-network-broken, one
+/// finding for the node); one alone is a dependency that does not answer it.
+fn cut_off_by_node<'s>(ctx: &Ctx<'s>) -> HashMap<&'s str, BTreeSet<&'s str>> {
+    let mut by_node: HashMap<&str, BTreeSet<&str>> = HashMap::new();
+    for pod in &ctx.snap.pods {
+        let Some(node) = pod.spec.node_name.as_deref().filter(|n| !n.is_empty()) else {
+            continue;
+        };
+        let info = PodInfo::new(pod);
+        if info.is_terminating() {
+            continue;
+        }
+        let cut_off = info.statuses().any(|(cs, init)| {
+            crashes(cs)
+                && crashing(ctx, &info, cs, init)
+                    .is_some_and(|c| c.cause == Cause::PodNetworkBroken)
+        });
+        if cut_off {
+            by_node
+                .entry(node)
+                .or_default()
+                .insert(pod.metadata.name.as_str());
+        }
+    }
+    by_node
 }
 
 /// A crashing container and what its status, events and log say.
@@ -98,24 +133,40 @@ fn check_container(
     info: &PodInfo,
     cs: &ContainerStatus,
     init: bool,
+    network: &HashMap<&str, BTreeSet<&str>>,
     out: &mut Findings,
 ) {
-    let Some(c) = crashing(ctx, info, cs, init) else {
+    let Some(mut c) = crashing(ctx, info, cs, init) else {
         return;
     };
+    let node = info.pod.spec.node_name.as_deref().unwrap_or("");
+    let cut_off = network.get(node).filter(|pods| pods.len() >= 2);
+    if c.cause == Cause::PodNetworkBroken && cut_off.is_none() {
+        c.cause = Cause::DependencyUnreachable;
+    }
     let (snap, cause, term) = (ctx.snap, c.cause, c.term);
-    let mut f = Finding::new(
-        cause,
-        Severity::Error,
-        summary(cause, &cs.name, term, c.limit.as_deref()),
-    )
-    .object(info.key.clone())
-    .group(format!(
-        "{}|{}|{}",
-        info.owner_key(snap),
-        cs.name,
-        term.map(|t| t.exit_code).unwrap_or(-1)
-    ));
+    let (summary, group) = match cut_off {
+        // Pods failing with the same line on one node: one finding, the node's.
+        Some(pods) if cause == Cause::PodNetworkBroken => (
+            format!(
+                "Pods on node {node} cannot reach Service IPs: {} of them exit on the same timeout",
+                pods.len()
+            ),
+            format!("pod-network|{node}"),
+        ),
+        _ => (
+            summary(cause, &cs.name, term, c.limit.as_deref()),
+            format!(
+                "{}|{}|{}",
+                info.owner_key(snap),
+                cs.name,
+                term.map(|t| t.exit_code).unwrap_or(-1)
+            ),
+        ),
+    };
+    let mut f = Finding::new(cause, Severity::Error, summary)
+        .object(info.key.clone())
+        .group(group);
     f = evidence(&c, f);
     if term.is_none() && cause != Cause::LivenessProbeFailing {
         f = f.confidence(Confidence::Medium);
@@ -128,6 +179,12 @@ fn check_container(
     if let Some(r) = &c.recognised {
         explanation.push(' ');
         explanation.push_str(&r.advice);
+        if r.name == "service-ip-timeout" && cause == Cause::DependencyUnreachable {
+            explanation.push_str(&format!(
+                " No other pod on {} fails the same way in the data: if others there do, the node's Service routing is broken (pod-network-broken); if pods elsewhere reach the Service, look at this pod's own network policy and DNS settings.",
+                if node.is_empty() { "its node" } else { node }
+            ));
+        }
     }
     f = remediation(f.explain(explanation), ctx, info, cause, &cs.name);
     if let Some(r) = c.recognised {

@@ -108,9 +108,7 @@ fn each_page_example_yields_exactly_its_cause() {
         if let Some(text) = catalogue::example_node_log(page) {
             add_node_log(&mut snap, &format!("{slug}.md"), &text);
         }
-        if let Some(log) = catalogue::example_container_log(page) {
-            snap.logs.push(log);
-        }
+        snap.logs.extend(catalogue::example_container_logs(page));
         let d = crate::diagnose(&snap);
         let causes: Vec<&str> = d.findings.iter().map(|f| f.cause.slug()).collect();
         if causes != [slug] {
@@ -520,5 +518,65 @@ status:
     assert_eq!(
         restart("nightly-x7k2p"),
         "kubectl -n shop delete pod nightly-x7k2p"
+    );
+}
+
+/// Two pods on one node whose last words are the `kubernetes` Service timing out: one finding
+/// for the node naming both (pod-network-broken); the same line from one pod alone is a
+/// dependency that does not answer it, said with what would make it the node's.
+#[test]
+fn a_service_ip_timeout_is_the_nodes_when_pods_there_share_it() {
+    let pod = |name: &str| {
+        format!(
+            "- apiVersion: v1\n  kind: Pod\n  metadata: {{name: {name}, namespace: kube-system, creationTimestamp: '2026-11-22T08:00:00Z'}}\n  spec: {{nodeName: node-2, containers: [{{name: app, image: x}}]}}\n  status:\n    phase: Running\n    containerStatuses:\n    - name: app\n      image: x\n      restartCount: 5\n      state: {{waiting: {{reason: CrashLoopBackOff}}}}\n      lastState: {{terminated: {{reason: Error, exitCode: 1, finishedAt: '2026-11-22T09:50:00Z'}}}}\n"
+        )
+    };
+    let log = |name: &str| kubewhy_model::objects::ContainerLog {
+        namespace: "kube-system".into(),
+        pod: name.into(),
+        container: "app".into(),
+        origin: "test".into(),
+        tail: vec![format!(
+            "panic: Get \"https://10.43.0.1:443/version\": dial tcp 10.43.0.1:443: i/o timeout ({name})"
+        )],
+    };
+    let now = "2026-11-22T10:00:00Z";
+    let both = format!(
+        "apiVersion: v1\nkind: List\nitems:\n{}{}",
+        pod("a"),
+        pod("b")
+    );
+    let mut snap = snapshot_of(&both, now);
+    snap.logs.extend([log("a"), log("b")]);
+    let d = crate::diagnose(&snap);
+    assert_eq!(d.findings.len(), 1, "{:#?}", d.findings);
+    let f = &d.findings[0];
+    assert_eq!(f.cause, Cause::PodNetworkBroken);
+    assert_eq!(
+        f.summary,
+        "Pods on node node-2 cannot reach Service IPs: 2 of them exit on the same timeout"
+    );
+    let names: Vec<&str> = f.objects.iter().map(|o| o.name.as_str()).collect();
+    assert_eq!(names, ["a", "b"]);
+    assert!(
+        f.evidence
+            .iter()
+            .any(|e| e.quote.contains("dial tcp 10.43.0.1:443: i/o timeout (b)")),
+        "{:#?}",
+        f.evidence
+    );
+
+    let alone = format!("apiVersion: v1\nkind: List\nitems:\n{}", pod("a"));
+    let mut snap = snapshot_of(&alone, now);
+    snap.logs.push(log("a"));
+    let d = crate::diagnose(&snap);
+    assert_eq!(d.findings.len(), 1, "{:#?}", d.findings);
+    assert_eq!(d.findings[0].cause, Cause::DependencyUnreachable);
+    assert!(
+        d.findings[0]
+            .explanation
+            .contains("No other pod on node-2 fails the same way in the data"),
+        "{}",
+        d.findings[0].explanation
     );
 }

@@ -182,3 +182,81 @@ fn an_extracted_bundle_gives_the_same_answer_as_its_archive() {
     assert_eq!(causes(&from_dir), causes(&from_archive));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A bundle shaped like the k3s troubleshoot.sh bundle of issue 28 (rebuilt from what the issue
+/// quotes of it, not the original): two pods that exit because `dial tcp 10.43.0.1:443: i/o
+/// timeout`, six containers of four pods that all ended with exit code 255 and reason Unknown at
+/// one moment on one k3d node, and the files a k3s bundle holds beside (CRDs without `kind`,
+/// RBAC rules, API groups, an application log). One finding for the node's Service routing
+/// naming both pods with their log lines, one node-restarted naming the node — no signal 127,
+/// no invented pod, no warning.
+#[test]
+fn a_k3s_bundle_names_the_shared_causes() {
+    let (v, stderr) = scan(&fixtures().join("k3s-like.tar.gz"));
+    assert!(
+        stderr.starts_with("kubewhy: troubleshoot.sh bundle ")
+            && stderr.contains("collected 2022-08-05T14:32:11Z, Kubernetes v1.24.4+k3s1"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("warning"), "{stderr}");
+    assert_eq!(v["snapshot"]["now"], "2022-08-05T14:32:11Z");
+    let findings = v["findings"].as_array().unwrap();
+    let summary: Vec<(String, Vec<String>)> = findings
+        .iter()
+        .map(|f| {
+            (
+                f["cause"].as_str().unwrap().to_string(),
+                f["objects"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|o| o["name"].as_str().unwrap().to_string())
+                    .collect(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        summary,
+        [
+            (
+                "pod-network-broken".to_string(),
+                vec![
+                    "local-path-provisioner-6c79684f77-8tlzq".to_string(),
+                    "metrics-server-7cd5fcb6b7-hz6gd".to_string()
+                ]
+            ),
+            (
+                "node-restarted".to_string(),
+                vec![
+                    "k3d-k3s-default-server-0".to_string(),
+                    "coredns-b96499967-2kxqv".to_string(),
+                    "traefik-7cd4fcff68-mhx2l".to_string(),
+                    "svclb-traefik-5cdrx".to_string(),
+                    "helm-install-traefik-crd-abc12".to_string()
+                ]
+            )
+        ]
+    );
+    let quotes: Vec<&str> = findings[0]["evidence"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| {
+            e["source"]
+                .as_str()
+                .is_some_and(|s| s.contains("-previous.log"))
+        })
+        .filter_map(|e| e["quote"].as_str())
+        .collect();
+    assert!(
+        quotes.iter().any(|q| q.contains("failed to get Kubernetes server version: Get \\\"https://10.43.0.1:443/version?timeout=32s\\\": dial tcp 10.43.0.1:443: i/o timeout"))
+            && quotes.iter().any(|q| q.contains("panic: Get \"https://10.43.0.1:443/api/v1/namespaces/kube-system/configmaps/extension-apiserver-authentication\": dial tcp 10.43.0.1:443: i/o timeout")),
+        "{quotes:#?}"
+    );
+    let text = v.to_string();
+    assert!(
+        !text.contains("signal 127") && !text.contains("killed-by-signal"),
+        "{text}"
+    );
+    assert!(!text.contains("(unknown)"), "an invented object");
+}
