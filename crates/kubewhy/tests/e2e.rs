@@ -5200,6 +5200,7 @@ fn bundle_phase(
             "/cluster-resources/pods/logs/",
         ),
         (&mg, "must-gather.zip", "must-gather", "/logs/"),
+        (&mg, "must-gather.tar.gz", "must-gather", "/logs/"),
     ] {
         let archive = dir.join(archive);
         pack(&dir, top, &archive)?;
@@ -5244,7 +5245,7 @@ fn bundle_phase(
         if !failures.is_empty() {
             return Err(failures.join("\n"));
         }
-        if let Some(capture) = capture_dir() {
+        if let (Some(capture), false) = (capture_dir(), archive.ends_with("must-gather.tar.gz")) {
             let out = capture.parent().unwrap_or(&capture).join("bundles");
             std::fs::create_dir_all(&out).map_err(|e| e.to_string())?;
             std::fs::copy(&archive, out.join(archive.file_name().unwrap()))
