@@ -1148,6 +1148,11 @@ fn stanza_or_object(name: &str, line: u64, mut v: Value, c: &mut Collected, out:
     // `{"info": …}`, a list of rules) and none is invented from it.
     if !map.contains_key("status") && !map.contains_key("metadata") && !map.contains_key("spec") {
         if !STATUS_FIELDS.iter().any(|f| map.contains_key(*f)) {
+            // A structured log line (`{"level":…,"msg":…}`): its words are read by the message
+            // catalogue like any other line's; it is no object and no problem.
+            if ["msg", "level", "ts"].iter().any(|k| map.contains_key(*k)) {
+                return;
+            }
             out.warn(crate::warn_at(
                 name,
                 line,

@@ -161,7 +161,11 @@ fn say_input_problems(
             loaded.warnings.len()
         );
     }
-    if loaded.snapshot.object_count() == 0 && !loaded.warnings.is_empty() && !listed_something {
+    if loaded.snapshot.object_count() == 0
+        && loaded.snapshot.pasted_messages.is_empty()
+        && !loaded.warnings.is_empty()
+        && !listed_something
+    {
         // Pasted text is read best effort: text kubewhy does not know is a note, not a failure.
         if !loaded.pasted_text {
             bail!("nothing could be read from the input");
