@@ -262,17 +262,31 @@ pub(crate) fn for_each_entry(
     links_inside
 }
 
-/// A refused entry, said once per entry (at most `MAX_SAID`, then how many more at the end).
-struct Refusals<'w> {
+/// What a walk through an archive says: each refused entry once (at most `MAX_SAID`, then how
+/// many more), the links inside it it skipped, and why it stopped early.
+struct Walk<'w> {
     name: &'w str,
     said: usize,
     more: usize,
+    links_inside: usize,
+    failed: Option<String>,
     warnings: &'w mut Vec<InputWarning>,
 }
 
 const MAX_SAID: usize = 20;
 
-impl Refusals<'_> {
+impl<'w> Walk<'w> {
+    fn new(name: &'w str, warnings: &'w mut Vec<InputWarning>) -> Walk<'w> {
+        Walk {
+            name,
+            said: 0,
+            more: 0,
+            links_inside: 0,
+            failed: None,
+            warnings,
+        }
+    }
+
     fn refuse(&mut self, entry: &str, why: &str) {
         if self.said < MAX_SAID {
             self.said += 1;
@@ -285,14 +299,63 @@ impl Refusals<'_> {
         }
     }
 
-    fn finish(self) {
+    /// A link: skipped quietly when it points inside the archive (`relative` to its own
+    /// directory, a symbolic link; to the root, a hard link), refused otherwise; never followed.
+    fn link(&mut self, raw: &str, target: &str, relative: bool) {
+        let joined = match raw.rsplit_once('/') {
+            Some((dir, _)) if relative => format!("{dir}/{target}"),
+            _ => target.to_string(),
+        };
+        if !target.starts_with('/') && resolves_inside(&joined) {
+            self.links_inside += 1;
+        } else {
+            self.refuse(
+                raw,
+                &format!("a link to {target:?}, outside the archive; not followed"),
+            );
+        }
+    }
+
+    /// The entry's path made safe, or `None` (refused).
+    fn path(&mut self, raw: &str) -> Option<String> {
+        let path = safe_path(raw);
+        if path.is_none() {
+            self.refuse(
+                raw,
+                "an absolute path or one that climbs out with `..`; refused",
+            );
+        }
+        path
+    }
+
+    /// The walk's end: how many entries more were refused, why it stopped; the links skipped.
+    fn finish(self) -> usize {
         if self.more > 0 {
             self.warnings.push(warn_file(
                 self.name,
                 format!("{} more entries refused", self.more),
             ));
         }
+        if let Some(why) = self.failed {
+            self.warnings.push(warn_file(self.name, why));
+        }
+        self.links_inside
     }
+}
+
+/// Hands an entry to the caller through the budget's guard; whether the walk stops.
+fn hand(
+    each: &mut dyn FnMut(&Entry, &mut dyn Read) -> ControlFlow<()>,
+    info: &Entry,
+    reader: &mut dyn Read,
+    budget: &Budget,
+) -> bool {
+    let mut guarded = Guarded {
+        inner: reader,
+        budget: budget.clone(),
+    };
+    let flow = each(info, &mut guarded);
+    budget.tripped.get().is_some() || flow.is_break()
 }
 
 fn tar_entries<R: Read>(
@@ -310,19 +373,12 @@ fn tar_entries<R: Read>(
             return 0;
         }
     };
-    let mut links_inside = 0;
-    let mut refusals = Refusals {
-        name,
-        said: 0,
-        more: 0,
-        warnings,
-    };
+    let mut walk = Walk::new(name, warnings);
     let mut count = 0u64;
-    let mut failed = None;
     for entry in entries {
         count += 1;
         if count > MAX_ENTRIES {
-            failed = Some(format!(
+            walk.failed = Some(format!(
                 "more than {MAX_ENTRIES} entries; the rest were not read"
             ));
             break;
@@ -331,7 +387,7 @@ fn tar_entries<R: Read>(
             Ok(e) => e,
             Err(e) => {
                 if budget.tripped.get().is_none() {
-                    failed = Some(format!("damaged after {} entries: {e}", count - 1));
+                    walk.failed = Some(format!("damaged after {} entries: {e}", count - 1));
                 }
                 break;
             }
@@ -346,30 +402,14 @@ fn tar_entries<R: Read>(
                 .link_name_bytes()
                 .map(|t| String::from_utf8_lossy(&t).into_owned())
                 .unwrap_or_default();
-            // A symbolic link is relative to its own directory, a hard link to the root.
-            let joined = match raw.rsplit_once('/') {
-                Some((dir, _)) if kind.is_symlink() => format!("{dir}/{target}"),
-                _ => target.clone(),
-            };
-            if !target.starts_with('/') && resolves_inside(&joined) {
-                links_inside += 1;
-            } else {
-                refusals.refuse(
-                    &raw,
-                    &format!("a link to {target:?}, outside the archive; not followed"),
-                );
-            }
+            walk.link(&raw, &target, kind.is_symlink());
             continue;
         }
         if !(kind.is_file() || kind.is_contiguous()) {
-            refusals.refuse(&raw, "not a regular file (device, pipe or socket); skipped");
+            walk.refuse(&raw, "not a regular file (device, pipe or socket); skipped");
             continue;
         }
-        let Some(path) = safe_path(&raw) else {
-            refusals.refuse(
-                &raw,
-                "an absolute path or one that climbs out with `..`; refused",
-            );
+        let Some(path) = walk.path(&raw) else {
             continue;
         };
         let info = Entry {
@@ -381,20 +421,11 @@ fn tar_entries<R: Read>(
                 .ok()
                 .and_then(|s| jiff::Timestamp::from_second(s as i64).ok()),
         };
-        let mut guarded = Guarded {
-            inner: &mut entry,
-            budget: budget.clone(),
-        };
-        let flow = each(&info, &mut guarded);
-        if budget.tripped.get().is_some() || flow.is_break() {
+        if hand(each, &info, &mut entry, budget) {
             break;
         }
     }
-    refusals.finish();
-    if let Some(why) = failed {
-        warnings.push(warn_file(name, why));
-    }
-    links_inside
+    walk.finish()
 }
 
 fn zip_entries<R: Read + std::io::Seek>(
@@ -411,16 +442,9 @@ fn zip_entries<R: Read + std::io::Seek>(
             return 0;
         }
     };
-    let mut links_inside = 0;
-    let mut refusals = Refusals {
-        name,
-        said: 0,
-        more: 0,
-        warnings,
-    };
-    let mut failed = None;
+    let mut walk = Walk::new(name, warnings);
     if archive.len() as u64 > MAX_ENTRIES {
-        failed = Some(format!(
+        walk.failed = Some(format!(
             "more than {MAX_ENTRIES} entries; the rest were not read"
         ));
     }
@@ -428,14 +452,14 @@ fn zip_entries<R: Read + std::io::Seek>(
         let mut entry = match archive.by_index(i) {
             Ok(e) => e,
             Err(e) => {
-                refusals.refuse(&format!("#{i}"), &format!("cannot be read: {e}"));
+                walk.refuse(&format!("#{i}"), &format!("cannot be read: {e}"));
                 continue;
             }
         };
         let raw = match entry.name() {
             Ok(n) => n.into_owned(),
             Err(e) => {
-                refusals.refuse(&format!("#{i}"), &format!("an unreadable name: {e}"));
+                walk.refuse(&format!("#{i}"), &format!("an unreadable name: {e}"));
                 continue;
             }
         };
@@ -446,25 +470,10 @@ fn zip_entries<R: Read + std::io::Seek>(
             // A zip's link holds its target as its contents.
             let mut target = String::new();
             let _ = (&mut entry).take(4096).read_to_string(&mut target);
-            let joined = match raw.rsplit_once('/') {
-                Some((dir, _)) => format!("{dir}/{target}"),
-                None => target.clone(),
-            };
-            if !target.starts_with('/') && resolves_inside(&joined) {
-                links_inside += 1;
-            } else {
-                refusals.refuse(
-                    &raw,
-                    &format!("a link to {target:?}, outside the archive; not followed"),
-                );
-            }
+            walk.link(&raw, &target, true);
             continue;
         }
-        let Some(path) = safe_path(&raw) else {
-            refusals.refuse(
-                &raw,
-                "an absolute path or one that climbs out with `..`; refused",
-            );
+        let Some(path) = walk.path(&raw) else {
             continue;
         };
         let mtime = entry.last_modified().and_then(|d| {
@@ -487,20 +496,11 @@ fn zip_entries<R: Read + std::io::Seek>(
             size: entry.size(),
             mtime,
         };
-        let mut guarded = Guarded {
-            inner: &mut entry,
-            budget: budget.clone(),
-        };
-        let flow = each(&info, &mut guarded);
-        if budget.tripped.get().is_some() || flow.is_break() {
+        if hand(each, &info, &mut entry, budget) {
             break;
         }
     }
-    refusals.finish();
-    if let Some(why) = failed {
-        warnings.push(warn_file(name, why));
-    }
-    links_inside
+    walk.finish()
 }
 
 #[cfg(test)]
