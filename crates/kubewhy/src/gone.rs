@@ -320,7 +320,8 @@ impl FlightRecorder {
             self.path.display(),
             COMMIT_EVERY.as_millis()
         )?;
-        let next = |wait| match rt.block_on(tokio::time::timeout(wait, rx.recv())) {
+        // The timer is made inside the runtime (`timeout` needs its clock when created).
+        let next = |wait| match rt.block_on(async { tokio::time::timeout(wait, rx.recv()).await }) {
             Ok(Some(seen)) => Next::Seen(seen),
             Ok(None) => Next::Closed,
             Err(_) => Next::Waited,
