@@ -342,3 +342,54 @@ impl FlightRecorder {
         )?)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+
+    /// The recorder as `kubewhy watch --record` runs it: the watches' channel on a real
+    /// runtime, a deletion sent, the stop set from another thread; the row is in the file.
+    #[test]
+    fn the_recorder_keeps_what_the_watches_send_until_stopped() {
+        let dir = std::env::temp_dir().join(format!("kubewhy-gone-rec-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("rec.db");
+        let args = RecordArgs {
+            record: Some(path.clone()),
+            retention_hours: 24,
+            max_pods: 100,
+        };
+        let recorder = FlightRecorder::open(&args).unwrap().unwrap();
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+        tx.send(Seen::PodGone(Box::new(kubewhy_model::history::PodRecord {
+            namespace: "shop".into(),
+            name: "web-1".into(),
+            uid: "u1".into(),
+            deleted: "2026-11-26T10:00:00Z".parse().ok(),
+            ..Default::default()
+        })))
+        .unwrap();
+        let stop = Arc::new(AtomicBool::new(false));
+        let stopper = {
+            let stop = stop.clone();
+            std::thread::spawn(move || {
+                std::thread::sleep(std::time::Duration::from_millis(700));
+                stop.store(true, Ordering::Relaxed);
+            })
+        };
+        recorder.run(&rt, rx, &stop).unwrap();
+        stopper.join().unwrap();
+        let got = Recorder::open_read_only(&path).unwrap().read(None).unwrap();
+        let names: Vec<&str> = got.pods.iter().map(|p| p.name.as_str()).collect();
+        assert_eq!(names, ["web-1"]);
+        drop(tx);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
