@@ -548,18 +548,22 @@ pub async fn previous_logs(
     };
     let (mut logs, mut problems) = (Vec::new(), Vec::new());
     let max = PREVIOUS_LOG_BYTES;
-    let log = |container: &str, text: &str, origin: String| kubewhy_model::objects::ContainerLog {
-        namespace: ns.to_string(),
-        pod: pod.to_string(),
-        origin,
-        container: container.to_string(),
-        tail: kubewhy_source::log_tail(text),
+    let log = |container: &str, text: &str, previous: bool, origin: String| {
+        kubewhy_model::objects::ContainerLog {
+            namespace: ns.to_string(),
+            pod: pod.to_string(),
+            origin,
+            container: container.to_string(),
+            tail: kubewhy_source::log_tail(text),
+            previous,
+        }
     };
     for c in containers {
         match previous_log_with(&client, ns, pod, c, max).await {
             Ok(Some(text)) => logs.push(log(
                 c,
                 &text,
+                true,
                 format!("kubectl logs {pod} -n {ns} -c {c} --previous"),
             )),
             // The previous run's log is gone (the dead container was removed): the current
@@ -569,6 +573,7 @@ pub async fn previous_logs(
                     logs.push(log(
                         c,
                         &text,
+                        false,
                         format!("kubectl logs {pod} -n {ns} -c {c} (the current run: the previous run's log is gone)"),
                     ));
                 }

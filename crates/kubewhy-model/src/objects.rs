@@ -1289,6 +1289,9 @@ pub struct ContainerLog {
     pub origin: String,
     /// The last lines of the log (bounded when loaded).
     pub tail: Vec<String>,
+    /// The previous run's log (`kubectl logs --previous`, a bundle's `-previous.log`): what
+    /// explains a crash, preferred to the current run's.
+    pub previous: bool,
 }
 
 #[cfg(test)]

@@ -590,10 +590,15 @@ impl Snapshot {
     pub fn nodes_known(&self) -> bool {
         self.kinds_loaded.contains_key("Node")
     }
+    /// The log of a container: the previous run's when the data has it (it explains a crash),
+    /// else the current run's, else the pod's log that names no container.
     pub fn logs_for(&self, ns: &str, pod: &str, container: &str) -> Option<&ContainerLog> {
+        let its = |l: &&ContainerLog| l.namespace == ns && l.pod == pod && l.container == container;
         self.logs
             .iter()
-            .find(|l| l.namespace == ns && l.pod == pod && l.container == container)
+            .filter(its)
+            .find(|l| l.previous)
+            .or_else(|| self.logs.iter().find(its))
             .or_else(|| {
                 self.logs
                     .iter()
@@ -659,5 +664,39 @@ impl Snapshot {
             };
         }
         object_lists!(count)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Both runs' logs of a container, the current one read first (must-gather's
+    /// `current.log` sorts before `previous.log`): the previous run's is the one that explains
+    /// the crash; without it, the current one; without either, the pod's unnamed log.
+    #[test]
+    fn a_containers_previous_run_is_its_log_whatever_the_order_read() {
+        let log = |container: &str, previous: bool, origin: &str| ContainerLog {
+            namespace: "shop".into(),
+            pod: "web-1".into(),
+            container: container.into(),
+            origin: origin.into(),
+            tail: vec![origin.into()],
+            previous,
+        };
+        let mut snap = Snapshot {
+            logs: vec![
+                log("", false, "logs.txt"),
+                log("app", false, "current.log"),
+                log("app", true, "previous.log"),
+            ],
+            ..Default::default()
+        };
+        let origin =
+            |s: &Snapshot, c: &str| s.logs_for("shop", "web-1", c).map(|l| l.origin.clone());
+        assert_eq!(origin(&snap, "app").as_deref(), Some("previous.log"));
+        snap.logs.pop();
+        assert_eq!(origin(&snap, "app").as_deref(), Some("current.log"));
+        assert_eq!(origin(&snap, "other").as_deref(), Some("logs.txt"));
     }
 }

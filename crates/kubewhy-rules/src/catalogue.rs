@@ -67,6 +67,7 @@ pub fn example_container_logs(page: &str) -> Vec<kubewhy_model::objects::Contain
                 namespace: ns.into(),
                 pod: pod.into(),
                 container: container.into(),
+                previous: false,
                 tail: body.lines().map(str::to_string).collect(),
             },
         )

@@ -536,6 +536,7 @@ fn a_service_ip_timeout_is_the_nodes_when_pods_there_share_it() {
         pod: name.into(),
         container: "app".into(),
         origin: "test".into(),
+        previous: true,
         tail: vec![format!(
             "panic: Get \"https://10.43.0.1:443/version\": dial tcp 10.43.0.1:443: i/o timeout ({name})"
         )],

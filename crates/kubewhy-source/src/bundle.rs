@@ -358,34 +358,7 @@ pub(crate) fn load(
             wrapped.extend_from_slice(b"}");
             crate::parse_bytes(name, &wrapped, None, anchor, out);
         }
-        Role::ContainerLog {
-            namespace,
-            pod,
-            container,
-            ..
-        } => match logs::tail_of(bytes) {
-            Ok(tail) if !tail.is_empty() => out.logs.push(ContainerLog {
-                namespace: namespace.clone(),
-                pod: pod.clone(),
-                container: container.clone(),
-                origin: name.to_string(),
-                tail,
-            }),
-            Ok(_) => {}
-            Err(e) => out.warn(warn_file(name, format!("cannot read: {e}"))),
-        },
-        Role::NodeLog => {
-            let mut bundle = kubewhy_model::node::NodeBundle {
-                origin: name.to_string(),
-                ..Default::default()
-            };
-            let mut warnings = Vec::new();
-            crate::nodelog::parse_node_log(name, bytes, Some(anchor), &mut bundle, &mut warnings);
-            warnings.into_iter().for_each(|w| out.warn(w));
-            if !bundle.lines.is_empty() || !bundle.runtime.is_empty() {
-                out.bundles.push(bundle);
-            }
-        }
+        Role::ContainerLog { .. } | Role::NodeLog => read_log(name, role, bytes, anchor, out),
         Role::Version | Role::Collected | Role::NotNeeded => {}
         Role::Objects { .. } | Role::Unknown => crate::parse_bytes(name, bytes, None, anchor, out),
     }
@@ -408,6 +381,51 @@ fn kubelet_version(bytes: &[u8]) -> Option<String> {
 /// Whether a bundle file holds Node objects (where the kubelets' version is read).
 fn holds_nodes(path: &str) -> bool {
     path.ends_with("cluster-resources/nodes.json") || path.contains("/core/nodes/")
+}
+
+/// A log file of a bundle, read as a stream: a container's (its tail kept, attached to its
+/// container) or a node's (through the node log reader). An archive bomb is said once, for the
+/// whole archive, not for the entry it stopped in.
+fn read_log(
+    name: &str,
+    role: &Role,
+    reader: impl std::io::BufRead,
+    anchor: jiff::Timestamp,
+    out: &mut FileOut,
+) {
+    match role {
+        Role::ContainerLog {
+            namespace,
+            pod,
+            container,
+            previous,
+        } => match logs::tail_of(reader) {
+            Ok(tail) if !tail.is_empty() => out.logs.push(ContainerLog {
+                namespace: namespace.clone(),
+                pod: pod.clone(),
+                container: container.clone(),
+                origin: name.to_string(),
+                tail,
+                previous: *previous,
+            }),
+            Ok(_) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::FileTooLarge => {}
+            Err(e) => out.warn(warn_file(name, format!("cannot read: {e}"))),
+        },
+        Role::NodeLog => {
+            let mut bundle = kubewhy_model::node::NodeBundle {
+                origin: name.to_string(),
+                ..Default::default()
+            };
+            let mut warnings = Vec::new();
+            crate::nodelog::parse_node_log(name, reader, Some(anchor), &mut bundle, &mut warnings);
+            warnings.into_iter().for_each(|w| out.warn(w));
+            if !bundle.lines.is_empty() || !bundle.runtime.is_empty() {
+                out.bundles.push(bundle);
+            }
+        }
+        _ => {}
+    }
 }
 
 fn starts_with_array(bytes: &[u8]) -> bool {
@@ -540,7 +558,6 @@ pub(crate) fn load_archive(
         ..Default::default()
     };
     let mut direct = FileOut::named(name.to_string());
-    let mut previous_logs: Vec<(String, String, String)> = Vec::new();
     let mut newest: Option<jiff::Timestamp> = None;
     let (tx, rx) = std::sync::mpsc::sync_channel::<(Vec<Job>, Vec<bool>)>(1);
     let (mut outs, mut unknown) = std::thread::scope(|s| {
@@ -568,55 +585,18 @@ pub(crate) fn load_archive(
                     info.not_needed += 1;
                     return ControlFlow::Continue(());
                 }
-                Role::ContainerLog {
-                    namespace,
-                    pod,
-                    container,
-                    previous,
-                } => {
+                Role::ContainerLog { .. } | Role::NodeLog => {
                     info.read += 1;
-                    newest = newest.max(entry.mtime);
-                    match logs::tail_of(BufReader::new(reader)) {
-                        Ok(tail) if !tail.is_empty() => {
-                            if *previous {
-                                previous_logs.push((
-                                    namespace.clone(),
-                                    pod.clone(),
-                                    container.clone(),
-                                ));
-                            }
-                            direct.logs.push(ContainerLog {
-                                namespace: namespace.clone(),
-                                pod: pod.clone(),
-                                container: container.clone(),
-                                origin: entry_name,
-                                tail,
-                            });
-                        }
-                        Ok(_) => {}
-                        Err(e) if e.kind() == std::io::ErrorKind::FileTooLarge => {}
-                        Err(e) => direct.warn(warn_file(&entry_name, format!("cannot read: {e}"))),
+                    if matches!(role, Role::ContainerLog { .. }) {
+                        newest = newest.max(entry.mtime);
                     }
-                    return ControlFlow::Continue(());
-                }
-                Role::NodeLog => {
-                    info.read += 1;
-                    let mut bundle = kubewhy_model::node::NodeBundle {
-                        origin: entry_name.clone(),
-                        ..Default::default()
-                    };
-                    let mut w = Vec::new();
-                    crate::nodelog::parse_node_log(
+                    read_log(
                         &entry_name,
+                        &role,
                         BufReader::new(reader),
-                        Some(anchor),
-                        &mut bundle,
-                        &mut w,
+                        anchor,
+                        &mut direct,
                     );
-                    w.into_iter().for_each(|w| direct.warn(w));
-                    if !bundle.lines.is_empty() || !bundle.runtime.is_empty() {
-                        direct.bundles.push(bundle);
-                    }
                     return ControlFlow::Continue(());
                 }
                 _ => {}
@@ -676,20 +656,6 @@ pub(crate) fn load_archive(
         decoder.join().unwrap_or_default()
     });
     info.collected = info.collected.or(newest);
-    // The previous run's log explains a crash: it goes before the current run's.
-    direct.logs.sort_by_key(|l| {
-        let previous = previous_logs
-            .iter()
-            .any(|(n, p, c)| *n == l.namespace && *p == l.pod && *c == l.container)
-            && !l.origin.ends_with("current.log")
-            && (l.origin.ends_with("-previous.log") || l.origin.ends_with("previous.log"));
-        (
-            l.namespace.clone(),
-            l.pod.clone(),
-            l.container.clone(),
-            !previous,
-        )
-    });
     quieten(&mut outs, &unknown, &mut info);
     unknown.push(false);
     outs.push(direct);

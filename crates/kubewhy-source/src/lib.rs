@@ -814,6 +814,7 @@ fn parse_text(
                     pod,
                     container: String::new(),
                     origin: name.to_string(),
+                    previous: false,
                     tail: logs::tail_lines(trimmed),
                 });
             } else if paste::is_paste(trimmed) {

@@ -42,6 +42,7 @@ pub(crate) fn parse_block(file: &str, text: &str, pos: usize, out: &mut FileOut)
             pod,
             container,
             origin: file.to_string(),
+            previous: false,
             tail: tail_lines(&body[..body_len]),
         }),
         None => {

@@ -1472,6 +1472,7 @@ fn logs(name: &str, c: &mut Collected, out: &mut FileOut) {
                 namespace: ns,
                 pod,
                 container: String::new(),
+                previous: false,
                 tail: vec![l],
             }),
         }
@@ -1494,6 +1495,7 @@ fn logs(name: &str, c: &mut Collected, out: &mut FileOut) {
                 other[0].0,
                 other[other.len() - 1].0
             ),
+            previous: false,
             tail: crate::logs::tail_lines(
                 &other
                     .iter()

@@ -141,46 +141,87 @@ fn every_scenario_is_diagnosed_straight_from_each_archive() {
 
 #[test]
 fn an_extracted_bundle_gives_the_same_answer_as_its_archive() {
-    let dir = std::env::temp_dir().join(format!("kubewhy-bundle-dir-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let archive = fixtures().join("support-bundle.tar.gz");
-    let status = std::process::Command::new("tar")
-        .arg("xzf")
-        .arg(&archive)
-        .arg("-C")
-        .arg(&dir)
-        .status()
-        .unwrap();
-    assert!(status.success());
-    let top = std::fs::read_dir(&dir)
-        .unwrap()
-        .next()
-        .unwrap()
-        .unwrap()
-        .path();
-    let (from_dir, stderr) = scan(&top);
-    let (from_archive, _) = scan(&archive);
-    let expected: Value = serde_json::from_str(
-        &std::fs::read_to_string(fixtures().join("support-bundle.tar.gz.expected.json")).unwrap(),
-    )
-    .unwrap();
-    let failures = check("extracted", &from_dir, &expected);
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
-    assert!(stderr.contains("troubleshoot.sh bundle"), "{stderr}");
-    assert!(!stderr.contains("warning"), "{stderr}");
-    let causes = |v: &Value| -> Vec<String> {
-        let mut c: Vec<String> = v["findings"]
-            .as_array()
+    for (archive, layout, extract) in [
+        (
+            "support-bundle.tar.gz",
+            "troubleshoot.sh bundle",
+            ["tar", "xzf", "", "-C"],
+        ),
+        // must-gather's `current.log` sorts before `previous.log` in a directory: the previous
+        // run's is still the one quoted.
+        (
+            "must-gather.zip",
+            "must-gather",
+            ["python3", "-m", "zipfile", "-e"],
+        ),
+    ] {
+        let dir = std::env::temp_dir().join(format!(
+            "kubewhy-bundle-dir-{}-{archive}",
+            std::process::id()
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = fixtures().join(archive);
+        let mut cmd = std::process::Command::new(extract[0]);
+        for a in &extract[1..] {
+            if a.is_empty() {
+                cmd.arg(&path);
+            } else {
+                cmd.arg(a);
+            }
+        }
+        if extract[0] == "python3" {
+            cmd.arg(&path);
+        }
+        assert!(cmd.arg(&dir).status().unwrap().success(), "{archive}");
+        let top = std::fs::read_dir(&dir)
             .unwrap()
-            .iter()
-            .map(|f| f["cause"].as_str().unwrap().to_string())
-            .collect();
-        c.sort();
-        c
-    };
-    assert_eq!(causes(&from_dir), causes(&from_archive));
-    let _ = std::fs::remove_dir_all(&dir);
+            .next()
+            .unwrap()
+            .unwrap()
+            .path();
+        let (from_dir, stderr) = scan(&top);
+        let (from_archive, _) = scan(&path);
+        let expected: Value = serde_json::from_str(
+            &std::fs::read_to_string(fixtures().join(format!("{archive}.expected.json"))).unwrap(),
+        )
+        .unwrap();
+        let failures = check(&format!("{archive} extracted"), &from_dir, &expected);
+        assert!(failures.is_empty(), "{}", failures.join("\n"));
+        assert!(stderr.contains(layout), "{stderr}");
+        assert!(!stderr.contains("warning"), "{stderr}");
+        // The same findings, each with the same quotes (the sources name the file either way).
+        let said = |v: &Value| -> Vec<String> {
+            let mut c: Vec<String> = v["findings"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|f| {
+                    // In the order read: an archive's entries and a directory's sorted names
+                    // differ.
+                    let mut objects: Vec<String> = f["objects"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|o| o.to_string())
+                        .collect();
+                    objects.sort();
+                    let mut quotes: Vec<&str> = f["evidence"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .filter_map(|e| e["quote"].as_str())
+                        .collect();
+                    quotes.sort();
+                    format!("{} {objects:?} {quotes:?}", f["cause"])
+                })
+                .collect();
+            c.sort();
+            c
+        };
+        assert_eq!(said(&from_dir), said(&from_archive), "{archive}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }
 
 /// A bundle shaped like the k3s troubleshoot.sh bundle of issue 28 (rebuilt from what the issue
