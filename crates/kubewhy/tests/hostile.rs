@@ -153,8 +153,10 @@ fn every_hostile_file_gives_its_expected_answer_within_bounded_memory() {
 /// is too much for a developer's loop.
 #[test]
 fn generated_hostile_inputs_give_their_expected_answer_within_bounded_memory() {
-    let dir = std::env::temp_dir().join(format!("kubewhy-hostile-made-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let made =
+        Removed(std::env::temp_dir().join(format!("kubewhy-hostile-made-{}", std::process::id())));
+    let dir = &made.0;
+    let _ = std::fs::remove_dir_all(dir);
     std::fs::create_dir_all(dir.join("dump/shop/web-1")).unwrap();
     let big = std::env::var("KUBEWHY_BIG_INPUTS").is_ok_and(|v| v == "1");
     const MB200: usize = 200 * 1024 * 1024;
@@ -216,10 +218,18 @@ fn generated_hostile_inputs_give_their_expected_answer_within_bounded_memory() {
     };
     let got = names
         .iter()
-        .map(|n| (n.to_string(), bounded_outcome(&dir, n)))
+        .map(|n| (n.to_string(), bounded_outcome(dir, n)))
         .collect();
-    let _ = std::fs::remove_dir_all(&dir);
     check_expected(&fixtures().join("expected.json"), "generated", got, !big);
+}
+
+/// A directory removed when the test ends, failing or not: the generated inputs are 400 MB.
+struct Removed(std::path::PathBuf);
+
+impl Drop for Removed {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
 }
 
 /// Compares one section of `expected.json` with what the runs gave (or writes it, blessing).
