@@ -144,8 +144,8 @@ fn scripted() -> Scripted {
 
 #[test]
 fn every_part_is_gathered_from_a_node_made_of_files() {
-    let dir = std::env::temp_dir().join(format!("kubewhy-collect-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path().to_path_buf();
     let opts = node(&dir);
     let mut tools = scripted();
     let b = collect(&opts, &mut tools);
@@ -248,8 +248,8 @@ fn every_part_is_gathered_from_a_node_made_of_files() {
 
 #[test]
 fn a_node_without_a_kubelet_or_a_journal_is_said_so_and_the_rest_still_gathered() {
-    let dir = std::env::temp_dir().join(format!("kubewhy-collect-bare-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path().to_path_buf();
     std::fs::create_dir_all(dir.join("root")).unwrap();
     write(&dir.join("proc/sys/kernel/hostname"), "bare\n");
     let opts = Options {

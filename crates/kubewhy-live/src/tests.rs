@@ -392,8 +392,8 @@ async fn the_context_namespace_is_the_default_like_kubectl() {
 /// what is wrong with the credentials (here a client certificate that has expired).
 #[tokio::test]
 async fn rejected_credentials_name_the_user_and_the_expired_certificate() {
-    let dir = std::env::temp_dir().join(format!("kubewhy-live-401-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path().to_path_buf();
     let kubeconfig = dir.join("config");
     use base64::Engine;
     // The certificate of credentials.rs's test (`openssl req -x509 … -days 1`).

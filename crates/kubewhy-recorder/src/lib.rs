@@ -439,16 +439,16 @@ mod tests {
         }
     }
 
-    fn tmp(name: &str) -> std::path::PathBuf {
-        let dir = std::env::temp_dir().join(format!("kubewhy-rec-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        dir.join("rec.db")
+    /// A database path in a directory removed when the returned guard is dropped.
+    fn tmp() -> (tempfile::TempDir, std::path::PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("rec.db");
+        (dir, path)
     }
 
     #[test]
     fn replica_changes_are_kept_per_namespace_and_pruned_by_age() {
-        let path = tmp("scalings");
+        let (_dir, path) = tmp();
         let mut r = Recorder::open(&path).unwrap();
         let scaled = |ns: &str, at: &str| {
             Op::Scaled(Box::new(ScaleRecord {
@@ -489,7 +489,7 @@ mod tests {
 
     #[test]
     fn writes_reads_and_keeps_events_beyond_their_ttl() {
-        let path = tmp("rw");
+        let (_dir, path) = tmp();
         let mut r = Recorder::open(&path).unwrap();
         assert_eq!(r.version().unwrap(), SCHEMA_VERSION);
         let ev = |count| Op::Event {
@@ -533,7 +533,7 @@ mod tests {
 
     #[test]
     fn retention_drops_the_oldest() {
-        let path = tmp("prune");
+        let (_dir, path) = tmp();
         let mut r = Recorder::open(&path).unwrap();
         let ops: Vec<Op> = (0..10)
             .map(|i| {
@@ -567,7 +567,7 @@ mod tests {
 
     #[test]
     fn a_newer_schema_is_refused_and_foreign_files_named() {
-        let path = tmp("newer");
+        let (_dir, path) = tmp();
         let r = Recorder::open(&path).unwrap();
         r.conn.pragma_update(None, "user_version", 99).unwrap();
         drop(r);
@@ -579,7 +579,7 @@ mod tests {
         let e = Recorder::open_read_only(&path).err().unwrap().to_string();
         assert!(e.contains("newer kubewhy"), "{e}");
 
-        let foreign = tmp("foreign");
+        let (_foreign_dir, foreign) = tmp();
         std::fs::write(&foreign, b"this is not sqlite").unwrap();
         let e = Recorder::open_read_only(&foreign)
             .err()

@@ -97,17 +97,16 @@ mod tests {
         }))
     }
 
-    fn db(name: &str) -> Recorder {
-        let dir =
-            std::env::temp_dir().join(format!("kubewhy-session-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        Recorder::open(&dir.join("rec.db")).unwrap()
+    /// A recorder in a directory removed when the returned guard is dropped.
+    fn db() -> (tempfile::TempDir, Recorder) {
+        let dir = tempfile::tempdir().unwrap();
+        let rec = Recorder::open(&dir.path().join("rec.db")).unwrap();
+        (dir, rec)
     }
 
     #[test]
     fn what_arrived_before_the_stop_is_committed_with_the_last_batch() {
-        let mut rec = db("stop");
+        let (_dir, mut rec) = db();
         let stop = AtomicBool::new(false);
         let mut script = vec![gone("web-1"), gone("web-2"), gone("web-3")].into_iter();
         record(
@@ -139,7 +138,7 @@ mod tests {
 
     #[test]
     fn watches_that_stop_end_the_recorder_with_an_error_and_what_came_is_kept() {
-        let mut rec = db("closed");
+        let (_dir, mut rec) = db();
         let stop = AtomicBool::new(false);
         let mut script = vec![Next::Seen(gone("web-1")), Next::Closed].into_iter();
         let said = record(
@@ -155,7 +154,7 @@ mod tests {
 
     #[test]
     fn a_failing_watch_is_said_through_say() {
-        let mut rec = db("say");
+        let (_dir, mut rec) = db();
         let stop = AtomicBool::new(false);
         let mut n = 0;
         let mut lines = Vec::new();

@@ -41,10 +41,9 @@ fn child_writer() {
 
 #[test]
 fn killed_mid_write_loses_nothing_committed_and_never_corrupts() {
-    let dir = std::env::temp_dir().join(format!("kubewhy-kill-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let db = dir.join("rec.db");
+    // Tens of MB per run, removed when the test ends, failing or not.
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("rec.db");
     for round in 0..3 {
         let mut child = Command::new(std::env::current_exe().unwrap())
             .args([
@@ -98,6 +97,4 @@ fn killed_mid_write_loses_nothing_committed_and_never_corrupts() {
             "a partial batch was written: {pods} rows"
         );
     }
-    // Tens of MB per run: a test that leaves it behind fills the disk over many runs.
-    std::fs::remove_dir_all(&dir).unwrap();
 }

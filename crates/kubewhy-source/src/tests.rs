@@ -216,8 +216,8 @@ fn bad_yaml_document_does_not_hide_the_next() {
 
 #[test]
 fn directory_with_dump_layout_and_a_corrupt_file() {
-    let dir = std::env::temp_dir().join(format!("kubewhy-src-test-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path().to_path_buf();
     std::fs::create_dir_all(dir.join("shop/web-1")).unwrap();
     std::fs::write(
         dir.join("nodes.json"),

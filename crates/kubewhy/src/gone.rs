@@ -353,9 +353,8 @@ mod tests {
     /// runtime, a deletion sent, the stop set from another thread; the row is in the file.
     #[test]
     fn the_recorder_keeps_what_the_watches_send_until_stopped() {
-        let dir = std::env::temp_dir().join(format!("kubewhy-gone-rec-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
+        let scratch = tempfile::tempdir().unwrap();
+        let dir = scratch.path().to_path_buf();
         let path = dir.join("rec.db");
         let args = RecordArgs {
             record: Some(path.clone()),

@@ -155,12 +155,8 @@ fn an_extracted_bundle_gives_the_same_answer_as_its_archive() {
             ["python3", "-m", "zipfile", "-e"],
         ),
     ] {
-        let dir = std::env::temp_dir().join(format!(
-            "kubewhy-bundle-dir-{}-{archive}",
-            std::process::id()
-        ));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
+        let scratch = tempfile::tempdir().unwrap();
+        let dir = scratch.path().to_path_buf();
         let path = fixtures().join(archive);
         let mut cmd = std::process::Command::new(extract[0]);
         for a in &extract[1..] {

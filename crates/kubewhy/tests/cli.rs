@@ -228,8 +228,8 @@ fn unreachable_kubeconfig(dir: &std::path::Path) -> std::path::PathBuf {
 
 #[test]
 fn an_unreachable_cluster_ends_quickly_with_one_clear_message() {
-    let dir = std::env::temp_dir().join(format!("kubewhy-unreachable-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path().to_path_buf();
     let kc = unreachable_kubeconfig(&dir);
     let t = std::time::Instant::now();
     let out = kubewhy()
@@ -322,8 +322,8 @@ fn pod_and_ns_diagnose_one_object() {
 
 #[test]
 fn works_as_the_kubectl_why_plugin() {
-    let dir = std::env::temp_dir().join(format!("kubewhy-plugin-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path().to_path_buf();
     let plugin = dir.join("kubectl-why");
     let _ = std::fs::remove_file(&plugin);
     std::os::unix::fs::symlink(assert_cmd::cargo::cargo_bin("kubewhy"), &plugin).unwrap();
@@ -379,12 +379,14 @@ fn fix_says_what_it_needs_and_fails_before_any_connection() {
         "{err}"
     );
 
-    let dir = std::env::temp_dir().join(format!("kubewhy-cli-undo-{}", std::process::id()));
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path().to_path_buf();
     let (code, err) = stderr(&["fix", "--undo", dir.to_str().unwrap()]);
     assert_eq!(code, Some(2));
     assert!(err.contains("journal.json"), "{err}");
 
-    let bad = std::env::temp_dir().join(format!("kubewhy-cli-plan-{}.json", std::process::id()));
+    let bad_scratch = tempfile::tempdir().unwrap();
+    let bad = bad_scratch.path().join("bad.json");
     std::fs::write(&bad, "{\"not\": \"a plan\"").unwrap();
     let (code, err) = stderr(&["fix", "--plan", bad.to_str().unwrap(), "--apply"]);
     std::fs::remove_file(&bad).ok();
@@ -501,8 +503,8 @@ fn gone_by_owner_and_bad_arguments() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     // A cluster of now with no pods (an empty file is not a snapshot: nothing could be read).
-    let none =
-        std::env::temp_dir().join(format!("kubewhy-cli-no-pods-{}.json", std::process::id()));
+    let none_scratch = tempfile::tempdir().unwrap();
+    let none = none_scratch.path().join("none.json");
     std::fs::write(&none, r#"{"kind":"PodList","apiVersion":"v1","items":[]}"#).unwrap();
     let out = kubewhy()
         .args(["gone", "x", "--record", "/nonexistent/rec.db", "--from"])
@@ -519,9 +521,8 @@ fn gone_by_owner_and_bad_arguments() {
 
 #[test]
 fn watch_mode_says_when_it_cannot_watch_and_keeps_serving_its_health() {
-    let dir =
-        std::env::temp_dir().join(format!("kubewhy-watch-unreachable-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path().to_path_buf();
     let kc = unreachable_kubeconfig(&dir);
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
@@ -625,8 +626,8 @@ fn slow_api_server(delay: std::time::Duration) -> u16 {
 #[test]
 fn a_slow_live_read_shows_a_progress_bar_on_a_terminal_only() {
     let port = slow_api_server(std::time::Duration::from_millis(1500));
-    let dir = std::env::temp_dir().join(format!("kubewhy-progress-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path().to_path_buf();
     let kc = dir.join("config");
     std::fs::write(
         &kc,
@@ -664,9 +665,8 @@ fn a_slow_live_read_shows_a_progress_bar_on_a_terminal_only() {
 /// `kubectl why -A …` and `kubectl why -n shop …` scan; subcommands and `--help` keep working.
 #[test]
 fn as_a_kubectl_plugin_kubectls_flags_scan() {
-    let dir = std::env::temp_dir().join(format!("kubewhy-plugin-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path().to_path_buf();
     let plugin = dir.join("kubectl-why");
     std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_kubewhy"), &plugin).unwrap();
     let run = |args: &[&str]| {
@@ -708,8 +708,8 @@ fn as_a_kubectl_plugin_kubectls_flags_scan() {
 /// not "no problems".
 #[test]
 fn absence_of_a_kind_is_stated_not_taken_for_health() {
-    let dir = std::env::temp_dir().join(format!("kubewhy-cli-absent-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path().to_path_buf();
     std::fs::create_dir_all(dir.join("old-team")).unwrap();
     std::fs::write(
         dir.join("old-team/pods.json"),
@@ -747,8 +747,8 @@ fn absence_of_a_kind_is_stated_not_taken_for_health() {
 /// e2e suite.
 #[test]
 fn every_offline_example_runs() {
-    let dir = std::env::temp_dir().join(format!("kubewhy-cli-examples-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path().to_path_buf();
     std::fs::create_dir_all(dir.join("dump")).unwrap();
     let demo = repo().join("demo/cluster-dump.json");
     std::fs::copy(&demo, dir.join("dump/cluster-dump.json")).unwrap();

@@ -836,6 +836,7 @@ fn converge(
 fn real_cluster_scenarios() {
     let c = Cluster::from_env().expect(NO_CLUSTER);
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    tempdirs_begin();
     let started = Instant::now();
     c.k(&["get", "nodes"]);
     c.fresh_namespace("e2e-healthy");
@@ -1132,6 +1133,7 @@ fn real_cluster_scenarios() {
         started.elapsed().as_secs()
     );
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    tempdirs_remove();
 }
 
 /// A process on the node keeps its working directory in a pod's memory-backed emptyDir, so the
@@ -1493,13 +1495,36 @@ fn fix_applies(c: &Cluster, args: &[&str], steps: &[&str], gone: &[&str]) -> Res
     Ok(())
 }
 
-/// A fresh path under the temporary directory (not created).
+/// The paths `tempdir` gave out since the running test began (the tests run one at a time).
+static TEMPDIRS: std::sync::Mutex<Vec<std::path::PathBuf>> = std::sync::Mutex::new(Vec::new());
+
+/// A fresh path under the temporary directory (not created). Kept when the test fails (its
+/// bundles, plans and databases are what one reads to see why), removed when it passes.
 fn tempdir(what: &str) -> String {
     static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let d = std::env::temp_dir().join(format!("kubewhy-e2e-{what}-{}-{n}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
+    lock(&TEMPDIRS).push(d.clone());
     d.display().to_string()
+}
+
+/// At a test's start: the paths of a test before it (failed, since they are still listed) are
+/// kept, not the running test's to remove.
+fn tempdirs_begin() {
+    lock(&TEMPDIRS).clear();
+}
+
+/// At a test's successful end: its paths are removed (~80 MB a run, the churn's database most).
+fn tempdirs_remove() {
+    for d in lock(&TEMPDIRS).drain(..) {
+        let _ = std::fs::remove_dir_all(&d);
+        let _ = std::fs::remove_file(&d);
+    }
+}
+
+fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 fn fix_phase(c: &Cluster) -> Result<(), String> {
@@ -3362,6 +3387,7 @@ fn real_cluster_churn() {
         return;
     }
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    tempdirs_begin();
     let seconds: u64 = std::env::var("KUBEWHY_E2E_CHURN_SECONDS")
         .ok()
         .and_then(|s| s.parse().ok())
@@ -3372,6 +3398,7 @@ fn real_cluster_churn() {
         Ok(m) => eprintln!("e2e churn: {m}"),
         Err(e) => panic!("churn: {e}"),
     }
+    tempdirs_remove();
 }
 
 /// A pod no scheduler acts on (`schedulerName` names none): created and deleted by the API

@@ -26,11 +26,8 @@ struct Run {
 /// name says `no-now`), watching its peak memory; a run that outlasts five minutes is killed
 /// and fails the test (a hang, not a slow run).
 fn scan(dir: &Path, input: &str) -> Run {
-    let out = std::env::temp_dir().join(format!(
-        "kubewhy-hostile-{}-{}",
-        std::process::id(),
-        input.replace('/', "_")
-    ));
+    let out_scratch = tempfile::tempdir().unwrap();
+    let out = out_scratch.path().join("run");
     let (stdout, stderr) = (out.with_extension("out"), out.with_extension("err"));
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_kubewhy"));
     cmd.args(["scan", "-o", "json", "--from", input]);
@@ -153,10 +150,9 @@ fn every_hostile_file_gives_its_expected_answer_within_bounded_memory() {
 /// is too much for a developer's loop.
 #[test]
 fn generated_hostile_inputs_give_their_expected_answer_within_bounded_memory() {
-    let made =
-        Removed(std::env::temp_dir().join(format!("kubewhy-hostile-made-{}", std::process::id())));
-    let dir = &made.0;
-    let _ = std::fs::remove_dir_all(dir);
+    // Removed when the test ends, failing or not: the generated inputs are 400 MB.
+    let made = tempfile::tempdir().unwrap();
+    let dir = made.path();
     std::fs::create_dir_all(dir.join("dump/shop/web-1")).unwrap();
     let big = std::env::var("KUBEWHY_BIG_INPUTS").is_ok_and(|v| v == "1");
     const MB200: usize = 200 * 1024 * 1024;
@@ -221,15 +217,6 @@ fn generated_hostile_inputs_give_their_expected_answer_within_bounded_memory() {
         .map(|n| (n.to_string(), bounded_outcome(dir, n)))
         .collect();
     check_expected(&fixtures().join("expected.json"), "generated", got, !big);
-}
-
-/// A directory removed when the test ends, failing or not: the generated inputs are 400 MB.
-struct Removed(std::path::PathBuf);
-
-impl Drop for Removed {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
 }
 
 /// Compares one section of `expected.json` with what the runs gave (or writes it, blessing).

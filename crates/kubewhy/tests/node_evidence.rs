@@ -188,8 +188,8 @@ fn the_kernel_confirms_an_oom_kill_and_says_it_was_the_cgroup_limit() {
 
 #[test]
 fn node_collect_gathers_what_it_can_and_notes_the_rest() {
-    let dir = std::env::temp_dir().join(format!("kw-collect-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path().to_path_buf();
     let out = Command::cargo_bin("kubewhy")
         .unwrap()
         .env("NO_COLOR", "1")

@@ -128,8 +128,8 @@ fn assert_clean(what: &str, bytes: &[u8]) {
 
 #[test]
 fn no_planted_secret_reaches_any_output_or_the_flight_recorder() {
-    let dir = std::env::temp_dir().join(format!("kubewhy-secrets-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path().to_path_buf();
     let events = dump(&dir.join("dump"));
     let from = dir.join("dump");
     let now = "2026-11-23T10:00:00Z";

@@ -124,8 +124,8 @@ fn check(what: &str, bytes: &[u8]) {
 
 #[test]
 fn no_command_or_format_lets_an_escape_sequence_reach_the_terminal() {
-    let dir = std::env::temp_dir().join(format!("kubewhy-terminal-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path().to_path_buf();
     let dump = dir.join("dump");
     hostile_dump(&dump);
     let (audit, controller) = hostile_history(&dir);

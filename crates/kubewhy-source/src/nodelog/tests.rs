@@ -438,8 +438,8 @@ fn a_multi_megabyte_log_keeps_a_bounded_sample_of_each_subject() {
 
 #[test]
 fn compressed_and_binary_files_are_reported_not_read() {
-    let dir = std::env::temp_dir().join(format!("kw-nodelog-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path().to_path_buf();
     std::fs::write(dir.join("a.gz"), [0x1f, 0x8b, 8, 0, 0]).unwrap();
     std::fs::write(dir.join("b.bin"), [1, 0, 2, 0]).unwrap();
     let mut w = Vec::new();

@@ -151,17 +151,14 @@ fn big_file(dir: &std::path::Path, name: &str, text: &str) -> std::path::PathBuf
     path
 }
 
-fn scratch(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("kubewhy-stream-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn scratch() -> tempfile::TempDir {
+    tempfile::tempdir().unwrap()
 }
 
 /// What the loader makes of a file streamed, and of the same text read whole.
-fn both_ways(name: &str, text: &str) -> (crate::Loaded, crate::Loaded) {
-    let dir = scratch(name);
-    let path = big_file(&dir, "pods.json", text);
+fn both_ways(text: &str) -> (crate::Loaded, crate::Loaded) {
+    let dir = scratch();
+    let path = big_file(dir.path(), "pods.json", text);
     let streamed = load(&[Input::Path(path.clone())], None);
     let whole = load(
         &[Input::Text {
@@ -188,9 +185,13 @@ fn a_large_list_streamed_loads_what_reading_it_whole_does() {
         ("kubectl", kubectl_list(40_000)),
         ("dump", dump_list(45_000)),
     ] {
-        let (streamed, whole) = both_ways(name, &text);
-        assert!(streamed.warnings.is_empty(), "{:?}", streamed.warnings);
-        assert_eq!(names(&streamed), names(&whole));
+        let (streamed, whole) = both_ways(&text);
+        assert!(
+            streamed.warnings.is_empty(),
+            "{name}: {:?}",
+            streamed.warnings
+        );
+        assert_eq!(names(&streamed), names(&whole), "{name}");
         assert_eq!(streamed.snapshot.kinds_loaded, whole.snapshot.kinds_loaded);
     }
 }
@@ -199,7 +200,7 @@ fn a_large_list_streamed_loads_what_reading_it_whole_does() {
 fn a_large_list_with_a_bad_item_is_read_again_and_the_item_reported() {
     let text = kubectl_list(40_000).replacen("\"phase\": \"Running\"", "\"phase\": [1]", 30_000);
     let text = text.replacen("\"phase\": [1]", "\"phase\": \"Running\"", 29_999);
-    let (streamed, whole) = both_ways("bad-item", &text);
+    let (streamed, whole) = both_ways(&text);
     assert_eq!(streamed.warnings.len(), 1, "{:?}", streamed.warnings);
     assert_eq!(
         format!("{:?}", streamed.warnings),
