@@ -243,7 +243,6 @@ fn every_part_is_gathered_from_a_node_made_of_files() {
     let read = kubewhy_source::read_node_logs(&out, None, &mut warnings);
     assert_eq!(read.node.as_deref(), Some("node-a"));
     assert!(!read.lines.is_empty());
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -288,7 +287,6 @@ fn a_node_without_a_kubelet_or_a_journal_is_said_so_and_the_rest_still_gathered(
     for p in ["leftovers.txt", "processes.txt", "holders.txt"] {
         assert!(b.parts.iter().any(|(f, _)| f == p), "{p}");
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

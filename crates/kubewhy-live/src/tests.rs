@@ -425,7 +425,6 @@ async fn rejected_credentials_name_the_user_and_the_expired_certificate() {
         )
     );
     assert_eq!(seen.lock().unwrap().len(), 1, "one request, no retries");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[tokio::test]

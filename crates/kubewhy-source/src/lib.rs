@@ -201,6 +201,24 @@ pub(crate) fn line_col(text: &str, offset: usize) -> (u64, u64) {
     (line, col)
 }
 
+/// The longest start of `text` within `max` bytes that ends on a character (what
+/// `str::floor_char_boundary` does, newer than our minimum Rust).
+pub(crate) fn char_floor(text: &str, max: usize) -> &str {
+    let mut end = max.min(text.len());
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
+}
+
+/// `text` as evidence keeps it: whole within `max` bytes, else cut on a character with `…`.
+pub(crate) fn bounded(text: &str, max: usize) -> String {
+    if text.len() <= max {
+        return text.to_string();
+    }
+    format!("{}…", char_floor(text, max))
+}
+
 /// Deepest directory nesting followed; deeper trees are reported, not walked.
 const MAX_DEPTH: usize = 32;
 

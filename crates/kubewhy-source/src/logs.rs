@@ -81,20 +81,8 @@ pub(crate) fn tail_lines(body: &str) -> Vec<String> {
     lines[..start].iter().for_each(|l| redactor.skip(l));
     lines[start..]
         .iter()
-        .map(|l| bounded(&redactor.line(l)))
+        .map(|l| crate::bounded(&redactor.line(l), MAX_LINE))
         .collect()
-}
-
-/// A line as a tail keeps it: at most `MAX_LINE` bytes, cut on a character.
-fn bounded(l: &str) -> String {
-    if l.len() <= MAX_LINE {
-        return l.to_string();
-    }
-    let mut cut = MAX_LINE;
-    while !l.is_char_boundary(cut) {
-        cut -= 1;
-    }
-    format!("{}…", &l[..cut])
 }
 
 /// `tail_lines` of a log read as a stream: only the last lines are held, and each line at most
@@ -135,7 +123,10 @@ pub(crate) fn tail_of(mut reader: impl std::io::BufRead) -> std::io::Result<Vec<
         finish(&mut line, &mut kept);
     }
     let body: Vec<String> = kept.into_iter().collect();
-    Ok(body.iter().map(|l| bounded(&redactor.line(l))).collect())
+    Ok(body
+        .iter()
+        .map(|l| crate::bounded(&redactor.line(l), MAX_LINE))
+        .collect())
 }
 
 #[cfg(test)]

@@ -88,11 +88,7 @@ pub(crate) fn is_paste(text: &str) -> bool {
 /// Whether a JSON text should be read as a paste: no `"kind"` or `"apiVersion"` near its start
 /// (a bare status object, a fragment, JSON log lines).
 pub(crate) fn is_json_paste(text: &str) -> bool {
-    let mut end = text.len().min(4096);
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    let head = &text[..end];
+    let head = crate::char_floor(text, 4096);
     !(head.contains("\"kind\"") || head.contains("\"apiVersion\""))
 }
 

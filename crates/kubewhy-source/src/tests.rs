@@ -255,7 +255,6 @@ fn directory_with_dump_layout_and_a_corrupt_file() {
             .any(|w| w.contains("shop/events.json:2:21: EOF")),
         "{files:?}"
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -399,4 +398,15 @@ fn changing_a_shared_spec_changes_one_pod() {
     assert!(changed.spec.tolerations.is_empty());
     assert_eq!(s.pods[1].spec.tolerations.len(), 1);
     assert!(!s.pods[1].metadata.labels.contains_key("extra"));
+}
+
+/// Evidence is cut on a character, never inside one, and says where it was cut.
+#[test]
+fn bounded_text_is_cut_on_a_character_with_an_ellipsis() {
+    assert_eq!(crate::bounded("abc", 3), "abc");
+    assert_eq!(crate::bounded("abcd", 3), "abc…");
+    // "é" is two bytes: a cut at byte 2 would split it.
+    assert_eq!(crate::bounded("hé!", 2), "h…");
+    assert_eq!(crate::char_floor("é", 1), "");
+    assert_eq!(crate::char_floor("hé", 10), "hé");
 }

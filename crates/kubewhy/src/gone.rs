@@ -389,6 +389,5 @@ mod tests {
         let names: Vec<&str> = got.pods.iter().map(|p| p.name.as_str()).collect();
         assert_eq!(names, ["web-1"]);
         drop(tx);
-        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -81,8 +81,6 @@ fn scan(dir: &Path, input: &str) -> Run {
     let err = std::fs::read_to_string(&stderr).unwrap();
     assert!(!err.contains("panicked"), "{input}: {err}");
     let json: Option<Value> = serde_json::from_slice(&std::fs::read(&stdout).unwrap()).ok();
-    let _ = std::fs::remove_file(&stdout);
-    let _ = std::fs::remove_file(&stderr);
     Run {
         exit: status.code().unwrap_or(-1),
         warnings: err

@@ -228,7 +228,6 @@ fn node_collect_gathers_what_it_can_and_notes_the_rest() {
         .arg(&dir)
         .output()
         .unwrap();
-    let _ = std::fs::remove_dir_all(&dir);
     assert!(scan.status.success());
     assert!(
         !String::from_utf8_lossy(&scan.stderr).contains("warning"),

@@ -50,15 +50,7 @@ static NEW_ENTRY: LazyLock<Regex> = LazyLock::new(|| {
 const MAX_QUOTE: usize = 300;
 
 fn quote(text: &str) -> String {
-    let t = text.trim();
-    if t.len() <= MAX_QUOTE {
-        return t.to_string();
-    }
-    let mut end = MAX_QUOTE;
-    while !t.is_char_boundary(end) {
-        end -= 1;
-    }
-    format!("{}…", &t[..end])
+    crate::bounded(text.trim(), MAX_QUOTE)
 }
 
 /// A pod's UID where a line names it in place of its name (`Orphaned pod "<uid>" found`).

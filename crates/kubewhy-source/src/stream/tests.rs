@@ -167,7 +167,6 @@ fn both_ways(text: &str) -> (crate::Loaded, crate::Loaded) {
         }],
         None,
     );
-    let _ = std::fs::remove_dir_all(&dir);
     (streamed, whole)
 }
 
