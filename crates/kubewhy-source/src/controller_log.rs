@@ -16,7 +16,7 @@ use crate::InputWarning;
 use jiff::Timestamp;
 use kubewhy_model::history::{ControllerAction, ControllerLogEntry};
 use regex::Regex;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::io::BufRead;
 use std::ops::ControlFlow;
 use std::path::Path;
@@ -61,6 +61,11 @@ static OLD_UNSCHEDULED_DONE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"Forced deletion of unscheduled terminating Pod (\S+)/(\S+) succeeded")
         .expect("regex")
 });
+/// A failed request's error, as `utilruntime.HandleError` logs it: `E… gc_controller.go:233]
+/// pods "web-1" not found` (klog text), `"Unhandled Error" err="pods \"web-1\" not found"`
+/// (structured), or the same inside a JSON line. It names the pod, not its namespace.
+static NOT_FOUND: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r#"pods \\?"([^"\\\s]+)\\?" not found"#).expect("not-found regex"));
 static OLD_TAINT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"NoExecuteTaintManager is deleting [Pp]od: (\S+)/(\S+)").expect("regex")
 });
@@ -173,11 +178,17 @@ pub fn parse_controller_log<R: BufRead>(
     let mut named: HashSet<(String, String)> = HashSet::new();
     // This reader's entries start here (a success line only settles a line of the same log).
     let first = out.len();
+    // The pod GC's deletions not yet settled, by pod name: the entry's index in `out`. A
+    // "not found" error right after one says the pod was already gone (a client's deletion won
+    // the race): the collector deleted nothing, and its line is dropped.
+    let mut pending: HashMap<String, usize> = HashMap::new();
+    let mut failed: Vec<usize> = Vec::new();
     crate::for_each_line(name, reader, warnings, |line_no, buf, _| {
         let raw = String::from_utf8_lossy(buf);
         let raw = raw.trim();
         // Cheap filter first: every line kept names one of these.
         if !(raw.contains("arbage collecting")
+            || raw.contains("not found")
             || raw.contains("PodGC")
             || raw.contains("rphaned Pod")
             || raw.contains("unscheduled terminating Pod")
@@ -206,12 +217,14 @@ pub fn parse_controller_log<R: BufRead>(
                 .and_then(|m| m.as_str().parse().ok())
                 .unwrap_or(0);
         } else if let Some((action, ns, pod)) = success_line(msg) {
+            pending.remove(&pod);
             let e = entry(action, ns, pod, None);
             if let Some(e) = settle(&mut out[first..], e, &mut batch_left) {
                 out.push(e);
             }
         } else if let Some((action, ns, pod, node)) = found_line(msg) {
             named.insert((ns.clone(), pod.clone()));
+            pending.insert(pod.clone(), out.len());
             out.push(entry(action, ns, pod, node));
         } else if let Some((ns, pod)) = force_delete_line(msg) {
             if !named.remove(&(ns.clone(), pod.clone())) {
@@ -221,13 +234,34 @@ pub fn parse_controller_log<R: BufRead>(
                 } else {
                     ControllerAction::GcForceDelete
                 };
+                pending.insert(pod.clone(), out.len());
                 out.push(entry(action, ns, pod, None));
+            }
+        } else if let Some(pod) = not_found_line(raw) {
+            if let Some(i) = pending.remove(&pod) {
+                failed.push(i);
             }
         } else if let Some((ns, pod)) = taint_line(msg) {
             out.push(entry(ControllerAction::TaintEviction, ns, pod, None));
         }
         ControlFlow::Continue(())
     });
+    failed.sort_unstable();
+    for i in failed.into_iter().rev() {
+        out.remove(i);
+    }
+}
+
+/// An error line saying a pod was not found: the pod's name. Only error lines (klog's `E`
+/// severity, or an `"Unhandled Error"`) count: an informational line may quote such an error.
+fn not_found_line(raw: &str) -> Option<String> {
+    let error = KLOG.captures(raw).is_some_and(|c| &c[1] == "E")
+        || raw.contains("Unhandled Error")
+        || raw.contains(r#""level":"error""#);
+    if !error {
+        return None;
+    }
+    NOT_FOUND.captures(raw).map(|c| c[1].to_string())
 }
 
 /// A success line ("Forced deletion of orphaned Pod … succeeded"): the rule, namespace and pod.
@@ -478,6 +512,39 @@ I1123 10:21:10.000000       1 gc_controller.go:260] \"Forced deletion of orphane
         );
         // The force-delete line's time is kept: when the pod went.
         assert_eq!(out[1].time.unwrap().to_string(), "2026-11-23T10:20:43.1Z");
+    }
+
+    /// Real 1.20 lines (the e2e churn, 2026-11-26): a client's deletion of an unscheduled pod
+    /// raced the pod GC, whose own request then found the pod gone. The collector deleted
+    /// nothing; its force-delete line must not count as the deletion. Newer wordings of the
+    /// same error (structured klog, JSON) likewise; an info line quoting it does not count.
+    #[test]
+    fn a_force_delete_that_found_the_pod_gone_is_dropped() {
+        let out = parse(
+            r#"I1126 11:16:20.913984    6388 gc_controller.go:78] PodGC is force deleting Pod: e2e-churn/churn-143-18
+E1126 11:16:20.926731    6388 gc_controller.go:233] pods "churn-143-18" not found
+I1126 11:16:20.926751    6388 gc_controller.go:78] PodGC is force deleting Pod: e2e-churn/churn-143-16
+E1126 11:16:20.933075    6388 gc_controller.go:233] pods "churn-143-16" not found
+I1126 11:16:21.000000    6388 gc_controller.go:78] PodGC is force deleting Pod: e2e-churn/kept
+I1126 11:16:21.100000    6388 gc_controller.go:233] Forced deletion of unscheduled terminating Pod e2e-churn/kept succeeded
+E1126 11:16:21.200000    6388 gc_controller.go:233] pods "kept" not found
+I1126 11:16:22.000000       1 gc_controller.go:300] "PodGC is force deleting Pod" pod="shop/new-1"
+E1126 11:16:22.000100       1 gc_controller.go:270] "Unhandled Error" err="pods \"new-1\" not found" logger="UnhandledError"
+{"ts":1764155783.0,"caller":"podgc/gc_controller.go:300","msg":"PodGC is force deleting Pod","v":0,"pod":{"name":"new-2","namespace":"shop"}}
+{"ts":1764155783.1,"caller":"runtime/runtime.go:100","msg":"Unhandled Error","err":"pods \"new-2\" not found"}
+I1126 11:16:24.000000       1 gc_controller.go:300] "PodGC is force deleting Pod" pod="shop/new-3"
+I1126 11:16:24.000100       1 other.go:1] "retrying" err="pods \"new-3\" not found"
+"#,
+        );
+        let got: Vec<(ControllerAction, &str)> =
+            out.iter().map(|e| (e.action, e.name.as_str())).collect();
+        assert_eq!(
+            got,
+            vec![
+                (ControllerAction::GcUnscheduledTerminating, "kept"),
+                (ControllerAction::GcForceDelete, "new-3"),
+            ]
+        );
     }
 
     #[test]

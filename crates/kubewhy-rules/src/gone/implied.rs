@@ -201,7 +201,22 @@ fn deletion_manner(c: &Case, fd: &mut Finding) -> Option<Choice> {
                 return Some((Cause::PodGcThreshold, "a terminated pod deleted at once, without a grace period: how the pod garbage collector removes terminated pods over its threshold".into(), Confidence::Medium));
             }
             if r.node.is_empty() {
-                return Some((Cause::PodGcUnscheduledTerminating, "never scheduled and deleted at once: how the pod garbage collector removes unscheduled terminating pods".into(), Confidence::Medium));
+                // The API server removes a pod that never ran the moment a client deletes it
+                // (the pod GC, seeing it terminating for that instant, may race the request, but
+                // asked nothing first). Only a pod seen left terminating past one of the
+                // collector's 20 s passes is the collector's to finish — the state a live pod
+                // shows below. (`deleted` is when the recorder saw it go: late when it lags.)
+                let lingered = match (r.deletion_seen, r.deleted) {
+                    (Some(seen), Some(gone)) if !r.deleted_in_gap => {
+                        gone.duration_since(seen) >= jiff::SignedDuration::from_secs(20)
+                    }
+                    _ => false,
+                };
+                return Some(if lingered {
+                    (Cause::PodGcUnscheduledTerminating, "never scheduled, left terminating, then deleted without a grace period: how the pod garbage collector removes unscheduled terminating pods".into(), Confidence::Medium)
+                } else {
+                    (Cause::DeletedByClient, "a client deleted it before it was ever scheduled (the API server removes such a pod at once, without a grace period; an audit log would name who)".into(), Confidence::Low)
+                });
             }
         }
         if let Some(g) = r.deletion_grace.filter(|g| *g > 0) {

@@ -476,8 +476,24 @@ fn disrupted_under_budget(c: &Case, fd: &mut Finding) -> Option<Chosen> {
 }
 
 /// 2. The controller-manager's own words.
+///
+/// The pod GC's unscheduled-terminating rule only finishes a deletion a client asked for (it
+/// takes pods already terminating), and a bare force-delete line names no rule: when the audit
+/// log shows someone else's request first, that request removed the pod (the API server deletes
+/// an unscheduled pod at once, and the collector's own request, racing it, is answered "already
+/// deleting") — tier 3 names them.
 fn controller_log(c: &Case, _: &mut Finding) -> Option<Chosen> {
     let line = c.f.controller.first()?;
+    let completes = matches!(
+        line.action,
+        ControllerAction::GcUnscheduledTerminating | ControllerAction::GcForceDelete
+    );
+    if completes
+        && initiator(c.f)
+            .is_some_and(|a| a.actor().strip_prefix(GC_SA) != Some("pod-garbage-collector"))
+    {
+        return None;
+    }
     let node = c.node;
     Some(match line.action {
         ControllerAction::GcTerminated => (Cause::PodGcThreshold, "the pod garbage collector deleted it: one of the oldest terminated pods over --terminated-pod-gc-threshold".into(), Confidence::High),

@@ -781,6 +781,93 @@ I1122 11:20:00.110000   10834 gc_controller.go:185] Forced deletion of orphaned 
         assert_eq!(cause(&a), (Cause::PodGcThreshold, Confidence::Medium));
     }
 
+    /// The e2e churn on the real 1.20 cluster (2026-11-26): the test client deleted a pod that
+    /// was never scheduled, and the pod GC, seeing it terminating, raced it. Real lines: the
+    /// client's delete (200), the collector's (404), its force-delete line and the "not found"
+    /// error. The client removed it; the collector did nothing.
+    const RACE_ADMIN: &str = r#"{"kind":"Event","apiVersion":"audit.k8s.io/v1","level":"Metadata","auditID":"bdbe880a-2fa4-4e2e-b0b4-867e69b66ba4","stage":"ResponseComplete","requestURI":"/api/v1/namespaces/e2e-churn/pods/churn-143-18?","verb":"delete","user":{"username":"admin","groups":["system:masters","system:authenticated"]},"sourceIPs":["127.0.0.1"],"objectRef":{"resource":"pods","namespace":"e2e-churn","name":"churn-143-18","apiVersion":"v1"},"responseStatus":{"metadata":{},"code":200},"requestReceivedTimestamp":"2026-11-26T11:16:20.836663Z","stageTimestamp":"2026-11-26T11:16:20.867711Z","annotations":{"authorization.k8s.io/decision":"allow","authorization.k8s.io/reason":""}}"#;
+    const RACE_GC_404: &str = r#"{"kind":"Event","apiVersion":"audit.k8s.io/v1","level":"Metadata","auditID":"04155f78-540b-4d8c-a8f6-6af4903a3abe","stage":"ResponseComplete","requestURI":"/api/v1/namespaces/e2e-churn/pods/churn-143-18","verb":"delete","user":{"username":"system:serviceaccount:kube-system:pod-garbage-collector","uid":"6017fd43-a0b4-4e9a-bab0-9c0288ff4ab3","groups":["system:serviceaccounts","system:serviceaccounts:kube-system","system:authenticated"]},"sourceIPs":["127.0.0.1"],"userAgent":"kube-controller-manager/v1.20.2 (linux/amd64) kubernetes/faecb19/system:serviceaccount:kube-system:pod-garbage-collector","objectRef":{"resource":"pods","namespace":"e2e-churn","name":"churn-143-18","apiVersion":"v1"},"responseStatus":{"metadata":{},"status":"Failure","reason":"NotFound","code":404},"requestReceivedTimestamp":"2026-11-26T11:16:20.923746Z","stageTimestamp":"2026-11-26T11:16:20.924958Z","annotations":{"authorization.k8s.io/decision":"allow","authorization.k8s.io/reason":"RBAC: allowed by ClusterRoleBinding \"system:controller:pod-garbage-collector\" of ClusterRole \"system:controller:pod-garbage-collector\" to ServiceAccount \"pod-garbage-collector/kube-system\""}}"#;
+    const RACE_KCM: &str = "I1126 11:16:20.913984    6388 gc_controller.go:78] PodGC is force deleting Pod: e2e-churn/churn-143-18
+E1126 11:16:20.926731    6388 gc_controller.go:233] pods \"churn-143-18\" not found
+";
+
+    fn race_history(audit: &[&str], kcm: &str) -> History {
+        let mut h = History::default();
+        let mut w = Vec::new();
+        kubewhy_source::parse_audit(
+            "audit.log",
+            audit.join("\n").as_bytes(),
+            &mut h.audit,
+            &mut w,
+        );
+        h.audit.sort_by_key(|e| e.time);
+        kubewhy_source::parse_controller_log(
+            "kcm.log",
+            kcm.as_bytes(),
+            "2026-11-26T12:00:00Z".parse().ok(),
+            &mut h.controller,
+            &mut w,
+        );
+        assert!(w.is_empty(), "{w:?}");
+        h.sources = vec!["audit log".into(), "controller log".into()];
+        h
+    }
+
+    #[test]
+    fn a_client_deletion_raced_by_the_pod_gc_is_the_clients() {
+        // What the real run logged: the collector's attempt failed.
+        let h = race_history(&[RACE_ADMIN, RACE_GC_404], RACE_KCM);
+        assert!(h.controller.is_empty(), "{:#?}", h.controller);
+        let a = ask(&Snapshot::default(), &h, "e2e-churn", "churn-143-18");
+        assert_eq!(cause(&a), (Cause::DeletedByClient, Confidence::High));
+        assert!(
+            a.findings[0].summary.contains("admin deleted it"),
+            "{}",
+            a.findings[0].summary
+        );
+        assert!(
+            a.findings[0].evidence.iter().any(|e| e.quote
+                == "2026-11-26T11:16:20.836663Z delete pods e2e-churn/churn-143-18 by admin → 200"),
+            "{:#?}",
+            a.findings[0].evidence
+        );
+        // The rarer outcome (once in 57,150 deletions in CI): the collector's request came
+        // between the client's two steps and was answered "already deleting" (200), and the
+        // collector logged its success line (1.20's wording). The client still asked first.
+        let gc_200 = RACE_GC_404.replace(
+            r#""status":"Failure","reason":"NotFound","code":404"#,
+            r#""code":200"#,
+        );
+        let kcm = "I1126 11:16:20.913984    6388 gc_controller.go:78] PodGC is force deleting Pod: e2e-churn/churn-143-18
+I1126 11:16:20.926731    6388 gc_controller.go:235] Forced deletion of unscheduled terminating Pod e2e-churn/churn-143-18 succeeded
+";
+        let h = race_history(&[RACE_ADMIN, &gc_200], kcm);
+        assert_eq!(h.controller.len(), 1);
+        let a = ask(&Snapshot::default(), &h, "e2e-churn", "churn-143-18");
+        assert_eq!(cause(&a), (Cause::DeletedByClient, Confidence::High));
+        assert!(
+            a.findings[0].summary.contains("admin deleted it"),
+            "{}",
+            a.findings[0].summary
+        );
+        // Without the audit log, the collector's success line is all there is: its rule.
+        let h = race_history(&[], kcm);
+        let a = ask(&Snapshot::default(), &h, "e2e-churn", "churn-143-18");
+        assert_eq!(
+            cause(&a),
+            (Cause::PodGcUnscheduledTerminating, Confidence::High)
+        );
+        // The collector's own request first (it acted on its own, e.g. the threshold): its rule.
+        let gc_first = gc_200.replace("2026-11-26T11:16:20.923746Z", "2026-11-26T11:16:20.800000Z");
+        let h = race_history(&[RACE_ADMIN, &gc_first], kcm);
+        let a = ask(&Snapshot::default(), &h, "e2e-churn", "churn-143-18");
+        assert_eq!(
+            a.findings[0].cause,
+            Cause::PodGcUnscheduledTerminating,
+            "{a:#?}"
+        );
+    }
+
     /// An audit log alone, with what the cluster shows now: the Scheduled event names the node
     /// (a Node registered again after it is not the one the pod was bound to), and a CronJob's
     /// naming ties a deleted Job to its history limit when its event is missing.
@@ -997,8 +1084,8 @@ mod scaled_down {
 
     /// What the flight recorder kept when `kubectl scale --replicas=0` removed a Pending pod of
     /// a 200-replica Deployment: never scheduled and gone at once (the API server deletes an
-    /// unscheduled pod without a grace period), which alone reads like the pod GC's
-    /// unscheduled-terminating rule; and the replica changes seen a moment before.
+    /// unscheduled pod without a grace period, whoever asks); and the replica changes seen a
+    /// moment before.
     fn recorded(scalings: bool) -> History {
         let owner = |kind: &str, name: &str| OwnerLink {
             kind: kind.into(),
@@ -1080,9 +1167,33 @@ mod scaled_down {
             ),
             "{quotes:#?}"
         );
-        // Without the replica changes, the recorder's row alone still reads as the pod GC's.
+        // Without the replica changes: a client's deletion, who unknown. Not the pod GC's
+        // unscheduled-terminating rule, which takes pods left terminating; this one went at once.
         let a = ask(&recorded(false));
-        assert_eq!(a.findings[0].cause, Cause::PodGcUnscheduledTerminating);
+        assert_eq!(
+            (a.findings[0].cause, a.findings[0].confidence),
+            (Cause::DeletedByClient, Confidence::Low)
+        );
+        assert!(
+            a.findings[0]
+                .summary
+                .contains("before it was ever scheduled"),
+            "{}",
+            a.findings[0].summary
+        );
+        // Seen terminating at 10:00:03 and gone 25 s later, past a collector's pass: its rule.
+        let mut h = recorded(false);
+        h.pods[0].deletion_seen = at("2026-11-23T10:00:03Z");
+        h.pods[0].deletion_grace = Some(0);
+        h.pods[0].deleted = at("2026-11-23T10:00:28Z");
+        let a = ask(&h);
+        assert_eq!(
+            (a.findings[0].cause, a.findings[0].confidence),
+            (Cause::PodGcUnscheduledTerminating, Confidence::Medium)
+        );
+        // Seen terminating and gone within the same second: the API server, on a request.
+        h.pods[0].deleted = at("2026-11-23T10:00:03.4Z");
+        assert_eq!(ask(&h).findings[0].cause, Cause::DeletedByClient);
     }
 
     #[test]
