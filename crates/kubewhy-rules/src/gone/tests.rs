@@ -813,18 +813,19 @@ E1126 11:16:20.926731    6388 gc_controller.go:233] pods \"churn-143-18\" not fo
         h
     }
 
+    fn admin_deleted_it(a: &Answer) {
+        assert_eq!(cause(a), (Cause::DeletedByClient, Confidence::High));
+        let summary = &a.findings[0].summary;
+        assert!(summary.contains("admin deleted it"), "{summary}");
+    }
+
     #[test]
     fn a_client_deletion_raced_by_the_pod_gc_is_the_clients() {
         // What the real run logged: the collector's attempt failed.
         let h = race_history(&[RACE_ADMIN, RACE_GC_404], RACE_KCM);
         assert!(h.controller.is_empty(), "{:#?}", h.controller);
         let a = ask(&Snapshot::default(), &h, "e2e-churn", "churn-143-18");
-        assert_eq!(cause(&a), (Cause::DeletedByClient, Confidence::High));
-        assert!(
-            a.findings[0].summary.contains("admin deleted it"),
-            "{}",
-            a.findings[0].summary
-        );
+        admin_deleted_it(&a);
         assert!(
             a.findings[0].evidence.iter().any(|e| e.quote
                 == "2026-11-26T11:16:20.836663Z delete pods e2e-churn/churn-143-18 by admin → 200"),
@@ -844,12 +845,7 @@ I1126 11:16:20.926731    6388 gc_controller.go:235] Forced deletion of unschedul
         let h = race_history(&[RACE_ADMIN, &gc_200], kcm);
         assert_eq!(h.controller.len(), 1);
         let a = ask(&Snapshot::default(), &h, "e2e-churn", "churn-143-18");
-        assert_eq!(cause(&a), (Cause::DeletedByClient, Confidence::High));
-        assert!(
-            a.findings[0].summary.contains("admin deleted it"),
-            "{}",
-            a.findings[0].summary
-        );
+        admin_deleted_it(&a);
         // Without the audit log, the collector's success line is all there is: its rule.
         let h = race_history(&[], kcm);
         let a = ask(&Snapshot::default(), &h, "e2e-churn", "churn-143-18");
