@@ -632,13 +632,7 @@ async fn log_with(
         Err(_) => Err("no answer within 15 s".into()),
         // The kubelet answers 200 with this sentence when the container's log is gone (a dead
         // container removed between restarts): there is no log, and it is not the app's words.
-        Ok(Ok(text))
-            if text
-                .trim_start()
-                .starts_with("unable to retrieve container logs for ") =>
-        {
-            Ok(None)
-        }
+        Ok(Ok(text)) if kubewhy_model::messages::app::log_unavailable(text.lines()) => Ok(None),
         Ok(Ok(text)) if text.trim().is_empty() => Ok(None),
         Ok(Ok(text)) => {
             // limitBytes may cut the first line in the middle: drop that fragment.

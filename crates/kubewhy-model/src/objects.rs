@@ -1294,6 +1294,14 @@ pub struct ContainerLog {
     pub previous: bool,
 }
 
+impl ContainerLog {
+    /// The log holds only the kubelet's word that there is none (the container removed
+    /// between restarts, its file gone): nothing the container wrote.
+    pub fn unavailable(&self) -> bool {
+        crate::messages::app::log_unavailable(self.tail.iter().map(String::as_str))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -591,18 +591,21 @@ impl Snapshot {
         self.kinds_loaded.contains_key("Node")
     }
     /// The log of a container: the previous run's when the data has it (it explains a crash),
-    /// else the current run's, else the pod's log that names no container.
+    /// else the current run's, else the pod's log that names no container. A log that holds
+    /// only the kubelet's "unable to retrieve container logs" is none.
     pub fn logs_for(&self, ns: &str, pod: &str, container: &str) -> Option<&ContainerLog> {
-        let its = |l: &&ContainerLog| l.namespace == ns && l.pod == pod && l.container == container;
+        let its = |l: &&ContainerLog| {
+            l.namespace == ns && l.pod == pod && l.container == container && !l.unavailable()
+        };
         self.logs
             .iter()
             .filter(its)
             .find(|l| l.previous)
             .or_else(|| self.logs.iter().find(its))
             .or_else(|| {
-                self.logs
-                    .iter()
-                    .find(|l| l.namespace == ns && l.pod == pod && l.container.is_empty())
+                self.logs.iter().find(|l| {
+                    l.namespace == ns && l.pod == pod && l.container.is_empty() && !l.unavailable()
+                })
             })
     }
     /// Labels of an object, for `-l` filtering.
@@ -698,5 +701,53 @@ mod tests {
         snap.logs.pop();
         assert_eq!(origin(&snap, "app").as_deref(), Some("current.log"));
         assert_eq!(origin(&snap, "other").as_deref(), Some("logs.txt"));
+    }
+
+    /// The e2e's must-gather (CI, 2026-11-26): the crashing container restarted while its
+    /// previous log was fetched, and the kubelet's answer stood in `previous.log`. That is no
+    /// log: the current run's is the container's words.
+    #[test]
+    fn the_kubelets_no_log_answer_is_no_log() {
+        let log = |previous: bool, origin: &str, line: &str| ContainerLog {
+            namespace: "e2e-refused".into(),
+            pod: "dependent".into(),
+            container: "main".into(),
+            origin: origin.into(),
+            tail: vec![line.into(), String::new()],
+            previous,
+        };
+        let gone = "unable to retrieve container logs for containerd://d2d47199821abdbba893dcda65c224466a9adc57bd6a7ea91e2c3d98b27dcdd8";
+        let mut snap = Snapshot {
+            logs: vec![
+                log(false, "current.log", "connect: connection refused"),
+                log(true, "previous.log", gone),
+            ],
+            ..Default::default()
+        };
+        let origin = |s: &Snapshot| {
+            s.logs_for("e2e-refused", "dependent", "main")
+                .map(|l| l.origin.clone())
+        };
+        assert_eq!(origin(&snap).as_deref(), Some("current.log"));
+        snap.logs.remove(0);
+        assert_eq!(origin(&snap), None);
+        // The other answers, as kubectl saves them too; application text quoting one is a log.
+        for line in [
+            r#"failed to try resolving symlinks in path "/var/log/pods/a_b_c/main/1.log": lstat /var/log/pods/a_b_c/main/1.log: no such file or directory"#,
+            r#"previous terminated container "main" in pod "dependent" not found"#,
+            r#"Error from server (BadRequest): container "main" in pod "dependent" is waiting to start: ContainerCreating"#,
+        ] {
+            assert!(crate::messages::app::log_unavailable([line]), "{line}");
+        }
+        for text in [
+            "",
+            "error: unable to retrieve container logs for containerd://x",
+            "unable to retrieve container logs for containerd://x\npanic: boom",
+        ] {
+            assert!(
+                !crate::messages::app::log_unavailable(text.lines()),
+                "{text}"
+            );
+        }
     }
 }

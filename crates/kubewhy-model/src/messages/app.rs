@@ -13,6 +13,32 @@ fn re(s: &str) -> Regex {
     Regex::new(s).unwrap_or_else(|e| panic!("{s}: {e}"))
 }
 
+/// What stands where a container's log was asked for and there was none to give: the kubelet's
+/// answers (`kuberuntime_container.go`: the container gone between restarts; `logs.go`: its
+/// file gone; `kubelet_pods.go`: no previous run, not started yet), as a bundle or
+/// `kubectl logs` saves them in the log's place. Not the application's words.
+static LOG_UNAVAILABLE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"^(?:Error from server \(BadRequest\): )?(?:unable to retrieve container logs for \S+$|failed to try resolving symlinks in path "|previous terminated container "[^"]*" in pod "[^"]*" not found|container "[^"]*" in pod "[^"]*" is (?:terminated|waiting to start\b))"#,
+    )
+});
+
+/// A log whose every line is one of the kubelet's "there is no log" answers (and that has one).
+pub fn log_unavailable<'a>(lines: impl IntoIterator<Item = &'a str>) -> bool {
+    let mut any = false;
+    for l in lines {
+        let l = l.trim();
+        if l.is_empty() {
+            continue;
+        }
+        if !LOG_UNAVAILABLE.is_match(l) {
+            return false;
+        }
+        any = true;
+    }
+    any
+}
+
 /// `User "system:serviceaccount:NS:SA" cannot VERB resource "R" in API group "G"`.
 pub static RBAC: LazyLock<Regex> = LazyLock::new(|| {
     re(
