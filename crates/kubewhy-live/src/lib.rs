@@ -168,6 +168,36 @@ pub(crate) const RESOURCES: &[Resource] = &[
         judges: "Argo Workflows' pod GC",
         namespaced: true,
     },
+    // Dynamic resource allocation (1.32 beta, 1.34 GA; 404 where not served): the claims a
+    // Pending pod waits on, their classes, and the devices each node's drivers publish.
+    Resource {
+        prefixes: DRA,
+        plural: "resourceclaims",
+        kind: "ResourceClaim",
+        judges: "pods whose resource claims (DRA) cannot be allocated",
+        namespaced: true,
+    },
+    Resource {
+        prefixes: DRA,
+        plural: "resourceclaimtemplates",
+        kind: "ResourceClaimTemplate",
+        judges: "the claims made for pods from templates (DRA)",
+        namespaced: true,
+    },
+    Resource {
+        prefixes: DRA,
+        plural: "deviceclasses",
+        kind: "DeviceClass",
+        judges: "device classes that do not exist (DRA)",
+        namespaced: false,
+    },
+    Resource {
+        prefixes: DRA,
+        plural: "resourceslices",
+        kind: "ResourceSlice",
+        judges: "which nodes publish devices of a driver (DRA)",
+        namespaced: false,
+    },
     Resource {
         prefixes: &["/apis/storage.k8s.io/v1"],
         plural: "storageclasses",
@@ -225,6 +255,13 @@ pub(crate) const RESOURCES: &[Resource] = &[
         judges: "admission webhooks that refuse pods",
         namespaced: false,
     },
+];
+
+/// The versions of `resource.k8s.io` tried, newest first (1.34's v1, 1.33's v1beta2, 1.32's v1beta1).
+const DRA: &[&str] = &[
+    "/apis/resource.k8s.io/v1",
+    "/apis/resource.k8s.io/v1beta2",
+    "/apis/resource.k8s.io/v1beta1",
 ];
 
 /// Namespaces whose leases every scan reads: node heartbeats, the scheduler's leader lease.

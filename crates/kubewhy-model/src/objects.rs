@@ -402,6 +402,42 @@ pub struct SharedSpec {
     pub topology_spread_constraints: Vec<TopologySpreadConstraint>,
     /// RuntimeClass overhead, added to the pod's requests by the scheduler.
     pub overhead: ResourceMap,
+    /// `spec.schedulingGates` (1.26+): the scheduler leaves the pod alone while one remains.
+    #[serde(deserialize_with = "exact")]
+    pub scheduling_gates: Vec<LocalRef>,
+    /// `spec.resourceClaims` (dynamic resource allocation, 1.26+).
+    #[serde(deserialize_with = "exact")]
+    pub resource_claims: Vec<PodResourceClaim>,
+    /// `Always` (the default), `OnFailure` or `Never`.
+    pub restart_policy: Option<Str>,
+    pub active_deadline_seconds: Option<i64>,
+}
+
+/// One of `spec.resourceClaims`: the claim by name, or the template the pod's claim is made
+/// from (its generated name is in `status.resourceClaimStatuses`). Before 1.28 both sat under
+/// `source`.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct PodResourceClaim {
+    pub name: Str,
+    pub resource_claim_name: Option<Str>,
+    pub resource_claim_template_name: Option<Str>,
+    pub source: Option<Box<PodResourceClaim>>,
+}
+
+impl PodResourceClaim {
+    /// (claim name, template name), wherever the API version put them.
+    pub fn refs(&self) -> (Option<&str>, Option<&str>) {
+        let s = self.source.as_deref();
+        (
+            self.resource_claim_name
+                .as_deref()
+                .or(s.and_then(|s| s.resource_claim_name.as_deref())),
+            self.resource_claim_template_name
+                .as_deref()
+                .or(s.and_then(|s| s.resource_claim_template_name.as_deref())),
+        )
+    }
 }
 
 /// The required (hard) parts of a pod's affinity: the preferred ones never keep a pod Pending.
@@ -520,6 +556,25 @@ pub struct Container {
     pub readiness_probe: bool,
     #[serde(deserialize_with = "present")]
     pub startup_probe: bool,
+    pub lifecycle: Lifecycle,
+}
+
+/// A container's hooks: only whether each is there.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct Lifecycle {
+    #[serde(deserialize_with = "present")]
+    pub post_start: bool,
+    #[serde(deserialize_with = "present")]
+    pub pre_stop: bool,
+}
+
+impl Container {
+    /// A restartable init container (1.28+): it runs beside the app containers for the pod's
+    /// whole life.
+    pub fn is_sidecar(&self) -> bool {
+        self.restart_policy.as_deref() == Some("Always")
+    }
 }
 
 /// `true` when the field is present and not null, without keeping its content.
@@ -659,6 +714,19 @@ pub struct PodStatus {
     pub start_time: Option<Timestamp>,
     /// The node the scheduler's preemption cleared room on for this pod.
     pub nominated_node_name: Option<Str>,
+    /// An in-place resize's state (1.27–1.32; conditions from 1.33): `Proposed`,
+    /// `InProgress`, `Deferred`, `Infeasible`.
+    pub resize: Option<Str>,
+    /// The names of the claims made from the pod's claim templates (1.28+).
+    #[serde(deserialize_with = "exact")]
+    pub resource_claim_statuses: Vec<ClaimStatusRef>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct ClaimStatusRef {
+    pub name: Str,
+    pub resource_claim_name: Option<Str>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -668,6 +736,8 @@ pub struct ContainerStatus {
     pub image: Str,
     pub ready: bool,
     pub restart_count: i64,
+    /// A sidecar (restartable init container) that has started.
+    pub started: Option<bool>,
     pub state: ContainerState,
     pub last_state: ContainerState,
     #[serde(rename = "containerID")]
@@ -1080,6 +1150,13 @@ pub struct WorkloadSpec {
     /// An Argo Workflow's `spec.podGC`: when the workflow controller deletes its own pods.
     #[serde(rename = "podGC")]
     pub pod_gc: Option<WorkflowPodGc>,
+    /// A Job's retries (default 6), per index (1.28+), deadline and whether a
+    /// `podFailurePolicy` decides some failures.
+    pub backoff_limit: Option<i64>,
+    pub backoff_limit_per_index: Option<i64>,
+    pub active_deadline_seconds: Option<i64>,
+    #[serde(deserialize_with = "present")]
+    pub pod_failure_policy: bool,
 }
 
 /// Argo Workflows' `spec.podGC`.
@@ -1115,6 +1192,9 @@ pub struct WorkloadStatus {
     /// An Argo Workflow's completion time.
     #[serde(deserialize_with = "lenient_time")]
     pub finished_at: Option<Timestamp>,
+    /// A Job's pods by outcome.
+    pub failed: Option<i64>,
+    pub succeeded: Option<i64>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -1177,6 +1257,8 @@ pub struct PodDisruptionBudget {
 #[serde(default, rename_all = "camelCase")]
 pub struct PdbSpec {
     pub selector: Option<LabelSelector>,
+    pub min_available: Option<QuantityText>,
+    pub max_unavailable: Option<QuantityText>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -1187,6 +1269,7 @@ pub struct PdbStatus {
     pub disruptions_allowed: i64,
     pub current_healthy: i64,
     pub desired_healthy: i64,
+    pub expected_pods: i64,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -1266,6 +1349,151 @@ pub struct Webhook {
 pub struct WebhookClientConfig {
     pub service: Option<ServiceRef>,
     pub url: Option<Str>,
+}
+
+// ------------------------------------------------------------ dynamic resource allocation
+
+/// A ResourceClaim, or a ResourceClaimTemplate (whose claim spec sits one level deeper, under
+/// `spec.spec`), of any `resource.k8s.io` version from v1alpha2 (1.27) to v1 (1.34).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct ResourceClaim {
+    #[serde(skip)]
+    pub kind: Str,
+    pub metadata: Meta,
+    pub spec: ClaimSpec,
+    pub status: ClaimStatus,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct ClaimSpec {
+    pub devices: ClaimDevices,
+    /// v1alpha2's class (before DeviceClass).
+    pub resource_class_name: Option<Str>,
+    /// A template's claim spec.
+    pub spec: Option<Box<ClaimSpec>>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct ClaimDevices {
+    #[serde(deserialize_with = "exact")]
+    pub requests: Vec<DeviceRequest>,
+}
+
+/// One device request: its class directly (v1alpha3, v1beta1), under `exactly` (v1beta2, v1),
+/// or one class per alternative (`firstAvailable`).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct DeviceRequest {
+    pub name: Str,
+    pub device_class_name: Option<Str>,
+    pub count: Option<i64>,
+    pub exactly: Option<Box<DeviceRequest>>,
+    #[serde(deserialize_with = "exact")]
+    pub first_available: Vec<DeviceRequest>,
+}
+
+impl DeviceRequest {
+    /// Every DeviceClass the request can be served from.
+    pub fn classes(&self) -> Vec<&str> {
+        let mut v: Vec<&str> = self.device_class_name.as_deref().into_iter().collect();
+        if let Some(e) = &self.exactly {
+            v.extend(e.classes());
+        }
+        for a in &self.first_available {
+            v.extend(a.classes());
+        }
+        v
+    }
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct ClaimStatus {
+    #[serde(deserialize_with = "present")]
+    pub allocation: bool,
+    #[serde(deserialize_with = "exact")]
+    pub reserved_for: Vec<LocalRef>,
+}
+
+impl ResourceClaim {
+    /// The claim's spec (a template's is one level deeper).
+    pub fn claim_spec(&self) -> &ClaimSpec {
+        self.spec.spec.as_deref().unwrap_or(&self.spec)
+    }
+}
+
+/// A DeviceClass (1.31+) or a v1alpha2 ResourceClass: its name and, for the driver its
+/// selectors name, the CEL text (`device.driver == "gpu.example.com"`).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct DeviceClass {
+    pub metadata: Meta,
+    pub spec: DeviceClassSpec,
+    /// v1alpha2's ResourceClass names its driver directly.
+    pub driver_name: Option<Str>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct DeviceClassSpec {
+    #[serde(deserialize_with = "exact")]
+    pub selectors: Vec<DeviceSelector>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct DeviceSelector {
+    pub cel: Option<CelSelector>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct CelSelector {
+    pub expression: Str,
+}
+
+impl DeviceClass {
+    /// The driver the class's selectors require (`device.driver == "x"`), when they say.
+    pub fn driver(&self) -> Option<&str> {
+        if let Some(d) = self.driver_name.as_deref() {
+            return Some(d);
+        }
+        self.spec.selectors.iter().find_map(|s| {
+            let e = s.cel.as_ref()?.expression.as_str();
+            let rest = &e[e.find("device.driver")? + "device.driver".len()..];
+            let rest = rest.trim_start().strip_prefix("==")?.trim_start();
+            let q = rest.chars().next().filter(|c| *c == '"' || *c == '\'')?;
+            let rest = &rest[1..];
+            Some(&rest[..rest.find(q)?])
+        })
+    }
+}
+
+/// A ResourceSlice (1.31+): the devices one driver publishes for a node (or a pool of nodes).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct ResourceSlice {
+    pub metadata: Meta,
+    pub spec: ResourceSliceSpec,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct ResourceSliceSpec {
+    pub driver: Str,
+    pub node_name: Option<Str>,
+    pub all_nodes: Option<bool>,
+    /// How many devices the slice publishes (their attributes are not kept).
+    #[serde(deserialize_with = "count")]
+    pub devices: usize,
+}
+
+/// The length of a list, without keeping its items.
+fn count<'de, D: Deserializer<'de>>(d: D) -> Result<usize, D::Error> {
+    Ok(Option::<Vec<IgnoredAny>>::deserialize(d)?.map_or(0, |v| v.len()))
 }
 
 /// Any object kubewhy has no slim view for (custom resources included): namespace checks need

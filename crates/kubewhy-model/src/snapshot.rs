@@ -30,6 +30,9 @@ macro_rules! object_lists {
             limit_ranges,
             csi_drivers,
             webhook_configurations,
+            resource_claims,
+            device_classes,
+            resource_slices,
             others
         )
     };
@@ -56,6 +59,11 @@ pub struct Snapshot {
     pub limit_ranges: Vec<LimitRange>,
     pub csi_drivers: Vec<GenericObject>,
     pub webhook_configurations: Vec<WebhookConfiguration>,
+    /// Dynamic resource allocation: ResourceClaims and ResourceClaimTemplates (`kind` tells),
+    /// DeviceClasses (and v1alpha2 ResourceClasses), ResourceSlices.
+    pub resource_claims: Vec<ResourceClaim>,
+    pub device_classes: Vec<DeviceClass>,
+    pub resource_slices: Vec<ResourceSlice>,
     /// Objects of kinds without a slim view (custom resources included).
     pub others: Vec<GenericObject>,
     pub logs: Vec<ContainerLog>,

@@ -20,6 +20,8 @@ const CAUSES: &[Cause] = &[
     Cause::DependencyUnreachable,
     Cause::PodNetworkBroken,
     Cause::ImagePlatformMismatch,
+    Cause::CompletedButRestarted,
+    Cause::LifecycleHookFailed,
 ];
 
 /// Restarts from which a container that is running again still counts as crash-looping.
@@ -72,7 +74,12 @@ fn crashes(cs: &ContainerStatus) -> bool {
     let waiting = cs.state.waiting.as_ref().map(|w| w.reason.as_str());
     let crash_looping = matches!(
         waiting,
-        Some("CrashLoopBackOff" | "RunContainerError" | "CreateContainerError")
+        Some(
+            "CrashLoopBackOff"
+                | "RunContainerError"
+                | "CreateContainerError"
+                | "PostStartHookError"
+        )
     );
     let flapping = cs.restart_count >= FLAPPING_RESTARTS
         && cs
@@ -122,6 +129,8 @@ struct Crashing<'a> {
     field: String,
     waiting: Option<&'a kubewhy_model::objects::StateWaiting>,
     probe_kill: Option<&'a kubewhy_model::objects::Event>,
+    /// The kubelet's word that the container's postStart hook failed.
+    hook_failure: Option<&'a kubewhy_model::objects::Event>,
     log: Option<&'a kubewhy_model::objects::ContainerLog>,
     recognised: Option<crate::loglines::Recognised>,
     limit: Option<kubewhy_model::objects::Str>,
@@ -164,7 +173,13 @@ fn check_container(
             ),
         ),
     };
-    let mut f = Finding::new(cause, Severity::Error, summary)
+    // Nothing failed when a finished process is merely started again.
+    let severity = if cause == Cause::CompletedButRestarted {
+        Severity::Warning
+    } else {
+        Severity::Error
+    };
+    let mut f = Finding::new(cause, severity, summary)
         .object(info.key.clone())
         .group(group);
     f = evidence(&c, f);
@@ -239,19 +254,54 @@ fn crashing<'a, 's: 'a>(
                 .map(|t| t.message.clone())
         });
 
-    let cause = crash_cause(term, start_error.as_ref(), probe_kill.is_some())?;
+    let container = info.container(&cs.name);
+    // A postStart hook that fails gets the container killed (exit code 137 or 143, or whatever
+    // it ended with) and restarted: the hook is the cause, not the signal.
+    let hook_failure = events.iter().rev().find(|e| {
+        e.reason == "FailedPostStartHook"
+            && (e.container() == Some(cs.name.as_str())
+                || e.message
+                    .contains(&format!("for Container \"{}\"", cs.name))
+                || (e.container().is_none()
+                    && container.is_some_and(|c| c.lifecycle.post_start)
+                    && info
+                        .pod
+                        .spec
+                        .containers
+                        .iter()
+                        .filter(|c| c.lifecycle.post_start)
+                        .count()
+                        == 1))
+    });
+    let hook_waiting = waiting.is_some_and(|w| w.reason == "PostStartHookError");
+    let cause = match crash_cause(term, start_error.as_ref(), probe_kill.is_some()) {
+        Some(Cause::OomKilled) => Cause::OomKilled,
+        _ if hook_failure.is_some() || hook_waiting => Cause::LifecycleHookFailed,
+        Some(Cause::AppExitError)
+            if term.is_some_and(|t| t.exit_code == 0)
+                && waiting.is_some_and(|w| w.reason == "CrashLoopBackOff")
+                && restarted_always(info, cs, init) =>
+        {
+            Cause::CompletedButRestarted
+        }
+        c => c?,
+    };
     // The application's last words name a more precise cause: a dependency that does not
     // answer, Service IPs unreachable from the node, a binary for another architecture.
     let log = snap.logs_for(info.ns(), info.name(), &cs.name);
     let recognised = log
         .filter(|_| cause == Cause::AppExitError)
         .and_then(|log| crate::loglines::recognise(&log.tail, info.ns()));
-    if term.is_none() && start_error.is_none() && probe_kill.is_none() && recognised.is_none() {
+    if term.is_none()
+        && start_error.is_none()
+        && probe_kill.is_none()
+        && recognised.is_none()
+        && cause != Cause::LifecycleHookFailed
+    {
         return None; // nothing to decode: reported as unexplained
     }
     let cause = recognised.as_ref().and_then(|r| r.cause).unwrap_or(cause);
 
-    let container = info.container(&cs.name);
     let limit = container
         .and_then(|c| c.resources.limits.get("memory"))
         .map(|q| q.0.clone());
@@ -263,6 +313,7 @@ fn crashing<'a, 's: 'a>(
         field,
         waiting: waiting.map(|w| &**w),
         probe_kill: probe_kill.copied(),
+        hook_failure: hook_failure.copied(),
         log,
         recognised,
         limit,
@@ -325,6 +376,41 @@ fn evidence(c: &Crashing, mut f: Finding) -> Finding {
     if let Some(e) = c.probe_kill {
         f = f.event(Some(&info.key), e);
     }
+    if let Some(e) = c.hook_failure {
+        f = f.event(Some(&info.key), e);
+    }
+    if cause == Cause::LifecycleHookFailed
+        && info
+            .container(&cs.name)
+            .is_some_and(|c| c.lifecycle.post_start)
+    {
+        f = f.evidence(
+            EvidenceKind::Field,
+            Some(&info.key),
+            format!(
+                "spec.{}[{}].lifecycle.postStart",
+                if list == "initContainerStatuses" {
+                    "initContainers"
+                } else {
+                    "containers"
+                },
+                cs.name
+            ),
+            "set",
+        );
+    }
+    if cause == Cause::CompletedButRestarted {
+        f = f.evidence(
+            EvidenceKind::Field,
+            Some(&info.key),
+            "spec.restartPolicy",
+            info.pod
+                .spec
+                .restart_policy
+                .as_deref()
+                .unwrap_or("Always (the default)"),
+        );
+    }
     if let Some(log) = log {
         let lines: Vec<&String> = log.tail.iter().filter(|l| !l.trim().is_empty()).collect();
         let last = &lines[lines.len().saturating_sub(LOG_LINES)..];
@@ -351,6 +437,24 @@ fn evidence(c: &Crashing, mut f: Finding) -> Finding {
         );
     }
     f
+}
+
+/// Whether the kubelet restarts the container whatever its exit code: the pod's restartPolicy is
+/// Always (the default; every Deployment, StatefulSet, DaemonSet), or it is a sidecar.
+fn restarted_always(info: &PodInfo, cs: &ContainerStatus, init: bool) -> bool {
+    if init {
+        return info.container(&cs.name).is_some_and(|c| c.is_sidecar());
+    }
+    info.pod
+        .spec
+        .restart_policy
+        .as_deref()
+        .is_none_or(|p| p == "Always")
+}
+
+/// What one termination record alone says (a Job's failed pod, which does not crash-loop).
+pub(crate) fn termination_cause(t: &StateTerminated) -> Option<Cause> {
+    crash_cause(Some(t), None, false)
 }
 
 /// The crash's cause from its termination record, its start error and a probe's kill; `None`
@@ -427,6 +531,14 @@ fn summary(cause: Cause, c: &str, t: Option<&StateTerminated>, limit: Option<&st
         Cause::ImagePlatformMismatch => {
             format!("Container \"{c}\"'s image is built for another CPU architecture")
         }
+        Cause::CompletedButRestarted => format!(
+            "Container \"{c}\" finishes successfully (exit code 0) and is started again and again: its restartPolicy is Always"
+        ),
+        Cause::LifecycleHookFailed => {
+            format!(
+                "Container \"{c}\"'s postStart hook fails, so the kubelet kills and restarts it"
+            )
+        }
         _ if code == 0 => {
             format!("Container \"{c}\" exits (code 0) and is restarted over and over")
         }
@@ -453,6 +565,8 @@ fn explain(
         Cause::DependencyUnreachable => "The application exits when a dependency it connects to at start (a database, a Service, a DNS name) refuses, does not resolve or does not answer; the kubelet restarts it with a growing back-off until the dependency is there.".into(),
         Cause::PodNetworkBroken => "The pod's connections to Service IPs time out: the node's Service routing (kube-proxy or the CNI's replacement) or the pod network itself is broken there, so every pod on that node that talks to a Service fails the same way.".into(),
         Cause::ImagePlatformMismatch => "`exec format error`: the kernel cannot run the image's binary, built for another CPU architecture than the node's.".into(),
+        Cause::CompletedButRestarted => "Nothing crashed: the process does its work and exits with code 0, but the pod's restartPolicy is Always (as in every Deployment, StatefulSet and DaemonSet), so the kubelet starts it again, with a growing back-off that shows as CrashLoopBackOff. Typical: a one-shot command (a migration, a script) run as a Deployment instead of a Job, a shell or entrypoint that ends, or a server that forks into the background so its foreground process exits.".into(),
+        Cause::LifecycleHookFailed => "The kubelet runs a container's postStart hook right after starting it; when the hook fails (its command exits non-zero or is missing, its HTTP call fails or times out), the kubelet kills the container (event FailedPostStartHook, waiting reason PostStartHookError) and restarts it with a growing back-off. The application itself may be fine: the hook is what fails.".into(),
         Cause::ContainerStartFailed => "The container was created but the runtime could not start its process: see the message for the reason (permission denied, exec format error, read-only file system, mount target missing).".into(),
         _ if code == 0 => "The process finishes successfully, but the pod's restartPolicy (Always, as for every Deployment) restarts it: a long-running command is expected.".into(),
         _ => format!("The application itself exits with code {code}; the kubelet restarts it with an increasing back-off (up to 5 minutes). The reason is in its own output: read the last log lines."),
@@ -485,6 +599,14 @@ fn remediation(mut f: Finding, ctx: &Ctx, info: &PodInfo, cause: Cause, c: &str)
             .step("Read what timed out", Some(logs), RiskLevel::None, "")
             .step("See which node the pod runs on, and whether pods elsewhere reach the Service", Some(format!("kubectl get pod {name} -n {ns} -o wide")), RiskLevel::None, "")
             .step("Restart kube-proxy (or the CNI agent) on that node once its logs say why it stopped programming", Some("kubectl -n kube-system delete pod -l k8s-app=kube-proxy --field-selector spec.nodeName=NODE".into()), RiskLevel::Low, "Connections through that node drop while it restarts."),
+        Cause::CompletedButRestarted => f
+            .step("See what it does before it exits", Some(logs), RiskLevel::None, "")
+            .step(format!("Run one-shot work as a Job (or CronJob) instead of {wl}"), Some(format!("kubectl create job {c}-once -n {ns} --image=<the image> -- <the command>")), RiskLevel::Low, "")
+            .step("Or keep the process in the foreground if it should run forever (no daemonizing, no `&`)", None, RiskLevel::Low, "Rolls the workload."),
+        Cause::LifecycleHookFailed => f
+            .step("Read the hook's error (event FailedPostStartHook; before 1.26 it carries the hook's output)", Some(info.describe_cmd()), RiskLevel::None, "")
+            .step("See the hook", Some(format!("kubectl get pod {name} -n {ns} -o jsonpath='{{.spec.containers[?(@.name==\"{c}\")].lifecycle}}'")), RiskLevel::None, "")
+            .step(format!("Fix the hook in {wl} (a command that exists in the image, an endpoint that answers, tolerant of a slow start) or remove it"), None, RiskLevel::Low, "Rolls the workload."),
         Cause::ImagePlatformMismatch => f
             .step("Compare the node's architecture with the image's", Some("kubectl get nodes -L kubernetes.io/arch".into()), RiskLevel::None, "")
             .step(format!("Use an image built for the node (a multi-arch tag) in {wl}, or pin the pods to matching nodes"), None, RiskLevel::Low, "Rolls the workload."),

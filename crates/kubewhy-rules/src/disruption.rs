@@ -9,9 +9,9 @@ use regex::Regex;
 use std::sync::LazyLock;
 
 /// The cause a `DisruptionTarget` reason names (kubernetes-messages.md §4.5), and the older
-/// spelling of the scheduler's.
-/// The kubelet's critical-pod preemption says so in its message (`Pod was preempted by Kubelet
-/// to accommodate a critical pod.`).
+/// spelling of the scheduler's. The kubelet's reason covers three acts its message tells apart:
+/// critical-pod preemption (`Pod was preempted by Kubelet to accommodate a critical pod.`),
+/// graceful node shutdown (`… imminent node shutdown.`) and eviction for pressure.
 pub(crate) fn target_cause(reason: &str, message: &str) -> Option<Cause> {
     Some(match reason {
         "PreemptionByScheduler" | "PreemptionByKubeScheduler" => Cause::Preempted,
@@ -19,6 +19,9 @@ pub(crate) fn target_cause(reason: &str, message: &str) -> Option<Cause> {
         "DeletionByTaintManager" => Cause::EvictedTaint,
         "EvictionByEvictionAPI" => Cause::EvictedApi,
         "DeletionByPodGC" => Cause::PodGcOrphaned,
+        "TerminationByKubelet" if kubewhy_model::messages::pod::shutdown(message) => {
+            Cause::NodeShutdown
+        }
         "TerminationByKubelet" => Cause::EvictedNodePressure,
         _ => return None,
     })
@@ -43,6 +46,9 @@ pub(crate) fn mechanism(cause: Cause) -> Option<&'static str> {
         }
         Cause::PodGcOrphaned => {
             "When a Node object is deleted (the node was removed, or a cloud instance disappeared), the pod garbage collector force-deletes the pods still bound to it after a 40 s quarantine; their controllers create replacements elsewhere."
+        }
+        Cause::NodeShutdown => {
+            "The node was shutting down (a spot or preemptible instance reclaimed, a maintenance reboot, an upgrade), and its kubelet's graceful node shutdown (shutdownGracePeriod) stopped every pod on it first: they end as Failed with reason Terminated, \"Pod was terminated in response to imminent node shutdown\". Their controllers create replacements elsewhere; bare pods are not replaced."
         }
         Cause::PodGcUnscheduledTerminating => {
             "A pod deleted before the scheduler placed it has no kubelet to finish its deletion; the pod garbage collector force-deletes such pods."

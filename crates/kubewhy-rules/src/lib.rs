@@ -6,9 +6,12 @@ pub mod catalogue;
 mod crash;
 mod creation;
 mod disruption;
+mod dra;
+mod drain;
 pub mod fix;
 pub mod gone;
 mod image;
+mod job;
 mod loglines;
 mod mounts;
 mod namespace;
@@ -19,7 +22,9 @@ mod pending;
 mod podgc;
 mod podinfo;
 mod readiness;
+mod rejected;
 mod removal;
+mod resize;
 mod sandbox;
 mod scaledown;
 mod scheduling;
@@ -115,11 +120,15 @@ pub static REGISTRY: &[&dyn Check] = &[
     &mounts::ConfigAndMounts,
     &units::ResourceUnits,
     &crash::Crash,
+    &rejected::Rejected,
+    &job::JobFailed,
     &readiness::Readiness,
+    &resize::Resize,
     &terminating::Terminating,
     &namespace::NamespaceTerminating,
     &podgc::PodGc,
     &removal::Removal,
+    &drain::Drain,
     &node::NodeHealth,
 ];
 

@@ -28,6 +28,8 @@ const CAUSES: &[Cause] = &[
     Cause::NodeNotReady,
     Cause::NoReadyNodes,
     Cause::SchedulerUnavailable,
+    Cause::SchedulingGated,
+    Cause::ResourceClaimUnallocatable,
 ];
 
 /// A Pending pod the scheduler has not looked at for this long has no scheduler acting on it.
@@ -81,6 +83,11 @@ impl Check for Pending {
 fn check_pod(ctx: &Ctx, info: &PodInfo, no_ready: bool, sim: Option<&Verdict>, out: &mut Findings) {
     let snap = ctx.snap;
     let pod = info.pod;
+    // A gated pod is not waiting for a node at all: the scheduler does not look at it.
+    if let Some(f) = crate::dra::gated(ctx, info) {
+        out.push(f);
+        return;
+    }
     // State first: with no Ready node at all, whatever the scheduler says (the not-ready taint,
     // "didn't match") follows from that.
     if no_ready {
@@ -113,6 +120,8 @@ fn check_pod(ctx: &Ctx, info: &PodInfo, no_ready: bool, sim: Option<&Verdict>, o
         return;
     };
     let (_, cause, mut detail, reason_text) = primary;
+    // kubewhy's evaluation does not model devices: for a claim it has nothing to add.
+    let sim = sim.filter(|_| cause != Cause::ResourceClaimUnallocatable);
     // The scheduler's words do not always say which port, claim or taint; the analysis does,
     // and findings must not merge different ones.
     if detail.is_empty()
@@ -159,6 +168,9 @@ fn check_pod(ctx: &Ctx, info: &PodInfo, no_ready: bool, sim: Option<&Verdict>, o
     f = f.explain(explanation);
     if sim.is_some_and(|s| !s.fitting().is_empty()) {
         f = f.confidence(Confidence::Medium);
+    }
+    if cause == Cause::ResourceClaimUnallocatable {
+        f = crate::dra::explain_claims(ctx, info, f);
     }
     f = remediation(f, ctx, info, cause, &detail);
     if let Some(sim) = sim {
@@ -620,6 +632,9 @@ fn summary(cause: Cause, detail: &str) -> String {
         }
         Cause::NodePressure => "The nodes that would fit are under resource pressure".into(),
         Cause::NodeNotReady => "The nodes that would fit are not ready".into(),
+        Cause::ResourceClaimUnallocatable => {
+            "The pod's resource claims (DRA) cannot be allocated on any node".into()
+        }
         _ => cause.meaning().into(),
     }
 }
@@ -659,6 +674,9 @@ fn why(cause: Cause) -> &'static str {
         Cause::NoReadyNodes => "There is no node for the scheduler to choose from.",
         Cause::NodePressure => {
             "The kubelet taints a node that runs low on disk, memory or PIDs (node.kubernetes.io/disk-pressure, memory-pressure, pid-pressure) and keeps new pods off until it recovers; tolerating the taint would place the pod on a failing node."
+        }
+        Cause::ResourceClaimUnallocatable => {
+            "With dynamic resource allocation the scheduler places a pod only on a node where every claim of the pod can be allocated devices (of the claims' DeviceClasses, from the ResourceSlices the DRA drivers publish) or where its allocated claims are available; a claim that does not exist, a class or driver that is missing, or devices all held by other claims keep it Pending."
         }
         Cause::NodeNotReady => {
             "The node controller taints a node whose kubelet stopped reporting (node.kubernetes.io/not-ready, unreachable); no pod lands there until it is Ready again."

@@ -19,6 +19,7 @@ const CAUSES: &[Cause] = &[
     Cause::EvictedApi,
     Cause::Preempted,
     Cause::PodGcOrphaned,
+    Cause::NodeShutdown,
 ];
 
 impl Check for Removal {
@@ -100,6 +101,10 @@ fn why(ctx: &Ctx, pod: &Pod) -> Option<Why> {
             pdb: None,
         })
     };
+    let message = pod.status.message.as_deref().unwrap_or("");
+    if kubewhy_model::messages::pod::reason_cause(reason, message) == Some(Cause::NodeShutdown) {
+        return plain(Cause::NodeShutdown);
+    }
     match (reason, by_target) {
         ("Preempting", _) | (_, Some(Cause::Preempted)) => return preempted(Confidence::High),
         ("Evicted", _) => return plain(Cause::EvictedNodePressure),
@@ -204,7 +209,12 @@ fn check(ctx: &Ctx, pod: &Pod) -> Option<Finding> {
         }
         _ => String::new(),
     };
-    f = f.explain(format!("{explanation}{grace}"));
+    let after = if cause == Cause::NodeShutdown {
+        shutdown_context(ctx, pod, &node)
+    } else {
+        String::new()
+    };
+    f = f.explain(format!("{explanation}{after}{grace}"));
     Some(steps(f, cause, ns, name, &node))
 }
 
@@ -269,6 +279,11 @@ fn what_happened(
                 mechanism(w.cause)
             ),
         ),
+        Cause::NodeShutdown => (
+            format!("The kubelet on {node} stopped the pod: the node was shutting down"),
+            format!("shutdown|{node}"),
+            mechanism(w.cause).to_string(),
+        ),
         _ => (
             "The pod garbage collector is deleting the pod".to_string(),
             format!("podgc|{node}"),
@@ -278,6 +293,73 @@ fn what_happened(
             ),
         ),
     }
+}
+
+/// Labels by which clouds and node provisioners mark spot / preemptible capacity.
+const SPOT_LABELS: &[(&str, &str)] = &[
+    ("cloud.google.com/gke-spot", "true"),
+    ("cloud.google.com/gke-preemptible", "true"),
+    ("eks.amazonaws.com/capacityType", "SPOT"),
+    ("karpenter.sh/capacity-type", "spot"),
+    ("kubernetes.azure.com/scalesetpriority", "spot"),
+    ("node.kubernetes.io/lifecycle", "spot"),
+    ("node-lifecycle", "spot"),
+];
+
+/// What the data says around a pod stopped by a node shutdown: whether the node was spot or
+/// preemptible capacity (or is gone), and whether its controller replaced it.
+fn shutdown_context(ctx: &Ctx, pod: &Pod, node: &str) -> String {
+    let mut out = String::new();
+    match ctx.snap.node(node) {
+        Some(n) => {
+            if let Some((k, v)) = SPOT_LABELS
+                .iter()
+                .find(|(k, v)| n.metadata.labels.get(k).is_some_and(|x| x.eq_ignore_ascii_case(v)))
+            {
+                out.push_str(&format!(
+                    " Node {node} is spot / preemptible capacity ({k}={v}): the cloud reclaims such nodes at short notice, so this will happen again."
+                ));
+            }
+        }
+        None if ctx.snap.nodes_known() && !node.is_empty() => out.push_str(&format!(
+            " Node {node} is no longer in the cluster (a reclaimed spot or preemptible instance's Node is deleted with it)."
+        )),
+        None => {}
+    }
+    let Some(owner) = pod.metadata.controller() else {
+        out.push_str(" It is a bare pod: nothing creates it again.");
+        return out;
+    };
+    let running = ctx
+        .snap
+        .pods
+        .iter()
+        .filter(|p| {
+            p.metadata.ns() == pod.metadata.ns()
+                && p.status.phase == "Running"
+                && p.metadata.deletion_timestamp.is_none()
+                && p.metadata.controller().is_some_and(|o| {
+                    o.kind == owner.kind
+                        && if owner.uid.is_empty() || o.uid.is_empty() {
+                            o.name == owner.name
+                        } else {
+                            o.uid == owner.uid
+                        }
+                })
+        })
+        .count();
+    if running > 0 {
+        out.push_str(&format!(
+            " Its {} {} has {running} running pod(s) now: it was replaced.",
+            owner.kind, owner.name
+        ));
+    } else if ctx.snap.kinds_loaded.contains_key("Pod") {
+        out.push_str(&format!(
+            " Its {} {} has no running pod in the data: look at why the replacement does not run.",
+            owner.kind, owner.name
+        ));
+    }
+    out
 }
 
 /// The next steps per removal cause.
@@ -296,6 +378,11 @@ fn steps(f: Finding, cause: Cause, ns: &str, name: &str, node: &str) -> Finding 
     Cause::EvictedApi => f
         .step("Find who evicted it in the API server's audit log (verb create, subresource eviction)", None, RiskLevel::None, "")
         .step("Protect the workload with a PodDisruptionBudget", None, RiskLevel::Low, ""),
+    Cause::NodeShutdown => f
+        .step("See whether the node is still there, and its events (a reclaimed spot instance's Node object is deleted)", Some(format!("kubectl describe node {node}")), RiskLevel::None, "")
+        .step("Check the replacements run elsewhere", Some(format!("kubectl get pods -n {ns} -o wide")), RiskLevel::None, "")
+        .step("Delete the stopped pod objects once inspected", Some(format!("kubectl delete pods -n {ns} --field-selector=status.phase=Failed")), RiskLevel::Low, "Removes their status, the only record of why they stopped.")
+        .step("If spot or preemptible nodes carry this workload, spread it over several nodes and zones, give it a PodDisruptionBudget, and keep stateful or singleton pods on on-demand nodes", None, RiskLevel::Low, ""),
     _ => f.step("Check the controller manager runs", Some("kubectl -n kube-system get pods -l component=kube-controller-manager".into()), RiskLevel::None, ""),
 }
 }

@@ -19,6 +19,7 @@ pub(crate) const STUCK_AFTER_SECS: i64 = 60;
 
 const CAUSES: &[Cause] = &[
     Cause::GracePeriodPending,
+    Cause::LifecycleHookFailed,
     Cause::FinalizerPending,
     Cause::NodeUnreachable,
     Cause::NodeDeleted,
@@ -172,6 +173,37 @@ fn in_grace(d: &Deleting) -> Option<Finding> {
     // A pod whose data says why it is being removed gets that finding instead (removal.rs).
     if crate::removal::explains(d.ctx, pod) {
         return None;
+    }
+    // A preStop hook that failed (or hangs until the kubelet gives up on it) is why the pod
+    // takes its whole grace period.
+    if let Some(e) = d
+        .ctx
+        .snap
+        .events_for("Pod", &pod.metadata)
+        .into_iter()
+        .rev()
+        .find(|e| e.reason == "FailedPreStopHook")
+    {
+        let f = Finding::new(
+            Cause::LifecycleHookFailed,
+            Severity::Warning,
+            format!(
+                "The pod's preStop hook failed{}; it is stopped when its grace period ends",
+                e.container()
+                    .map(|c| format!(" (container {c})"))
+                    .unwrap_or_default()
+            ),
+        )
+        .object(info.key.clone())
+        .group(format!("{}|prestop", info.owner_key(d.ctx.snap)));
+        return Some(
+            d.del_ev(f)
+                .event(Some(&info.key), e)
+                .explain("On deletion the kubelet runs each container's preStop hook before sending SIGTERM; a hook that fails is reported (FailedPreStopHook) and one that hangs uses up the grace period, so the pod stays Terminating for all of terminationGracePeriodSeconds and the application gets no orderly shutdown. Before 1.26 the event carries the hook's own error; later it says only \"PreStopHook failed\" and the kubelet's log has the rest.")
+                .step("Read the hook's error", Some(info.describe_cmd()), RiskLevel::None, "")
+                .step("See the hook", Some(format!("kubectl get pod {} -n {} -o jsonpath='{{.spec.containers[*].lifecycle.preStop}}'", info.name(), info.ns())), RiskLevel::None, "")
+                .step("Fix the hook (a command present in the image, an endpoint that answers, shorter than the grace period) or remove it", None, RiskLevel::Low, "Rolls the workload."),
+        );
     }
     let f = Finding::new(
         Cause::GracePeriodPending,

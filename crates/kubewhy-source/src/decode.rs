@@ -28,6 +28,9 @@ pub(crate) enum Obj {
     LimitRange(Box<LimitRange>),
     CsiDriver(Box<GenericObject>),
     Webhook(Box<WebhookConfiguration>),
+    Claim(Box<ResourceClaim>),
+    DeviceClass(Box<DeviceClass>),
+    Slice(Box<ResourceSlice>),
     Other(Box<GenericObject>),
 }
 
@@ -59,6 +62,11 @@ pub(crate) const KNOWN_KINDS: &[&str] = &[
     "CSIDriver",
     "MutatingWebhookConfiguration",
     "ValidatingWebhookConfiguration",
+    "ResourceClaim",
+    "ResourceClaimTemplate",
+    "DeviceClass",
+    "ResourceClass",
+    "ResourceSlice",
 ];
 
 /// Decodes one object of `kind`. An object without a name is refused: every finding, command and
@@ -121,6 +129,19 @@ fn decode_any<'de, D: Deserializer<'de>>(
             w.kind = kind.into();
             Obj::Webhook(b(w))
         }
+        "ResourceClaim" | "ResourceClaimTemplate"
+            if api_version.starts_with("resource.k8s.io/") =>
+        {
+            let mut c = ResourceClaim::deserialize(d)?;
+            c.kind = kind.into();
+            Obj::Claim(b(c))
+        }
+        "DeviceClass" | "ResourceClass" if api_version.starts_with("resource.k8s.io/") => {
+            Obj::DeviceClass(b(DeviceClass::deserialize(d)?))
+        }
+        "ResourceSlice" if api_version.starts_with("resource.k8s.io/") => {
+            Obj::Slice(b(ResourceSlice::deserialize(d)?))
+        }
         _ => Obj::Other(b(generic(kind, api_version, d)?)),
     })
 }
@@ -160,6 +181,9 @@ impl Obj {
             Obj::LimitRange(_) => "LimitRange",
             Obj::CsiDriver(_) => "CSIDriver",
             Obj::Webhook(w) => &w.kind,
+            Obj::Claim(c) => &c.kind,
+            Obj::DeviceClass(_) => "DeviceClass",
+            Obj::Slice(_) => "ResourceSlice",
             Obj::Other(g) => &g.kind,
         }
     }
@@ -185,6 +209,9 @@ impl Obj {
             Obj::LimitRange(x) => &x.metadata,
             Obj::CsiDriver(x) | Obj::Other(x) => &x.metadata,
             Obj::Webhook(x) => &x.metadata,
+            Obj::Claim(x) => &x.metadata,
+            Obj::DeviceClass(x) => &x.metadata,
+            Obj::Slice(x) => &x.metadata,
         })
     }
 
@@ -210,6 +237,9 @@ impl Obj {
             Obj::LimitRange(x) => s.limit_ranges.push(*x),
             Obj::CsiDriver(x) => s.csi_drivers.push(*x),
             Obj::Webhook(x) => s.webhook_configurations.push(*x),
+            Obj::Claim(x) => s.resource_claims.push(*x),
+            Obj::DeviceClass(x) => s.device_classes.push(*x),
+            Obj::Slice(x) => s.resource_slices.push(*x),
             Obj::Other(x) => s.others.push(*x),
         }
     }

@@ -189,7 +189,7 @@ fn explain_prints_every_emitted_cause_page_by_slug_and_code() {
         }
         assert!(text.contains(slug));
     }
-    assert_eq!(detected, 71);
+    assert_eq!(detected, 82);
     let out = kubewhy().args(["explain", "oom"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("oom-killed"));
@@ -541,7 +541,7 @@ fn watch_mode_says_when_it_cannot_watch_and_keeps_serving_its_health() {
     while (!warned || health.is_empty()) && t.elapsed() < std::time::Duration::from_secs(30) {
         std::thread::sleep(std::time::Duration::from_millis(500));
         warned = std::fs::read_to_string(&log).unwrap_or_default().contains(
-            "kubewhy: warning: cannot watch 26 kinds (nodes, namespaces, persistentvolumes, … ",
+            "kubewhy: warning: cannot watch 30 kinds (nodes, namespaces, persistentvolumes, … ",
         );
         if let Ok(mut s) = std::net::TcpStream::connect(("127.0.0.1", port)) {
             use std::io::{Read, Write};

@@ -14,6 +14,7 @@
 //! | [`admission`] | `Error creating: …` refusals: quota, LimitRange, Pod Security, webhooks | `creation` |
 //! | [`app`] | application output before an exit: unreachable dependencies, exec format, RBAC… | `crash`, `loglines`, paste |
 //! | [`status`] | node and namespace conditions, the node controller's words, API errors | paste |
+//! | [`pod`] | a pod's or Job's own end: kubelet rejections, deadlines, node shutdown, hooks, resize, Job failures, PDB refusals, gates | `rejected`, `job`, `crash`, `removal`, paste |
 //! | [`node`] | kubelet, runtime and kernel log lines → a [`crate::node::Signal`] | node logs, paste |
 //! | [`controller`] | workload controllers deleting their pods, the Deployment controller scaling ReplicaSets | `gone` |
 //!
@@ -30,6 +31,7 @@ pub mod controller;
 pub mod events;
 pub mod image;
 pub mod node;
+pub mod pod;
 pub mod sandbox;
 pub mod scheduler;
 pub mod status;
@@ -110,7 +112,11 @@ pub fn recognise(text: &str) -> Option<Recognition> {
             speaker: Speaker::NodeLog,
         });
     }
-    if let Some((cause, start)) = status::classify(text) {
+    let state = match (status::classify(text), pod::classify(text)) {
+        (Some(a), Some(b)) => Some(if b.1 < a.1 { b } else { a }),
+        (a, b) => a.or(b),
+    };
+    if let Some((cause, start)) = state {
         return Some(Recognition {
             cause,
             confidence: Confidence::Medium,
@@ -206,9 +212,9 @@ pub fn event_cause(reason: &str, msg: &str) -> Option<(Cause, Confidence)> {
             if msg.contains("runAsNonRoot") {
                 return Some((Cause::ConfigError, High));
             }
-            if let Some(p) = msg.strip_prefix("Pod Predicate ") {
-                let name = p.split_whitespace().next().unwrap_or("");
-                return scheduler::classify_reason(name).map(|(c, _)| (c, Medium));
+            // The kubelet refusing a pod the scheduler placed (its status message, quoted).
+            if msg.starts_with("Pod Predicate ") || msg.starts_with("Pod was rejected: ") {
+                return Some((Cause::NodeAdmissionRejected, High));
             }
             if msg.starts_with("Error: failed to") {
                 return Some(match app::classify(msg).and_then(|a| a.cause) {
@@ -242,7 +248,7 @@ pub fn event_cause(reason: &str, msg: &str) -> Option<(Cause, Confidence)> {
         "FailedCreate" => Some((Cause::PodCreationRejected, High)),
         "Evicted" => Some((Cause::EvictedNodePressure, High)),
         "OOMKilling" => Some((Cause::OomKilled, Medium)),
-        _ => None,
+        _ => pod::event_cause(reason, msg).map(|c| (c, High)),
     }
 }
 

@@ -133,6 +133,60 @@ pub fn classify_reason(r: &str) -> Option<(Cause, String)> {
         return Some((Cause::PvcMissing, c[1].to_string()));
     }
     let table: &[(&str, Cause)] = &[
+        // Dynamic resource allocation (`plugins/dynamicresources/dynamicresources.go`, 1.26–1.34):
+        // the PreFilter's whole-pod reasons (no count) and the Filter's per-node ones.
+        (
+            "cannot allocate all claims",
+            Cause::ResourceClaimUnallocatable,
+        ),
+        (
+            "ResourceClaim not created yet",
+            Cause::ResourceClaimUnallocatable,
+        ),
+        (
+            "could not find ResourceClaim",
+            Cause::ResourceClaimUnallocatable,
+        ),
+        (
+            "resourceclaim.resource.k8s.io",
+            Cause::ResourceClaimUnallocatable,
+        ),
+        ("resourceclaim", Cause::ResourceClaimUnallocatable),
+        ("ResourceClaim", Cause::ResourceClaimUnallocatable),
+        ("resource claim", Cause::ResourceClaimUnallocatable),
+        (
+            "waiting for resource driver",
+            Cause::ResourceClaimUnallocatable,
+        ),
+        (
+            "waiting for dynamic resource controller",
+            Cause::ResourceClaimUnallocatable,
+        ),
+        (
+            "excluded by resource class node filter",
+            Cause::ResourceClaimUnallocatable,
+        ),
+        (
+            "excluded by device class node filter",
+            Cause::ResourceClaimUnallocatable,
+        ),
+        ("resource class", Cause::ResourceClaimUnallocatable),
+        ("device class", Cause::ResourceClaimUnallocatable),
+        ("class parameters", Cause::ResourceClaimUnallocatable),
+        ("claim parameters", Cause::ResourceClaimUnallocatable),
+        (
+            "checking structured parameters failed",
+            Cause::ResourceClaimUnallocatable,
+        ),
+        (
+            "trying to allocate devices",
+            Cause::ResourceClaimUnallocatable,
+        ),
+        ("stop allocating devices", Cause::ResourceClaimUnallocatable),
+        (
+            "cannot schedule extended resource claim",
+            Cause::ResourceClaimUnallocatable,
+        ),
         (
             "didn't match Pod's node affinity",
             Cause::NodeSelectorMismatch,
@@ -403,6 +457,28 @@ mod tests {
             "0/5 nodes are available: 3 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }, 2 node(s) didn't match pod topology spread constraints. preemption: 0/5 nodes are available: 5 Preemption is not helpful for scheduling.",
         );
         assert_eq!(cause, Cause::PodAffinityUnsatisfiable);
+    }
+
+    /// DRA's reasons of 1.26–1.34 (dynamicresources.go): a claim the allocator cannot satisfy
+    /// comes before a cordoned node; the PreFilter's whole-pod reasons carry no count.
+    #[test]
+    fn resource_claims_of_every_version() {
+        let (cause, _, aside) = primary(
+            "0/2 nodes are available: 1 cannot allocate all claims, 1 node(s) were unschedulable. preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.",
+        );
+        assert_eq!(cause, Cause::ResourceClaimUnallocatable);
+        assert_eq!(aside, ["node(s) were unschedulable"]);
+        for msg in [
+            "0/3 nodes are available: pod \"default/gpu-pod\": ResourceClaim not created yet.",
+            "0/3 nodes are available: could not find ResourceClaim \"default/my-claim\".",
+            "0/3 nodes are available: resourceclaim.resource.k8s.io \"my-claim\" not found.",
+            "0/3 nodes are available: resourceclaim in use.",
+            "0/3 nodes are available: request gpu: device class gpu.example.com does not exist.",
+            "0/1 nodes are available: 1 waiting for resource driver to allocate resource.",
+            "0/3 nodes are available: 3 resourceclaim not available on the node.",
+        ] {
+            assert_eq!(primary(msg).0, Cause::ResourceClaimUnallocatable, "{msg}");
+        }
     }
 
     #[test]

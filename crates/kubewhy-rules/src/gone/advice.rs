@@ -34,6 +34,18 @@ pub(super) fn advise(f: Finding, cause: Cause, ns: &str, node: &str, who: Option
         Cause::PodGcUnscheduledTerminating => f
             .explain(mechanism(cause))
             .step("Nothing to repair: the pod was already being deleted", None, RiskLevel::None, ""),
+        Cause::NodeShutdown => f
+            .explain(mechanism(cause))
+            .step("See whether the node came back, and its shutdown events", Some(format!("kubectl describe node {node}")), RiskLevel::None, "")
+            .step("If spot or preemptible nodes carry this workload, spread it over nodes and zones and keep singletons on on-demand nodes", None, RiskLevel::Low, ""),
+        Cause::DeadlineExceeded => f
+            .explain("The kubelet stops a pod whose spec.activeDeadlineSeconds has passed since it started (phase Failed, reason DeadlineExceeded); a Job's own activeDeadlineSeconds ends all its pods the same way. The Failed pod was then removed like any finished pod.")
+            .step("See the deadline its owner sets", Some(format!("kubectl get jobs,cronjobs -n {ns} -o custom-columns=NAME:.metadata.name,DEADLINE:.spec.activeDeadlineSeconds")), RiskLevel::None, "")
+            .step("Raise activeDeadlineSeconds, or find why the work took longer than it allows", None, RiskLevel::Low, ""),
+        Cause::NodeAdmissionRejected | Cause::DeviceAllocationFailed => f
+            .explain("The kubelet checks every pod it is given again before running it; a pod it refuses ends Failed at once, never having run, and its controller creates another. Such pods pile up when something sets spec.nodeName itself (bypassing the scheduler) or when the node changed between the scheduler's decision and the kubelet's check.")
+            .step("See what the node can give and its labels", Some(format!("kubectl describe node {node}")), RiskLevel::None, "")
+            .step("Find refused pods still there", Some(format!("kubectl get pods -n {ns} --field-selector=status.phase=Failed")), RiskLevel::None, ""),
         Cause::EvictedNodePressure => f
             .explain(mechanism(cause))
             .step("See the node's pressure", Some(format!("kubectl describe node {node}")), RiskLevel::None, ""),

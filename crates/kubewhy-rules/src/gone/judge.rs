@@ -445,14 +445,41 @@ fn own_word(c: &Case, fd: &mut Finding) -> Option<Chosen> {
             format!("the pod garbage collector deleted it: its node {node} no longer exists"),
             Confidence::High,
         ),
+        (Some(Cause::NodeShutdown), _) => shutdown(node),
         (Some(Cause::EvictedNodePressure), _) | (_, "Evicted") => (
             Cause::EvictedNodePressure,
             format!("the kubelet on {node} evicted it: the node was short of a resource"),
             Confidence::High,
         ),
-        _ => return None,
+        // The kubelet ended it (or never ran it) before anyone deleted it: that is why it went.
+        (_, reason) => match kubewhy_model::messages::pod::reason_cause(reason, &r.message)? {
+            Cause::NodeShutdown => shutdown(node),
+            Cause::DeadlineExceeded => (
+                Cause::DeadlineExceeded,
+                format!("the kubelet on {node} stopped it when its activeDeadlineSeconds ran out"),
+                Confidence::High,
+            ),
+            c @ (Cause::NodeAdmissionRejected | Cause::DeviceAllocationFailed) => (
+                c,
+                format!(
+                    "the kubelet on {node} refused to run it ({reason}: {})",
+                    kubewhy_model::messages::pod::rejection_text(&r.message)
+                ),
+                Confidence::High,
+            ),
+            _ => return None,
+        },
     };
     Some(choice.into())
+}
+
+/// The graceful node shutdown's verdict.
+fn shutdown(node: &str) -> (Cause, String, Confidence) {
+    (
+        Cause::NodeShutdown,
+        format!("the kubelet on {node} stopped it because the node was shutting down"),
+        Confidence::High,
+    )
 }
 
 /// A PodDisruptionBudget that granted its eviction.
