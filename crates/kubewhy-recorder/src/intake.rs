@@ -217,6 +217,35 @@ mod tests {
         assert_ne!(r.initiator, "owner-deleted");
     }
 
+    /// The pod's own last word names its end: a node shutdown, a deadline, a refusal.
+    #[test]
+    fn the_kubelets_own_ends_are_the_rows_verdict() {
+        for (reason, message, want) in [
+            (
+                "Terminated",
+                "Pod was terminated in response to imminent node shutdown.",
+                "node-shutdown",
+            ),
+            (
+                "DeadlineExceeded",
+                "Pod was active on the node longer than the specified deadline",
+                "deadline-exceeded",
+            ),
+            (
+                "NodeAffinity",
+                "Pod was rejected: Predicate NodeAffinity failed",
+                "node-admission-rejected",
+            ),
+        ] {
+            let mut p = pod("batch-1");
+            p.phase = "Failed".into();
+            p.reason = reason.into();
+            p.message = message.into();
+            let r = written(Intake::default().take(Seen::PodGone(p)));
+            assert_eq!(r.initiator, want, "{reason}");
+        }
+    }
+
     #[test]
     fn an_eviction_a_budget_granted_is_kept_for_the_pod_and_used_once() {
         let mut intake = Intake::default();

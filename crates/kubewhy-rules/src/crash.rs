@@ -163,6 +163,15 @@ fn check_container(
             ),
             format!("pod-network|{node}"),
         ),
+        _ if init && info.container(&cs.name).is_some_and(|c| c.is_sidecar()) => (
+            // A sidecar runs beside the app for the pod's whole life: its crash is its own.
+            summary(cause, &cs.name, term, c.limit.as_deref()).replacen(
+                "Container ",
+                "Sidecar container ",
+                1,
+            ),
+            format!("{}|{}|sidecar", info.owner_key(snap), cs.name),
+        ),
         _ => (
             summary(cause, &cs.name, term, c.limit.as_deref()),
             format!(

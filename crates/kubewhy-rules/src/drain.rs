@@ -174,3 +174,54 @@ fn finding(ctx: &Ctx, pod: &Pod, pdb: &PodDisruptionBudget, node: &str) -> Findi
     )
     .confidence(Confidence::High)
 }
+
+#[cfg(test)]
+mod tests {
+    use kubewhy_model::Cause;
+
+    fn snapshot(cordoned: bool, pdb_status: &str, owner: &str) -> String {
+        format!(
+            "apiVersion: v1\nkind: Node\nmetadata: {{name: node-1}}\nspec: {{unschedulable: {cordoned}}}\nstatus: {{conditions: [{{type: Ready, status: 'True'}}]}}\n---\napiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {{name: db, namespace: data}}\nspec: {{maxUnavailable: 0, selector: {{matchLabels: {{app: db}}}}}}\nstatus: {pdb_status}\n---\napiVersion: v1\nkind: Pod\nmetadata: {{name: db-0, namespace: data, labels: {{app: db}}, ownerReferences: [{{kind: {owner}, name: db, uid: s1, controller: true}}]}}\nspec: {{nodeName: node-1, containers: [{{name: c, image: x}}]}}\nstatus: {{phase: Running, conditions: [{{type: Ready, status: 'True'}}], containerStatuses: [{{name: c, ready: true, state: {{running: {{}}}}}}]}}\n"
+        )
+    }
+
+    #[test]
+    fn a_budget_that_allows_nothing_blocks_the_drain_of_a_cordoned_node() {
+        let blocked =
+            "{disruptionsAllowed: 0, currentHealthy: 2, desiredHealthy: 3, expectedPods: 3}";
+        let d = crate::tests::diagnose_yaml(
+            &snapshot(true, blocked, "StatefulSet"),
+            "2026-11-22T10:00:00Z",
+        );
+        assert_eq!(d.findings.len(), 1, "{:#?}", d.findings);
+        let f = &d.findings[0];
+        assert_eq!(f.cause, Cause::DisruptionBudgetBlocking);
+        assert!(
+            f.explanation
+                .contains("Its pods are not healthy enough: 2 of 3 are healthy and it needs 3"),
+            "{}",
+            f.explanation
+        );
+        assert!(f.remediation.iter().any(|s| s.command.as_deref()
+            == Some("kubectl -n data scale statefulset/db --replicas=<current + 1>")));
+        // Not cordoned, a budget that allows one, a budget without status, a DaemonSet's pod.
+        for yaml in [
+            snapshot(false, blocked, "StatefulSet"),
+            snapshot(
+                true,
+                "{disruptionsAllowed: 1, currentHealthy: 3, desiredHealthy: 2, expectedPods: 3}",
+                "StatefulSet",
+            ),
+            snapshot(true, "{}", "StatefulSet"),
+            snapshot(true, blocked, "DaemonSet"),
+        ] {
+            let d = crate::tests::diagnose_yaml(&yaml, "2026-11-22T10:00:00Z");
+            assert!(
+                d.findings
+                    .iter()
+                    .all(|f| f.cause != Cause::DisruptionBudgetBlocking),
+                "{yaml}"
+            );
+        }
+    }
+}

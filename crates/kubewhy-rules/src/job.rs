@@ -242,3 +242,99 @@ fn check(ctx: &Ctx, job: &Workload) -> Option<Finding> {
     }
     Some(f)
 }
+
+#[cfg(test)]
+mod tests {
+    use kubewhy_model::Cause;
+
+    fn job(name: &str, owner: &str, conditions: &str) -> String {
+        format!(
+            "---\napiVersion: batch/v1\nkind: Job\nmetadata: {{name: {name}, namespace: ops, uid: {name}{owner}}}\nspec: {{backoffLimit: 2}}\nstatus: {{failed: 3, conditions: [{conditions}]}}\n"
+        )
+    }
+    fn failed_pod(job: &str, i: usize, term: &str) -> String {
+        format!(
+            "---\napiVersion: v1\nkind: Pod\nmetadata: {{name: {job}-{i}, namespace: ops, ownerReferences: [{{kind: Job, name: {job}, uid: {job}, controller: true}}]}}\nspec: {{nodeName: node-1, restartPolicy: Never, containers: [{{name: c, image: x}}]}}\nstatus: {{phase: Failed, containerStatuses: [{{name: c, restartCount: 0, state: {{terminated: {term}}}}}]}}\n"
+        )
+    }
+
+    /// 1.31+ writes FailureTarget before Failed; the pods' own cause (an OOM kill) is named.
+    #[test]
+    fn failure_target_and_the_pods_own_cause() {
+        let yaml = job(
+            "etl",
+            "",
+            "{type: FailureTarget, status: 'True', reason: BackoffLimitExceeded, message: Job has reached the specified backoff limit}",
+        ) + &failed_pod("etl", 1, "{exitCode: 137, reason: OOMKilled}")
+            + &failed_pod("etl", 2, "{exitCode: 137, reason: OOMKilled}")
+            + &failed_pod("etl", 3, "{exitCode: 1, reason: Error}");
+        let d = crate::tests::diagnose_yaml(&yaml, "2026-11-22T10:00:00Z");
+        assert_eq!(d.findings.len(), 1, "{:#?}", d.findings);
+        let f = &d.findings[0];
+        assert_eq!(f.cause, Cause::JobBackoffExceeded);
+        assert_eq!(
+            f.summary,
+            "Job etl failed after 3 failed pod(s): they fail with oom-killed"
+        );
+        assert!(
+            f.explanation
+                .contains("2 pod(s) oom-killed, 1 pod(s) app-exit-error"),
+            "{}",
+            f.explanation
+        );
+        assert!(
+            f.remediation
+                .iter()
+                .any(|s| s.command.as_deref() == Some("kubewhy explain oom-killed"))
+        );
+        assert_eq!(f.objects.len(), 4);
+        assert!(d.unexplained.is_empty());
+    }
+
+    /// A podFailurePolicy FailJob rule, an indexed Job's per-index limit, the Job's deadline.
+    #[test]
+    fn every_reason_of_the_job_controller() {
+        for (reason, cause) in [
+            ("PodFailurePolicy", Cause::JobBackoffExceeded),
+            ("MaxFailedIndexesExceeded", Cause::JobBackoffExceeded),
+            ("FailedIndexes", Cause::JobBackoffExceeded),
+            ("DeadlineExceeded", Cause::DeadlineExceeded),
+        ] {
+            let yaml = job(
+                "j",
+                "",
+                &format!("{{type: Failed, status: 'True', reason: {reason}, message: m}}"),
+            );
+            let d = crate::tests::diagnose_yaml(&yaml, "2026-11-22T10:00:00Z");
+            let causes: Vec<Cause> = d.findings.iter().map(|f| f.cause).collect();
+            assert_eq!(causes, [cause], "{reason}");
+        }
+        // A Job that completed, or whose condition is False, is not a finding.
+        let yaml = job("ok", "", "{type: Complete, status: 'True'}")
+            + &job(
+                "unfailed",
+                "",
+                "{type: Failed, status: 'False', reason: BackoffLimitExceeded}",
+            );
+        assert!(
+            crate::tests::diagnose_yaml(&yaml, "2026-11-22T10:00:00Z")
+                .findings
+                .is_empty()
+        );
+    }
+
+    /// The failed Jobs of one CronJob are one finding.
+    #[test]
+    fn a_cronjobs_failed_jobs_are_one_finding() {
+        let with_owner = |name: &str| {
+            job(name, "", "{type: Failed, status: 'True', reason: BackoffLimitExceeded, message: x}").replace(
+                &format!("uid: {name}}}"),
+                &format!("uid: {name}, ownerReferences: [{{kind: CronJob, name: nightly, uid: cj, controller: true}}]}}"),
+            )
+        };
+        let yaml = with_owner("nightly-29001") + &with_owner("nightly-29002");
+        let d = crate::tests::diagnose_yaml(&yaml, "2026-11-22T10:00:00Z");
+        assert_eq!(d.findings.len(), 1, "{:#?}", d.findings);
+        assert_eq!(d.findings[0].objects.len(), 2);
+    }
+}

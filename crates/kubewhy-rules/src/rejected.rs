@@ -234,3 +234,103 @@ fn deadline(ctx: &Ctx, pod: &Pod, reason: &str, message: &str) -> Finding {
     .step("Read what it was doing when it was stopped", Some(format!("kubectl logs {} -n {} --all-containers", info.name(), info.ns())), RiskLevel::None, "")
     .step(format!("Raise activeDeadlineSeconds in {wl}, or make the work finish in time"), None, RiskLevel::Low, "")
 }
+
+#[cfg(test)]
+mod tests {
+    use kubewhy_model::{Cause, Confidence};
+
+    fn pod(i: usize, reason: &str, message: &str, scheduled: bool) -> String {
+        format!(
+            "---\napiVersion: v1\nkind: Pod\nmetadata: {{name: w-5f7d9c8b6-{i:05}, namespace: shop, uid: u{i}, creationTimestamp: '2026-11-22T09:00:00Z', ownerReferences: [{{kind: ReplicaSet, name: w-5f7d9c8b6, uid: rs1, controller: true}}]}}\nspec: {{nodeName: node-1, containers: [{{name: c, image: x}}]}}\nstatus: {{phase: Failed, reason: {reason}, message: \"{message}\"{}}}\n",
+            if scheduled {
+                ", conditions: [{type: PodScheduled, status: 'True'}]"
+            } else {
+                ""
+            }
+        )
+    }
+
+    /// A controller that leaves 300 refused pods is one finding on the workload, with the count.
+    #[test]
+    fn three_hundred_refused_pods_are_one_finding() {
+        let yaml: String = (0..300)
+            .map(|i| pod(i, "OutOfmemory", "Pod was rejected: Node didn't have enough resource: memory, requested: 8589934592, used: 1073741824, capacity: 8589934592", false))
+            .collect();
+        let d = crate::tests::diagnose_yaml(&yaml, "2026-11-22T10:00:00Z");
+        assert_eq!(d.findings.len(), 1, "{:#?}", d.findings);
+        let f = &d.findings[0];
+        assert_eq!(f.cause, Cause::NodeAdmissionRejected);
+        assert_eq!(f.objects.len(), 300);
+        assert_eq!(f.workloads.len(), 1);
+        assert_eq!(f.workloads[0].pods, 300);
+        assert!(d.unexplained.is_empty());
+    }
+
+    /// Every era's wording: `Pod ` before 1.26, the predicate's description from 1.31; a pod the
+    /// scheduler placed is a race, not a bypass.
+    #[test]
+    fn rejections_of_every_version() {
+        for (reason, message, scheduled, cause, says) in [
+            (
+                "NodeAffinity",
+                "Pod Predicate NodeAffinity failed",
+                false,
+                Cause::NodeAdmissionRejected,
+                "bypassed the scheduler",
+            ),
+            (
+                "NodeAffinity",
+                "Pod was rejected: Predicate NodeAffinity failed: node(s) didn't match Pod's node affinity/selector",
+                true,
+                Cause::NodeAdmissionRejected,
+                "the node changed between",
+            ),
+            (
+                "OutOfpods",
+                "Pod Node didn't have enough resource: pods, requested: 1, used: 110, capacity: 110",
+                true,
+                Cause::NodeAdmissionRejected,
+                "It asked for 1 pods with 110 already used of the node's 110.",
+            ),
+            (
+                "UnexpectedAdmissionError",
+                "Pod was rejected: Allocate failed due to requested number of devices unavailable for nvidia.com/gpu. Requested: 4, Available: 0, which is unexpected",
+                true,
+                Cause::DeviceAllocationFailed,
+                "nvidia.com/gpu",
+            ),
+            (
+                "SysctlForbidden",
+                "Pod was rejected: forbidden sysctl: \\\"net.core.somaxconn\\\" not allowlisted",
+                true,
+                Cause::NodeAdmissionRejected,
+                "SysctlForbidden",
+            ),
+        ] {
+            let d = crate::tests::diagnose_yaml(
+                &pod(1, reason, message, scheduled),
+                "2026-11-22T10:00:00Z",
+            );
+            assert_eq!(d.findings.len(), 1, "{reason}: {:#?}", d.findings);
+            let f = &d.findings[0];
+            assert_eq!(
+                (f.cause, f.confidence),
+                (cause, Confidence::High),
+                "{reason}"
+            );
+            let all = format!("{} {} {:?}", f.summary, f.explanation, f.evidence);
+            assert!(all.contains(says), "{reason}: {all}");
+        }
+    }
+
+    #[test]
+    fn a_deadline_without_its_spec_is_less_certain() {
+        let yaml = "apiVersion: v1\nkind: Pod\nmetadata: {name: r, namespace: a}\nspec: {nodeName: node-1}\nstatus: {phase: Failed, reason: DeadlineExceeded, message: Pod was active on the node longer than the specified deadline}\n";
+        let d = crate::tests::diagnose_yaml(yaml, "2026-11-22T10:00:00Z");
+        assert_eq!(d.findings.len(), 1);
+        assert_eq!(
+            (d.findings[0].cause, d.findings[0].confidence),
+            (Cause::DeadlineExceeded, Confidence::Medium)
+        );
+    }
+}

@@ -105,3 +105,30 @@ impl Check for Resize {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use kubewhy_model::{Cause, Confidence, Severity};
+
+    /// 1.27–1.32 give only `status.resize`, without a message: medium confidence; `Deferred` is a
+    /// warning, `Infeasible` an error.
+    #[test]
+    fn the_older_resize_field_alone() {
+        for (state, severity) in [
+            ("Infeasible", Severity::Error),
+            ("Deferred", Severity::Warning),
+        ] {
+            let yaml = format!(
+                "apiVersion: v1\nkind: Pod\nmetadata: {{name: p, namespace: a}}\nspec: {{nodeName: node-1, containers: [{{name: c}}]}}\nstatus: {{phase: Running, resize: {state}, conditions: [{{type: Ready, status: 'True'}}], containerStatuses: [{{name: c, ready: true, state: {{running: {{}}}}}}]}}\n"
+            );
+            let d = crate::tests::diagnose_yaml(&yaml, "2026-11-22T10:00:00Z");
+            assert_eq!(d.findings.len(), 1, "{state}");
+            let f = &d.findings[0];
+            assert_eq!(
+                (f.cause, f.severity, f.confidence),
+                (Cause::ResizeInfeasible, severity, Confidence::Medium),
+                "{state}"
+            );
+        }
+    }
+}

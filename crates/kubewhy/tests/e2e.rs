@@ -164,7 +164,7 @@ impl Cluster {
                     "-n",
                     ns,
                     "get",
-                    &format!("configmaps,secrets,serviceaccounts,persistentvolumeclaims,resourcequotas,limitranges,{WIDGETS}"),
+                    &format!("configmaps,secrets,serviceaccounts,persistentvolumeclaims,resourcequotas,limitranges,jobs,poddisruptionbudgets,{WIDGETS}"),
                     "-o",
                     "json",
                 ]));
@@ -644,6 +644,78 @@ fn scenarios() -> Vec<Scenario> {
             dump_evidence: &[],
             dump_cause: "",
         },
+        // Today's states that 1.20 can show (issue 37). A pod bound to the node by its creator
+        // (spec.nodeName: the scheduler never sees it) asking for more CPU than the node has:
+        // the kubelet refuses it (OutOfcpu).
+        Scenario {
+            name: "outofcpu",
+            yaml: pod("hog", &format!("{{name: main, image: {BB}, command: [sleep, '100000'], resources: {{requests: {{cpu: '1000'}}}}}}"))
+                .replace("spec:\n", "spec:\n  nodeName: NODE_NAME\n"),
+            after: nothing,
+            cause: "node-admission-rejected",
+            objects: &["hog"],
+            evidence: &["status.reason=OutOfcpu", "Node didn't have enough resource: cpu", "absent: spec.nodeName was set without the scheduler"],
+            dump_evidence: &[],
+            dump_cause: "",
+        },
+        // Bound to the node, with a node selector the node does not match: NodeAffinity.
+        Scenario {
+            name: "nodeaffinity",
+            yaml: pod("misplaced", &format!("{{name: main, image: {BB}, command: [sleep, '100000']}}"))
+                .replace("spec:\n", "spec:\n  nodeName: NODE_NAME\n  nodeSelector: {disktype: ssd}\n"),
+            after: nothing,
+            cause: "node-admission-rejected",
+            objects: &["misplaced"],
+            evidence: &["status.reason=NodeAffinity", "Predicate NodeAffinity failed"],
+            dump_evidence: &[],
+            dump_cause: "",
+        },
+        // A pod allowed 5 seconds that sleeps.
+        Scenario {
+            name: "deadline",
+            yaml: pod("slow", &format!("{{name: main, image: {BB}, command: [sleep, '100000']}}"))
+                .replace("spec:\n", "spec:\n  activeDeadlineSeconds: 5\n  restartPolicy: Never\n"),
+            after: nothing,
+            cause: "deadline-exceeded",
+            objects: &["slow"],
+            evidence: &["Pod was active on the node longer than the specified deadline", "spec.activeDeadlineSeconds"],
+            dump_evidence: &[],
+            dump_cause: "",
+        },
+        // A Job whose pods exit 3, over its backoffLimit of 1.
+        Scenario {
+            name: "job",
+            yaml: format!("apiVersion: batch/v1\nkind: Job\nmetadata: {{name: flaky}}\nspec:\n  backoffLimit: 1\n  template:\n    spec:\n      restartPolicy: Never\n      terminationGracePeriodSeconds: 2\n      containers:\n      - {{name: main, image: {BB}, command: [sh, -c, 'echo cannot reach the queue; exit 3']}}\n"),
+            after: nothing,
+            cause: "job-backoff-exceeded",
+            // The Job and its failed pods (named by the Job controller).
+            objects: &[],
+            evidence: &["Job has reached the specified backoff limit", "reason=Error exitCode=3", "backoffLimit=1"],
+            dump_evidence: &[],
+            dump_cause: "",
+        },
+        // A Deployment whose container finishes (exit 0) and is started again.
+        Scenario {
+            name: "completed",
+            yaml: format!("apiVersion: apps/v1\nkind: Deployment\nmetadata: {{name: oneshot}}\nspec:\n  selector: {{matchLabels: {{app: oneshot}}}}\n  template:\n    metadata: {{labels: {{app: oneshot}}}}\n    spec:\n      terminationGracePeriodSeconds: 2\n      containers:\n      - {{name: main, image: {BB}, command: [sh, -c, 'echo migrated']}}\n"),
+            after: nothing,
+            cause: "completed-but-restarted",
+            objects: &[],
+            evidence: &["reason=Completed exitCode=0", "spec.restartPolicy"],
+            dump_evidence: &[],
+            dump_cause: "",
+        },
+        // A postStart hook that fails: the kubelet kills the container and restarts it.
+        Scenario {
+            name: "poststart",
+            yaml: pod("hooked", &format!("{{name: main, image: {BB}, command: [sleep, '100000'], lifecycle: {{postStart: {{exec: {{command: [/bin/sh, -c, 'exit 7']}}}}}}}}")),
+            after: nothing,
+            cause: "lifecycle-hook-failed",
+            objects: &["hooked"],
+            evidence: &["FailedPostStartHook", "lifecycle.postStart"],
+            dump_evidence: &[],
+            dump_cause: "",
+        },
     ]
 }
 
@@ -866,12 +938,13 @@ fn real_cluster_scenarios() {
             (s, ns)
         })
         .collect();
+    let node_name = c.k(&["get", "nodes", "-o", "jsonpath={.items[0].metadata.name}"]);
     std::thread::scope(|t| {
         for (s, ns) in &scenarios {
-            let c = &c;
+            let (c, node_name) = (&c, &node_name);
             t.spawn(move || {
                 c.fresh_namespace(ns);
-                c.apply(ns, &s.yaml);
+                c.apply(ns, &s.yaml.replace("NODE_NAME", node_name));
                 (s.after)(c, ns);
             });
         }
@@ -950,6 +1023,12 @@ fn real_cluster_scenarios() {
     } else {
         None
     };
+    // Phase 2b: a drain a PodDisruptionBudget never lets finish (the node is cordoned meanwhile).
+    let drain = if result.is_ok() && selected("drain") {
+        Some(drain_phase(&c))
+    } else {
+        None
+    };
 
     // Phase 3: `kubewhy fix` repairs what phase 1 left stuck (and refuses a stale plan).
     let fixes = if result.is_ok() && selected("fix") {
@@ -998,6 +1077,7 @@ fn real_cluster_scenarios() {
     let mut cleanup: Vec<&str> = all_ns.clone();
     cleanup.extend([
         "e2e-taint",
+        "e2e-drain",
         "e2e-apisvc",
         "e2e-nodelogs",
         "e2e-node",
@@ -1040,6 +1120,7 @@ fn real_cluster_scenarios() {
     let diagnosed = scenarios.len()
         + usize::from(pod_logs.is_some())
         + usize::from(taint.is_some())
+        + usize::from(drain.is_some())
         + usize::from(aside.is_some())
         + usize::from(apisvc.is_some())
         + usize::from(nodelogs.is_some())
@@ -1059,6 +1140,9 @@ fn real_cluster_scenarios() {
     let fixed = fixes.is_some();
     if let Some(Err(e)) = taint {
         failures.push(e);
+    }
+    if let Some(Err(e)) = drain {
+        failures.push(format!("drain phase: {e}"));
     }
     if let Some(Err(e)) = fixes {
         failures.push(format!("kubewhy fix: {e}"));
@@ -1406,6 +1490,90 @@ fn taint_phase(c: &Cluster) -> Result<(), String> {
         capture_scenario(c, &scenario[0].0, "e2e-taint", &dir);
     }
     let _ = c.run(&["taint", "nodes", &node, "e2e-dedicated-"], None);
+    r
+}
+
+/// A PodDisruptionBudget that allows no disruption blocks a drain for ever (issue 37):
+/// `kubectl drain` cordons the only node and its eviction of the budget's one pod is refused
+/// (429); kubewhy names the budget, live and from a dump, and reads the drain's own output
+/// pasted. The node is uncordoned whatever happens.
+fn drain_phase(c: &Cluster) -> Result<(), String> {
+    let ns = "e2e-drain";
+    let node = c.k(&["get", "nodes", "-o", "jsonpath={.items[0].metadata.name}"]);
+    c.fresh_namespace(ns);
+    c.apply(
+        ns,
+        &format!(
+            "apiVersion: apps/v1\nkind: Deployment\nmetadata: {{name: ledger}}\nspec:\n  selector: {{matchLabels: {{app: ledger}}}}\n  template:\n    metadata: {{labels: {{app: ledger}}}}\n    spec:\n      terminationGracePeriodSeconds: 2\n      containers:\n      - {{name: main, image: {BB}, command: [sleep, '100000']}}\n---\napiVersion: policy/v1beta1\nkind: PodDisruptionBudget\nmetadata: {{name: ledger}}\nspec:\n  minAvailable: 1\n  selector: {{matchLabels: {{app: ledger}}}}\n"
+        ),
+    );
+    // The budget allows nothing once its pod is counted healthy.
+    let t = Instant::now();
+    loop {
+        let st = c.k(&[
+            "-n",
+            ns,
+            "get",
+            "pdb",
+            "ledger",
+            "-o",
+            "jsonpath={.status.expectedPods}/{.status.disruptionsAllowed}",
+        ]);
+        if st == "1/0" {
+            break;
+        }
+        if t.elapsed() > Duration::from_secs(120) {
+            return Err(format!("budget ledger not settled after 120 s: {st}"));
+        }
+        std::thread::sleep(Duration::from_secs(1));
+    }
+    let drained = c.run(
+        &[
+            "drain",
+            &node,
+            "--ignore-daemonsets",
+            "--pod-selector=app=ledger",
+            "--timeout=12s",
+        ],
+        None,
+    );
+    let r = (|| {
+        let said = match drained {
+            Ok(out) => return Err(format!("kubectl drain succeeded past the budget: {out}")),
+            Err(e) => e,
+        };
+        if !said.contains("violate the pod's disruption budget") {
+            return Err(format!(
+                "kubectl drain did not say the budget refused: {said}"
+            ));
+        }
+        let s = Scenario {
+            name: "drain",
+            yaml: String::new(),
+            after: nothing,
+            cause: "disruption-budget-blocking",
+            // The Deployment's pod (named by its controller) and the budget.
+            objects: &[],
+            evidence: &[
+                "disruptionsAllowed=0 currentHealthy=1 desiredHealthy=1 expectedPods=1",
+                "minAvailable=1",
+                "spec.unschedulable",
+            ],
+            dump_evidence: &[],
+            dump_cause: "",
+        };
+        let scenario = [(s, ns.to_string())];
+        converge(c, &scenario, &[ns])?;
+        // What the user saw, pasted.
+        let (v, _) = kubewhy_json(&["scan", "-o", "json", "--from", "-"], Some(&said))?;
+        match v["findings"][0]["cause"].as_str() {
+            Some("disruption-budget-blocking") => Ok(()),
+            other => Err(format!(
+                "the drain's output, pasted, gave {other:?}: {said}"
+            )),
+        }
+    })();
+    let _ = c.run(&["uncordon", &node], None);
     r
 }
 

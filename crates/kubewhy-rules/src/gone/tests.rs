@@ -298,6 +298,72 @@ mod unit {
         }
     }
 
+    /// The kubelet's own ends, kept in the recorder's row: a node shutdown (the condition of
+    /// 1.26+, the reason alone before, the `Shutdown` of 1.21), an activeDeadlineSeconds, an
+    /// admission refusal and a device plugin's.
+    #[test]
+    fn the_kubelets_own_ends_in_the_recorder() {
+        let shutdown = "Pod was terminated in response to imminent node shutdown.";
+        for (reason, message, target, want) in [
+            (
+                "Terminated",
+                shutdown,
+                "TerminationByKubelet",
+                Cause::NodeShutdown,
+            ),
+            ("Terminated", shutdown, "", Cause::NodeShutdown),
+            (
+                "Shutdown",
+                "Node is shutting, evicting pods",
+                "",
+                Cause::NodeShutdown,
+            ),
+            (
+                "DeadlineExceeded",
+                "Pod was active on the node longer than the specified deadline",
+                "",
+                Cause::DeadlineExceeded,
+            ),
+            (
+                "OutOfcpu",
+                "Pod was rejected: Node didn't have enough resource: cpu, requested: 4000, used: 1500, capacity: 4000",
+                "",
+                Cause::NodeAdmissionRejected,
+            ),
+            (
+                "UnexpectedAdmissionError",
+                "Pod was rejected: Allocate failed due to no healthy devices present; cannot allocate unhealthy devices nvidia.com/gpu, which is unexpected",
+                "",
+                Cause::DeviceAllocationFailed,
+            ),
+        ] {
+            let h = History {
+                pods: vec![PodRecord {
+                    namespace: "shop".into(),
+                    name: "w".into(),
+                    uid: "u".into(),
+                    node: "node-1".into(),
+                    phase: "Failed".into(),
+                    reason: reason.into(),
+                    message: message.into(),
+                    disruption_reason: target.into(),
+                    disruption_message: if target.is_empty() {
+                        String::new()
+                    } else {
+                        message.into()
+                    },
+                    deleted: "2026-11-20T10:00:00Z".parse().ok(),
+                    ..Default::default()
+                }],
+                sources: vec!["flight recorder".into()],
+                ..Default::default()
+            };
+            let a = ask(&Snapshot::default(), &h, "shop", "w");
+            assert_eq!(cause(&a), (want, Confidence::High), "{reason} {target}");
+            assert!(!a.findings[0].remediation.is_empty());
+        }
+    }
+
     #[test]
     fn eviction_and_orphans_in_the_audit_and_controller_logs() {
         let line = |user: &str, sub: &str, verb: &str| AuditEntry {
