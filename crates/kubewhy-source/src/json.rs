@@ -174,11 +174,43 @@ fn parse_document(file: &str, text: &str, doc: &str, out: &mut FileOut) {
         Ok(o) => out.add(o),
         Err(e) => {
             let (l0, c0) = line_col(text, offset_in(text, doc));
+            if let Some(o) = leniently(&kind, &api, doc, (l0, c0), &e, out) {
+                return out.add(o);
+            }
             let (line, col) = shift(l0, c0, e.line() as u64, e.column() as u64);
             let message = format!("{kind}: {}; object skipped", json_message(&e));
             out.warn(crate::warn_at(file, line, col, message));
         }
     }
+}
+
+/// An object the strict decoder refused, decoded again with the fields that do not fit
+/// repaired or dropped (`lenient`); `None` when its text is no JSON or nothing can be kept.
+/// A strict failure that no field explains (a key given twice: the last value is read, as the
+/// API server's own decoder does) is reported as one repair of the object.
+fn leniently(
+    kind: &str,
+    api: &str,
+    doc: &str,
+    at: (u64, u64),
+    strict: &serde_json::Error,
+    out: &mut FileOut,
+) -> Option<Obj> {
+    let v: serde_json::Value = serde_json::from_str(doc).ok()?;
+    let name = v
+        .pointer("/metadata/name")
+        .and_then(serde_json::Value::as_str)
+        .unwrap_or("")
+        .to_string();
+    let (o, mut dropped) = crate::lenient::decode_value(kind, api, v).ok()?;
+    if dropped.is_empty() {
+        dropped.push(crate::lenient::Dropped {
+            path: "(the object)".into(),
+            what: format!("read again leniently: {}", json_message(strict)),
+        });
+    }
+    out.dropped(at, &format!("{kind} {name}"), dropped);
+    Some(o)
 }
 
 fn offset_in(text: &str, sub: &str) -> usize {
@@ -234,11 +266,20 @@ fn decode_items(
     } else {
         work(items)
     };
-    for r in results {
+    for (r, raw) in results.into_iter().zip(items) {
         match r {
             Ok(o) => out.add(o),
             Err((off, what, e)) => {
                 let (l0, c0) = line_col(text, off);
+                if !what.starts_with("list item") {
+                    let (k, a) = peek_kind(raw.get());
+                    let kind = k.unwrap_or_else(|| item_kind.to_string());
+                    let api = a.unwrap_or_else(|| api.to_string());
+                    if let Some(o) = leniently(&kind, &api, raw.get(), (l0, c0), &e, out) {
+                        out.add(o);
+                        continue;
+                    }
+                }
                 if what.starts_with("list item") {
                     out.warn(crate::warn_at(file, l0, c0, format!("{what}; skipped")));
                 } else {

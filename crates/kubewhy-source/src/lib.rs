@@ -14,6 +14,7 @@ mod decode;
 pub mod fuzz;
 pub use bundle::{BundleInfo, Layout};
 mod json;
+mod lenient;
 mod logs;
 mod nodelog;
 mod paste;
@@ -121,6 +122,11 @@ pub struct Loaded {
     /// The finished snapshot (indexes built, `now` settled).
     pub snapshot: Snapshot,
     pub warnings: Vec<InputWarning>,
+    /// Fields that did not fit their type, repaired or dropped with their object kept
+    /// (`lenient`): how many, and the first few with their place. Not warnings: nothing the
+    /// checks need was lost with an object.
+    pub dropped_fields: usize,
+    pub dropped_examples: Vec<InputWarning>,
     pub files_read: usize,
     /// Kinds kubewhy has no specific view for, kept as generic objects, with their counts.
     pub other_kinds: BTreeMap<String, usize>,
@@ -143,6 +149,10 @@ pub(crate) struct FileOut {
     logs: Vec<ContainerLog>,
     warnings: Vec<InputWarning>,
     suppressed: usize,
+    /// Fields that did not fit their type and were repaired or dropped (`lenient`): how many,
+    /// and the first few with their place.
+    dropped: usize,
+    dropped_examples: Vec<InputWarning>,
     empty_kinds: Vec<String>,
     /// Objects known in part, from pasted text.
     pasted: Vec<kubewhy_model::Pasted>,
@@ -180,6 +190,22 @@ impl FileOut {
         self.parts.push(part);
     }
 
+    /// Records the fields of one object that `lenient` repaired or dropped.
+    pub(crate) fn dropped(&mut self, at: (u64, u64), object: &str, fields: Vec<lenient::Dropped>) {
+        self.dropped += fields.len();
+        for d in fields {
+            if self.dropped_examples.len() < DROPPED_EXAMPLES {
+                let w = warn_at(
+                    &self.name,
+                    at.0,
+                    at.1,
+                    format!("{object} {}: {}", d.path, d.what),
+                );
+                self.dropped_examples.push(w);
+            }
+        }
+    }
+
     pub(crate) fn warn(&mut self, w: InputWarning) {
         if self.warnings.len() < json::MAX_ERRORS_PER_FILE {
             self.warnings.push(w);
@@ -188,6 +214,9 @@ impl FileOut {
         }
     }
 }
+
+/// Fields repaired or dropped that are quoted, per file and in all.
+const DROPPED_EXAMPLES: usize = 3;
 
 /// 1-based line and byte column of a byte offset.
 pub(crate) fn line_col(text: &str, offset: usize) -> (u64, u64) {
@@ -462,6 +491,11 @@ pub fn load_onto(base: Snapshot, inputs: Vec<Input>, now: Option<jiff::Timestamp
         snap.pasted_messages.extend(out.pasted_messages);
         snap.node.bundles.extend(out.bundles);
         any_paste |= out.pasted_text;
+        loaded.dropped_fields += out.dropped;
+        let room = DROPPED_EXAMPLES.saturating_sub(loaded.dropped_examples.len());
+        loaded
+            .dropped_examples
+            .extend(out.dropped_examples.into_iter().take(room));
         if let Some(first) = out.warnings.first().cloned() {
             warnings.extend(out.warnings);
             if out.suppressed > 0 {

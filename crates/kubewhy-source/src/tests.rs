@@ -188,20 +188,36 @@ fn truncated_json_names_file_line_and_column() {
 }
 
 #[test]
-fn a_bad_item_is_reported_at_its_position_and_the_rest_loads() {
+fn a_bad_field_costs_the_field_and_is_reported_at_its_object() {
     let t = "{\"kind\":\"List\",\"items\":[\n{\"kind\":\"Pod\",\"metadata\":{\"name\":\"ok\"}},\n{\"kind\":\"Pod\",\"metadata\":{\"name\":\"bad\"},\"status\":{\"phase\":42}}\n]}";
     let l = load(&[text("items.json", t)], None);
-    assert_eq!(l.snapshot.pods.len(), 1);
-    assert_eq!(l.snapshot.pods[0].metadata.name, "ok");
-    assert_eq!(l.warnings.len(), 1, "{:?}", l.warnings);
-    let w = &l.warnings[0];
-    assert_eq!(w.line, Some(3));
+    let names: Vec<&str> = l
+        .snapshot
+        .pods
+        .iter()
+        .map(|p| p.metadata.name.as_str())
+        .collect();
+    assert_eq!(names, ["ok", "bad"]);
+    assert!(l.warnings.is_empty(), "{:?}", l.warnings);
+    assert_eq!(l.dropped_fields, 1);
+    let w = &l.dropped_examples[0];
+    assert_eq!((w.file.as_str(), w.line), ("items.json", Some(3)));
     assert!(
-        w.message.starts_with("Pod: invalid type: integer `42`"),
+        w.message
+            .starts_with("Pod bad status.phase: converted: invalid type: integer `42`"),
         "{w}"
     );
-    // The column points into line 3, at the bad value.
-    assert_eq!(w.column, Some(60), "{w}");
+    // An item that is no object at all is still refused, at its place.
+    let t = "{\"kind\":\"PodList\",\"items\":[\n{\"metadata\":{\"name\":\"ok\"}},\n{\"metadata\":{\"name\":[\"x\"]}}\n]}";
+    let l = load(&[text("items.json", t)], None);
+    assert_eq!(l.snapshot.pods.len(), 1);
+    assert_eq!(l.warnings.len(), 1, "{:?}", l.warnings);
+    assert_eq!(l.warnings[0].line, Some(3));
+    assert!(
+        l.warnings[0].message.contains("object skipped"),
+        "{}",
+        l.warnings[0]
+    );
 }
 
 #[test]

@@ -183,17 +183,23 @@ fn push(file: &str, line: u64, kind: &str, api: &str, v: Value, what: &str, out:
         .and_then(Value::as_str)
         .unwrap_or("")
         .to_string();
-    match decode(kind, api, v) {
+    match decode(kind, api, &v) {
         Ok(o) => out.add(o),
-        Err(e) => out.warn(crate::warn_at(
-            file,
-            line,
-            1,
-            format!(
-                "{what} ({kind} {name}): {}; object skipped",
-                crate::json::json_message(&e)
-            ),
-        )),
+        Err(e) => match crate::lenient::decode_value(kind, api, v) {
+            Ok((o, dropped)) => {
+                out.dropped((line, 1), &format!("{kind} {name}"), dropped);
+                out.add(o);
+            }
+            Err(_) => out.warn(crate::warn_at(
+                file,
+                line,
+                1,
+                format!(
+                    "{what} ({kind} {name}): {}; object skipped",
+                    crate::json::json_message(&e)
+                ),
+            )),
+        },
     }
 }
 

@@ -141,6 +141,19 @@ fn say_input_problems(
             kubewhy_report::sanitize(&w.to_string())
         )?;
     }
+    if loaded.dropped_fields > 0 {
+        let first: Vec<String> = loaded
+            .dropped_examples
+            .iter()
+            .map(|w| kubewhy_report::sanitize(&w.to_string()))
+            .collect();
+        writeln!(
+            err,
+            "kubewhy: note: {} field(s) did not fit their type and were repaired or left out, their objects kept (first: {})",
+            loaded.dropped_fields,
+            first.join("; ")
+        )?;
+    }
     let others: Vec<(&String, &usize)> =
         loaded.other_kinds.iter().filter(|(_, n)| **n > 0).collect();
     if !others.is_empty() {

@@ -196,20 +196,21 @@ fn a_large_list_streamed_loads_what_reading_it_whole_does() {
 }
 
 #[test]
-fn a_large_list_with_a_bad_item_is_read_again_and_the_item_reported() {
+fn a_large_list_with_a_bad_field_is_read_again_and_the_field_reported() {
     let text = kubectl_list(40_000).replacen("\"phase\": \"Running\"", "\"phase\": [1]", 30_000);
     let text = text.replacen("\"phase\": [1]", "\"phase\": \"Running\"", 29_999);
     let (streamed, whole) = both_ways(&text);
-    assert_eq!(streamed.warnings.len(), 1, "{:?}", streamed.warnings);
+    assert!(streamed.warnings.is_empty(), "{:?}", streamed.warnings);
+    assert_eq!((streamed.dropped_fields, whole.dropped_fields), (1, 1));
     assert_eq!(
-        format!("{:?}", streamed.warnings),
-        format!("{:?}", whole.warnings)
+        format!("{:?}", streamed.dropped_examples),
+        format!("{:?}", whole.dropped_examples)
     );
-    let w = &streamed.warnings[0];
+    let w = &streamed.dropped_examples[0];
     assert!(
-        w.message.contains("Pod") && w.message.contains("object skipped"),
+        w.message.contains("Pod ") && w.message.contains("status.phase: removed"),
         "{w:?}"
     );
-    assert_eq!(streamed.snapshot.pods.len(), 39_999);
+    assert_eq!(streamed.snapshot.pods.len(), 40_000);
     assert_eq!(names(&streamed), names(&whole));
 }
