@@ -61,7 +61,7 @@ impl Check for Crash {
                 continue;
             }
             for (cs, init) in info.statuses() {
-                if crashes(cs) {
+                if crashes(cs) || completes_again(&info, cs, init) {
                     check_container(ctx, &info, cs, init, &network, out);
                 }
             }
@@ -88,6 +88,22 @@ fn crashes(cs: &ContainerStatus) -> bool {
             .as_ref()
             .is_some_and(|t| t.exit_code != 0);
     crash_looping || flapping
+}
+
+/// Whether a container that finishes with exit code 0 is started again and again: its restart
+/// policy restarts it whatever the code, it has restarted, and it is in back-off or has just
+/// finished once more (a describe between two runs shows `State: Terminated, Completed`).
+fn completes_again(info: &PodInfo, cs: &ContainerStatus, init: bool) -> bool {
+    let ended_ok = |t: &Option<Box<StateTerminated>>| t.as_ref().is_some_and(|t| t.exit_code == 0);
+    cs.restart_count >= 1
+        && restarted_always(info, cs, init)
+        && (ended_ok(&cs.state.terminated)
+            || (ended_ok(&cs.last_state.terminated)
+                && cs
+                    .state
+                    .waiting
+                    .as_ref()
+                    .is_some_and(|w| w.reason == "CrashLoopBackOff")))
 }
 
 /// Per node, the pods whose crashing containers' last words are a Service IP timing out: with
@@ -287,9 +303,7 @@ fn crashing<'a, 's: 'a>(
         Some(Cause::OomKilled) => Cause::OomKilled,
         _ if hook_failure.is_some() || hook_waiting => Cause::LifecycleHookFailed,
         Some(Cause::AppExitError)
-            if term.is_some_and(|t| t.exit_code == 0)
-                && waiting.is_some_and(|w| w.reason == "CrashLoopBackOff")
-                && restarted_always(info, cs, init) =>
+            if term.is_some_and(|t| t.exit_code == 0) && completes_again(info, cs, init) =>
         {
             Cause::CompletedButRestarted
         }
@@ -454,11 +468,16 @@ fn restarted_always(info: &PodInfo, cs: &ContainerStatus, init: bool) -> bool {
     if init {
         return info.container(&cs.name).is_some_and(|c| c.is_sidecar());
     }
-    info.pod
-        .spec
-        .restart_policy
-        .as_deref()
-        .is_none_or(|p| p == "Always")
+    match info.pod.spec.restart_policy.as_deref() {
+        Some(p) => p == "Always",
+        // Not in the data (a describe does not show it): Always, unless a Job owns the pod (a
+        // Job's pods cannot have it).
+        None => !info
+            .pod
+            .metadata
+            .controller()
+            .is_some_and(|o| o.kind == "Job"),
+    }
 }
 
 /// What one termination record alone says (a Job's failed pod, which does not crash-loop).

@@ -1507,7 +1507,8 @@ fn drain_phase(c: &Cluster) -> Result<(), String> {
             "apiVersion: apps/v1\nkind: Deployment\nmetadata: {{name: ledger}}\nspec:\n  selector: {{matchLabels: {{app: ledger}}}}\n  template:\n    metadata: {{labels: {{app: ledger}}}}\n    spec:\n      terminationGracePeriodSeconds: 2\n      containers:\n      - {{name: main, image: {BB}, command: [sleep, '100000']}}\n---\napiVersion: policy/v1beta1\nkind: PodDisruptionBudget\nmetadata: {{name: ledger}}\nspec:\n  minAvailable: 1\n  selector: {{matchLabels: {{app: ledger}}}}\n"
         ),
     );
-    // The budget allows nothing once its pod is counted healthy.
+    // The budget allows nothing once its pod is counted healthy (a pod not Running yet may be
+    // evicted whatever its budget says: the API server lets pending pods go).
     let t = Instant::now();
     loop {
         let st = c.k(&[
@@ -1517,9 +1518,9 @@ fn drain_phase(c: &Cluster) -> Result<(), String> {
             "pdb",
             "ledger",
             "-o",
-            "jsonpath={.status.expectedPods}/{.status.disruptionsAllowed}",
+            "jsonpath={.status.expectedPods}/{.status.currentHealthy}/{.status.disruptionsAllowed}",
         ]);
-        if st == "1/0" {
+        if st == "1/1/0" {
             break;
         }
         if t.elapsed() > Duration::from_secs(120) {
@@ -2131,7 +2132,7 @@ fn capture_scenario(c: &Cluster, s: &Scenario, ns: &str, dir: &std::path::Path) 
         ns,
         "get",
         &format!(
-            "configmaps,serviceaccounts,persistentvolumeclaims,resourcequotas,limitranges,{WIDGETS}"
+            "configmaps,serviceaccounts,persistentvolumeclaims,resourcequotas,limitranges,jobs,poddisruptionbudgets,{WIDGETS}"
         ),
         "-o",
         "json",
