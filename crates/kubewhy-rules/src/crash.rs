@@ -472,11 +472,11 @@ fn restarted_always(info: &PodInfo, cs: &ContainerStatus, init: bool) -> bool {
         Some(p) => p == "Always",
         // Not in the data (a describe does not show it): Always, unless a Job owns the pod (a
         // Job's pods cannot have it).
-        None => !info
+        None => info
             .pod
             .metadata
             .controller()
-            .is_some_and(|o| o.kind == "Job"),
+            .is_none_or(|o| o.kind != "Job"),
     }
 }
 
