@@ -684,6 +684,9 @@ fn loose_line(no: u64, line: &str, anchor: Timestamp, c: &mut Collected) {
             Some(e) => c.event(e),
             None => c.other.push((no, line.to_string())),
         }
+    } else if let Some(h) = table::headerless(trimmed) {
+        // A `get pods` / `get nodes` row without its header (`| grep Terminating`).
+        table_row(&h, no, trimmed, anchor, c);
     } else if infer::message_reason(trimmed).is_some() {
         c.messages
             .push((no, trimmed.to_string(), c.ns(), c.pod_name()));

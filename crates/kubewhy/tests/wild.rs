@@ -120,7 +120,8 @@ fn real_pastes_give_the_cause_their_thread_established() {
         let expected: Value =
             serde_json::from_str(&std::fs::read_to_string(dir.join("expected.json")).unwrap())
                 .unwrap();
-        let held_out = expected["held_out"].as_bool().unwrap();
+        // A held-out case read after its blind score (`opened`) counts as developed against.
+        let held_out = expected["held_out"].as_bool().unwrap() && expected["opened"].is_null();
         if held_out && only_dev {
             continue;
         }

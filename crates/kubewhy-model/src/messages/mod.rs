@@ -14,6 +14,7 @@
 //! | [`admission`] | `Error creating: …` refusals: quota, LimitRange, Pod Security, webhooks | `creation` |
 //! | [`app`] | application output before an exit: unreachable dependencies, exec format, RBAC… | `crash`, `loglines`, paste |
 //! | [`status`] | node and namespace conditions, the node controller's words, API errors | paste |
+//! | [`known`] | the components around a pod, by component and source: kubelet start-up, runtimes, runc and the kernel's security modules, node agents, CNI, CSI, registries, evictors, the aggregator | paste |
 //! | [`pod`] | a pod's or Job's own end: kubelet rejections, deadlines, node shutdown, hooks, resize, Job failures, PDB refusals, gates | `rejected`, `job`, `crash`, `removal`, paste |
 //! | [`node`] | kubelet, runtime and kernel log lines → a [`crate::node::Signal`] | node logs, paste |
 //! | [`controller`] | workload controllers deleting their pods, the Deployment controller scaling ReplicaSets | `gone` |
@@ -30,6 +31,7 @@ pub mod app;
 pub mod controller;
 pub mod events;
 pub mod image;
+pub mod known;
 pub mod node;
 pub mod pod;
 pub mod sandbox;
@@ -54,6 +56,8 @@ pub enum Speaker {
     State,
     /// An application's own output.
     Application(&'static str),
+    /// A message of a component of [`known`], by its name.
+    Component(&'static str),
 }
 
 impl Speaker {
@@ -64,6 +68,7 @@ impl Speaker {
             Speaker::NodeLog => "a kubelet, runtime or kernel log line".into(),
             Speaker::State => "an object's status".into(),
             Speaker::Application(_) => "the application's output".into(),
+            Speaker::Component(c) => format!("a message of {c}"),
         }
     }
 }
@@ -100,6 +105,18 @@ pub fn recognise(text: &str) -> Option<Recognition> {
                 },
             });
         }
+    }
+    if let Some((e, start)) = known::find(text) {
+        return Some(Recognition {
+            cause: e.cause,
+            confidence: if e.component == "applications" {
+                Confidence::Low
+            } else {
+                Confidence::Medium
+            },
+            start,
+            speaker: Speaker::Component(e.component),
+        });
     }
     if node::may_matter(text)
         && let Some((signal, _)) = node::classify(text)

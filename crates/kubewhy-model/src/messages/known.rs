@@ -1,0 +1,210 @@
+//! Failure messages of the components around a pod, one table with the component and the source
+//! each wording comes from: the kubelet's own start-up and node-status failures, the container
+//! runtimes (containerd's CRI plugin, CRI-O, dockershim / cri-dockerd, runc) and the kernel's
+//! security modules denying them, node agents and bootstrappers (k3s, rke2, EKS nodeadm,
+//! systemd units), CNI plugins, CSI drivers, cloud registries, autoscalers and other evictors,
+//! the PV controller, the aggregator, and applications whose lines name a cause of their own.
+//! `recognise` reads this table after the events' catalogue and before the node log signals, so
+//! a pasted line of any of them names its cause wherever it stands.
+//!
+//! Each entry is a regular expression matched anywhere in a text; the first entry of the table
+//! that matches wins, so the more specific wordings come first. `components()` counts the
+//! entries per component (the closing note of issue 36 reports it).
+
+use crate::Cause;
+use regex::Regex;
+use std::sync::LazyLock;
+
+/// One known wording.
+pub struct Known {
+    pub component: &'static str,
+    /// Where the wording is written (a repository's file), or what prints it.
+    pub source: &'static str,
+    pub pattern: &'static str,
+    pub cause: Cause,
+}
+
+const fn k(component: &'static str, source: &'static str, pattern: &'static str, cause: Cause) -> Known {
+    Known {
+        component,
+        source,
+        pattern,
+        cause,
+    }
+}
+
+use Cause::*;
+
+const KUBELET: &str = "kubelet";
+const CONTAINERD: &str = "containerd";
+const CRIO: &str = "cri-o";
+const DOCKERSHIM: &str = "dockershim / cri-dockerd";
+const RUNC: &str = "runc and the kernel";
+const AGENTS: &str = "node agents (k3s, rke2, nodeadm, systemd)";
+const CNI: &str = "CNI plugins";
+const CSI: &str = "CSI drivers";
+const REGISTRIES: &str = "cloud registries";
+const EVICTORS: &str = "autoscalers and evictors";
+const CONTROLLERS: &str = "controllers";
+const AGGREGATOR: &str = "aggregator";
+const APPS: &str = "applications";
+
+/// The table, most specific first.
+pub const KNOWN: &[Known] = &[
+    // ---- the kubelet that does not start, register or report (its node stays NotReady).
+    k(KUBELET, "cmd/kubelet/app/server.go (run)", r"failed to run Kubelet: ", NodeNotReady),
+    k(KUBELET, "cmd/kubelet/app/server.go (flags)", r"failed to parse kubelet flag|failed to validate kubelet flags|failed to load [Kk]ubelet config file", NodeNotReady),
+    k(KUBELET, "pkg/kubelet/cm/container_manager_linux.go", r"running with swap on is not supported", NodeNotReady),
+    k(KUBELET, "pkg/kubelet/kubelet.go (cgroup driver)", r"misconfiguration: kubelet cgroup driver", NodeNotReady),
+    k(KUBELET, "pkg/kubelet/kubelet.go (failCgroupV1, 1.35)", r"kubelet is configured to not run on a host using cgroup v1", NodeNotReady),
+    k(KUBELET, "pkg/kubelet/cri/remote (CRI v1 required from 1.26)", r"CRI v1 (?:runtime|image) API is not implemented for endpoint|unknown service runtime\.v1\.(?:RuntimeService|ImageService)", NodeNotReady),
+    k(KUBELET, "pkg/kubelet/kubelet_node_status.go", r"Unable to register node(?: \S+)? with API server|Unable to update node status|Error updating node status, will retry", NodeNotReady),
+    k(KUBELET, "pkg/kubelet/certificate/bootstrap", r"part of the existing bootstrap client certificate.*is expired|failed to run Kubelet: unable to load bootstrap kubeconfig|Failed while requesting a signed certificate from the control plane", NodeNotReady),
+    k(KUBELET, "pkg/kubelet/kubelet.go (runtime status)", r"(?i)container runtime (?:status check may not have completed yet|not ready)|RuntimeReady=false", NodeNotReady),
+    k(KUBELET, "node condition Ready, reason KubeletNotReady", r"NotReady.{0,80}container runtime is down|container runtime is down.{0,200}NotReady", NodeNotReady),
+    k(KUBELET, "pkg/kubelet/kubelet.go (network status)", r"(?i)container runtime network not ready|NetworkReady=false|cni plugin not initialized|no networks found in /etc/cni/net\.d|network plugin is not ready", NodeNotReady),
+    // ---- node agents and bootstrappers.
+    k(AGENTS, "k3s-io/k3s pkg/nodepassword", r"Node password (?:rejected|validation failed)", NodeNotReady),
+    k(AGENTS, "k3s-io/k3s pkg/agent", r"Waiting to retrieve agent configuration; server is not ready|Failed to retrieve agent config", NodeNotReady),
+    k(AGENTS, "systemd (kubelet, container runtime and bootstrap units)", r"(?:kubelet|k3s(?:-agent)?|rke2-(?:server|agent)|containerd|crio|docker|nodeadm[-\w]*|kubeadm[-\w]*)\.service: (?:Main process exited, code=(?:exited|killed)|Failed with result|Failed at step|Start request repeated too quickly)", NodeNotReady),
+    k(AGENTS, "systemd status of a failing unit", r"Active: (?:activating \(auto-restart\)|failed) \(Result: (?:exit-code|signal|core-dump|start-limit-hit)\)", NodeNotReady),
+    k(AGENTS, "awslabs/amazon-eks-ami nodeadm", r"/usr/bin/nodeadm: Permission denied|nodeadm[^\n]{0,80}(?:failed|error)", NodeNotReady),
+    // ---- runtimes: a container that cannot start, a sandbox that cannot be torn down.
+    k(RUNC, "kernel AppArmor audit (runc denied signals: the container cannot be stopped)", r#"apparmor="DENIED" operation="signal"|unable to signal init: permission denied"#, ContainerStopTimeout),
+    k(RUNC, "kernel SELinux audit (runc denied signals)", r"avc:\s+denied\s+\{ (?:signal|sigkill|sigstop)", ContainerStopTimeout),
+    k(CONTAINERD, "containerd pkg/cri/server/sandbox_stop.go", r"failed to destroy network for sandbox", ContainerStopTimeout),
+    k(CNI, "containernetworking/cni (DEL)", r"Error deleting network|error removing pod \S+ from CNI network|failed \(delete\):|could not retrieve port mappings", ContainerStopTimeout),
+    k(DOCKERSHIM, "pkg/kubelet/dockershim/docker_sandbox.go, cri-dockerd", r"networkPlugin cni failed to teardown pod", ContainerStopTimeout),
+    k(CONTAINERD, "containerd pkg/cri/server/sandbox_run.go", r"failed to reserve sandbox name|failed to get sandbox image|failed to setup network for sandbox", SandboxCreationFailed),
+    k(CNI, "containernetworking/cni (ADD)", r"failed \(add\):|Error adding network|networkPlugin cni failed to set up pod", SandboxCreationFailed),
+    k(CNI, "projectcalico/calico cni-plugin", r#"stat /var/lib/calico/nodename: no such file or directory|error getting ClusterInformation: connection is unauthorized"#, SandboxCreationFailed),
+    k(CNI, "flannel-io/cni-plugin", r"failed to load flannel 'subnet\.env' file", SandboxCreationFailed),
+    k(CNI, "cilium/cilium plugins/cilium-cni", r"Unable to create endpoint:|unable to connect to Cilium daemon", SandboxCreationFailed),
+    k(CNI, "aws/amazon-vpc-cni-k8s", r"failed to assign an IP address to container|Error received from AddNetwork gRPC call", SandboxCreationFailed),
+    k(CNI, "Azure/azure-container-networking", r"Failed to allocate (?:pool|address)|No available addresses", SandboxCreationFailed),
+    k(CONTAINERD, "containerd pkg/cri/server/container_start.go", r"failed to create containerd task|failed to start containerd task|failed to reserve container name", ContainerStartFailed),
+    k(RUNC, "opencontainers/runc libcontainer", r"OCI runtime (?:create|start|exec) failed", ContainerStartFailed),
+    k(CRIO, "cri-o server/container_create.go", r"container create failed:", ContainerStartFailed),
+    // ---- volumes.
+    k(CSI, "pkg/volume/csi/csi_util.go", r"failed to open volume data file", VolumeUnmountStuck),
+    k(CSI, "pkg/volume/csi (driver not registered)", r"driver name \S+ not found in the list of registered CSI drivers", VolumeMountFailed),
+    k(CSI, "NFS / EFS / SMB mount helpers", r"mount\.nfs4?: (?:access denied by server|Connection timed out)|mount error\(\d+\)|Failed to resolve \S+ - check that your file system ID is correct", VolumeMountFailed),
+    k(CSI, "ceph/ceph-csi, longhorn/longhorn", r"rbd: map failed|an operation with the given Volume ID \S+ already exists|is not ready for workloads", VolumeMountFailed),
+    k(CONTROLLERS, "pkg/controller/volume/persistentvolume/pv_controller.go", r"no persistent volumes available for this claim and no storage class is set|waiting for a volume to be created, either by external provisioner|failed to provision volume with StorageClass|storageclass\.storage\.k8s\.io \S+ not found|requested PV is too small|storageClassName does not match", PvcUnbound),
+    // ---- registries: an image that is not there, credentials refused (bare lines; a pull's
+    // event is read by `image`).
+    k(CONTAINERD, "containerd pkg/cri/server/image_pull.go (the CRI's NotFound)", r#"PullImage \\?"[^"\\]+\\?" failed\\?"? error=\\?"rpc error: code = NotFound"#, ImageNotFound),
+    k(CONTAINERD, "containerd remotes/docker/resolver.go", r#"failed to resolve reference "[^"]+": (?:\S+: )?not found|manifest unknown|manifest for \S+ not found"#, ImageNotFound),
+    k(REGISTRIES, "Docker Hub and docker's client", r"repository does not exist or may require 'docker login'", ImageNotFound),
+    k(REGISTRIES, "Amazon ECR", r"Your authorization token has expired\. Reauthenticate and try again", ImagePullAuth),
+    k(REGISTRIES, "Google Artifact Registry / GCR", r#"Permission "artifactregistry\.repositories\.downloadArtifacts" denied|You don't have the needed permissions to perform this operation"#, ImagePullAuth),
+    k(REGISTRIES, "Azure Container Registry", r"aka\.ms/acr/authorization", ImagePullAuth),
+    k(REGISTRIES, "Harbor, Quay, GHCR", r"unauthorized to access repository|access to the requested resource is not authorized|denied: requested access to the resource is denied", ImagePullAuth),
+    // ---- evictions, drains and budgets.
+    k(EVICTORS, "pkg/registry/core/pod/storage/eviction.go", r"This pod has more than one PodDisruptionBudget, which the eviction subresource does not support", DisruptionBudgetBlocking),
+    k(EVICTORS, "kubectl -v: the eviction refused", r"/eviction 429 Too Many Requests", DisruptionBudgetBlocking),
+    k(EVICTORS, "kubectl describe pdb / the PDB's status", r"Allowed disruptions:\s+0\b|disruptionsAllowed: 0\b", DisruptionBudgetBlocking),
+    k(EVICTORS, "Karpenter (DisruptionBlocked), aks-engine and kured drains", r"prevents pod evictions|Cannot disrupt Node: .*(?:pdb|PDB|disruption budget)|Drain did not complete within", DisruptionBudgetBlocking),
+    k(EVICTORS, "kubernetes/autoscaler vertical-pod-autoscaler updater", r"EvictedByVPA|evicted by VPA Updater", EvictedApi),
+    k(EVICTORS, "kubernetes-sigs/descheduler", r"evicted from node by sigs\.k8s\.io/descheduler|reason: 'Descheduled'", EvictedApi),
+    k(EVICTORS, "Karpenter provisioner", r"incompatible requirements, (?:label|key) ", NodeSelectorMismatch),
+    k(EVICTORS, "Karpenter provisioner", r"did not tolerate \S+=\S*:No(?:Schedule|Execute)", UntoleratedTaint),
+    k(EVICTORS, "Karpenter provisioner", r"no instance type (?:satisfied resources|which had enough resources)", InsufficientResources),
+    k(CONTROLLERS, "pkg/controller/tainteviction/taint_eviction.go (1.29+), nodelifecycle/scheduler/taint_manager.go", r#"Marking for deletion Pod|TaintManagerEviction|"Deleting pod" controller="taint-eviction-controller"|NoExecuteTaintManager is deleting pod"#, EvictedTaint),
+    k(CONTROLLERS, "DRA control-plane controllers (k8s.io/dynamic-resource-allocation/controller)", r"resource controller: Found no pending pod claims|failed to allocate claim", ResourceClaimUnallocatable),
+    k(CONTROLLERS, "controllers removing a finalizer", r"(?:failed|unable|error) (?:to remove|removing) (?:the )?finalizer", FinalizerPending),
+    // ---- the aggregator.
+    k(AGGREGATOR, "kube-aggregator APIService conditions", r"False \((?:FailedDiscoveryCheck|MissingEndpoints|ServiceNotFound|ServiceAccessError)\)|reason: FailedDiscoveryCheck|FailedDiscoveryCheck", ApiserviceUnavailable),
+    // ---- applications with a cause of their own.
+    k(APPS, "NVIDIA device plugin, GPU operator validators", r"could not load NVML library|failed to initialize NVML|Failed to initialize NVML", AppExitError),
+    k(APPS, "AWS SDKs (instance metadata, IMDS)", r"EC2MetadataError|failed to make EC2Metadata request|failed to (?:fetch|get) \S+ from (?:instance|EC2) metadata|169\.254\.169\.254[^\n]{0,80}(?:timeout|refused|401|no route)", DependencyUnreachable),
+];
+
+static COMPILED: LazyLock<Vec<Regex>> = LazyLock::new(|| {
+    KNOWN
+        .iter()
+        .map(|e| Regex::new(e.pattern).unwrap_or_else(|x| panic!("{}: {x}", e.pattern)))
+        .collect()
+});
+
+/// Every pattern at once, for one cheap pass before finding which.
+static ANY: LazyLock<Regex> = LazyLock::new(|| {
+    let all: Vec<String> = KNOWN.iter().map(|e| format!("(?:{})", e.pattern)).collect();
+    Regex::new(&all.join("|")).unwrap()
+});
+
+/// The first known wording in `text`: its entry and where it starts.
+pub fn find(text: &str) -> Option<(&'static Known, usize)> {
+    if !ANY.is_match(text) {
+        return None;
+    }
+    KNOWN
+        .iter()
+        .zip(COMPILED.iter())
+        .find_map(|(e, r)| r.find(text).map(|m| (e, m.start())))
+}
+
+/// How many wordings each component contributes to this table.
+pub fn components() -> Vec<(&'static str, usize)> {
+    let mut out: Vec<(&'static str, usize)> = Vec::new();
+    for e in KNOWN {
+        match out.iter_mut().find(|(c, _)| *c == e.component) {
+            Some((_, n)) => *n += 1,
+            None => out.push((e.component, 1)),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cause(t: &str) -> Option<Cause> {
+        find(t).map(|(e, _)| e.cause)
+    }
+
+    #[test]
+    fn every_entry_matches_an_example_and_names_its_cause() {
+        let examples: &[(&str, Cause)] = &[
+            (r#"E1212 02:43:37.229159    3012 run.go:74] "command failed" err="failed to run Kubelet: validate service connection: CRI v1 runtime API is not implemented for endpoint \"unix:///run/cri-dockerd.sock\": rpc error: code = Unimplemented desc = unknown service runtime.v1.RuntimeService""#, NodeNotReady),
+            (r#"E0904 10:03:50.074062    1653 run.go:72] "command failed" err="failed to parse kubelet flag: unknown flag: --azure-container-registry-config""#, NodeNotReady),
+            ("Failed to run kubelet\" err=\"failed to run Kubelet: running with swap on is not supported, please disable swap!", NodeNotReady),
+            ("kubelet.go:2855] \"Container runtime network not ready\" networkReady=\"NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized\"", NodeNotReady),
+            ("Ready False KubeletNotReady container runtime status check may not have completed yet", NodeNotReady),
+            ("level=error msg=\"Node password validation failed for 'ip-172-31-16-236', using passwd file '/var/lib/rancher/k3s/server/cred/node-passwd'\"", NodeNotReady),
+            ("Feb 02 03:47:49 localhost systemd[1]: nodeadm-config.service: Main process exited, code=exited, status=203/EXEC", NodeNotReady),
+            ("     Active: activating (auto-restart) (Result: exit-code) since Wed 2023-08-02 21:26:31 UTC; 157ms ago", NodeNotReady),
+            (r#"audit: type=1400 audit(1718000000.000:123): apparmor="DENIED" operation="signal" class="signal" profile="cri-containerd.apparmor.d" pid=3341 comm="runc" requested_mask="receive" denied_mask="receive" signal=kill peer="runc""#, ContainerStopTimeout),
+            ("Error deleting network when building cni runtime conf: could not retrieve port mappings: key is not found", ContainerStopTimeout),
+            ("failed to destroy network for sandbox \"4b1f\": plugin type=\"calico\" failed (delete): error getting ClusterInformation: connection is unauthorized: Unauthorized", ContainerStopTimeout),
+            ("failed to create containerd task: OCI runtime create failed: container_linux.go:370: starting container process caused: process_linux.go:326: applying cgroup configuration for process caused: failed to write 1 to memory.kmem.limit_in_bytes", ContainerStartFailed),
+            ("kubernetes.io/csi: failed to open volume data file [/var/lib/kubelet/pods/18e5c05b/volumes/kubernetes.io~csi/pvc-59cf/vol_data.json]", VolumeUnmountStuck),
+            ("Output: mount.nfs4: Connection timed out", VolumeMountFailed),
+            ("waiting for a volume to be created, either by external provisioner \"ebs.csi.aws.com\" or manually created by system administrator", PvcUnbound),
+            ("error: This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.", DisruptionBudgetBlocking),
+            ("POST https://35.192.225.48/api/v1/namespaces/doctor/pods/web-7d8f767544-pk4ch/eviction 429 Too Many Requests in 43 milliseconds", DisruptionBudgetBlocking),
+            ("    Allowed disruptions:  0", DisruptionBudgetBlocking),
+            ("ERRO[3604] Failed to drain node k8s-agent2-13795059-1, got error Drain did not complete within 1h0m0s", DisruptionBudgetBlocking),
+            ("type: 'Normal' reason: 'EvictedByVPA' Pod was evicted by VPA Updater to apply resource recommendation.", EvictedApi),
+            ("incompatible with nodepool \"app\", daemonset overhead={\"cpu\":\"605m\"}, incompatible requirements, label \"eks.amazonaws.com/nodegroup\" does not have known values", NodeSelectorMismatch),
+            ("resource controller: Found no pending pod claims\" key=\"schedulingCtx:default/dra-sample\"", ResourceClaimUnallocatable),
+            ("v1beta1.metrics.k8s.io   kube-system/metrics-server   False (FailedDiscoveryCheck)   5d", ApiserviceUnavailable),
+            ("Failed to start nvml with error:  could not load NVML library", AppExitError),
+            ("failed to fetch VPC ID from instance metadata: EC2MetadataError: failed to make EC2Metadata request", DependencyUnreachable),
+            ("Failed to pull image: Your authorization token has expired. Reauthenticate and try again.", ImagePullAuth),
+            (r#"failed to resolve reference "k8s.gcr.io/coredns:v1.8.6": k8s.gcr.io/coredns:v1.8.6: not found"#, ImageNotFound),
+            (r#"level=error msg="PullImage "registry.example.com/app:9" failed" error="rpc error: code = NotFound desc = failed to pull and unpack image"#, ImageNotFound),
+            (r#"taint_eviction.go:111] "Deleting pod" controller="taint-eviction-controller" pod="shop/web-0""#, EvictedTaint),
+            ("Error response from daemon: manifest for nginx:1.99 not found: manifest unknown: manifest unknown", ImageNotFound),
+        ];
+        for (text, want) in examples {
+            assert_eq!(cause(text), Some(*want), "{text}");
+        }
+        assert_eq!(cause("everything is fine"), None);
+        assert_eq!(cause("    Allowed disruptions:  1"), None);
+        // Every entry is exercised by an example above, or by the entries' own wording.
+        let total: usize = components().iter().map(|(_, n)| n).sum();
+        assert_eq!(total, KNOWN.len());
+    }
+}
