@@ -133,6 +133,7 @@ pub struct Finding {
     pub cause: Cause,
     pub severity: Severity,
     pub summary: String,
+    #[serde(serialize_with = "named_only")]
     pub objects: Vec<ObjectKey>,
     /// The workloads at the top of the affected pods' owner chains, with pod counts (filled
     /// once the findings are merged: `Snapshot::workloads_of`).
@@ -259,6 +260,11 @@ impl Finding {
         self.group_key = key.into();
         self
     }
+}
+
+/// The objects the data names: one a paste does not name is said in words, never listed.
+fn named_only<S: serde::Serializer>(objects: &[ObjectKey], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq(objects.iter().filter(|o| o.named()))
 }
 
 /// Merges findings that share cause and group key: one finding listing every affected object.

@@ -863,16 +863,28 @@ impl Event {
     }
 }
 
-/// Identifies an object: kind, namespace, name, and uid when known.
+/// Identifies an object: kind, namespace, name, and uid when known. A paste may not name the
+/// object or its namespace: those parts hold `Pasted::UNKNOWN`, which no report prints — people
+/// read "(unknown)" as a bug. In words such an object is "the pod" (or "a pod in namespace X"),
+/// and in JSON the part is left out.
 #[derive(Debug, Clone, Default, Deserialize, Serialize, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[serde(default, rename_all = "camelCase")]
 pub struct ObjectKey {
     pub kind: Str,
-    #[serde(skip_serializing_if = "Str::is_empty")]
+    #[serde(skip_serializing_if = "unknown_or_empty")]
     pub namespace: Str,
+    #[serde(skip_serializing_if = "unknown")]
     pub name: Str,
     #[serde(skip_serializing_if = "Str::is_empty")]
     pub uid: Str,
+}
+
+fn unknown(s: &Str) -> bool {
+    s == crate::snapshot::Pasted::UNKNOWN
+}
+
+fn unknown_or_empty(s: &Str) -> bool {
+    s.is_empty() || unknown(s)
 }
 
 impl ObjectKey {
@@ -887,19 +899,30 @@ impl ObjectKey {
     pub fn of(kind: &str, meta: &Meta) -> Self {
         Self::new(kind, meta.ns(), &meta.name, &meta.uid)
     }
-    /// `ns/name`, or `name` for cluster-scoped objects.
+    /// Whether the data names the object (a paste may not).
+    pub fn named(&self) -> bool {
+        !unknown(&self.name)
+    }
+    /// `ns/name`, or `name` for cluster-scoped objects (and for objects whose namespace a paste
+    /// does not say); an object a paste does not name is `the pod`, or `a pod in namespace X`.
     pub fn path(&self) -> String {
-        if self.namespace.is_empty() {
-            self.name.to_string()
-        } else {
-            format!("{}/{}", self.namespace, self.name)
+        let kind = self.kind.to_ascii_lowercase();
+        match (self.named(), unknown_or_empty(&self.namespace)) {
+            (false, true) => format!("the {kind}"),
+            (false, false) => format!("a {kind} in namespace {}", self.namespace),
+            (true, true) => self.name.to_string(),
+            (true, false) => format!("{}/{}", self.namespace, self.name),
         }
     }
 }
 
 impl fmt::Display for ObjectKey {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} {}", self.kind, self.path())
+        if self.named() {
+            write!(f, "{} {}", self.kind, self.path())
+        } else {
+            f.write_str(&self.path())
+        }
     }
 }
 

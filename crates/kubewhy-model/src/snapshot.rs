@@ -132,7 +132,50 @@ pub struct Pasted {
 
 impl Pasted {
     /// The name (and namespace) of what a paste does not name: a status stanza, a bare message.
+    /// It stands in the data only: no report prints it (`words_for_unknown`).
     pub const UNKNOWN: &'static str = "(unknown)";
+
+    /// Prose that names what a paste did not name, in words: `Pod (unknown)/(unknown)` → `the
+    /// pod`, `Pod (unknown)/web-1` → `Pod web-1`, `in namespace (unknown)` → `in its namespace`,
+    /// `Container "(unknown)"` → `The container`, fields `[(unknown)-0]` → `[0]`.
+    pub fn words_for_unknown(text: &str) -> std::borrow::Cow<'_, str> {
+        if !text.contains(Self::UNKNOWN) {
+            return std::borrow::Cow::Borrowed(text);
+        }
+        static RULES: std::sync::LazyLock<Vec<(regex::Regex, &'static str)>> =
+            std::sync::LazyLock::new(|| {
+                [
+                    (
+                        r"\b([A-Z][A-Za-z]+) \(unknown\)/\(unknown\)'s\b",
+                        "the object's",
+                    ),
+                    (r"\bPod \(unknown\)/\(unknown\)", "the pod"),
+                    (r"\b([A-Z][A-Za-z]+) \(unknown\)/\(unknown\)", "the object"),
+                    (r"\(unknown\)/\(unknown\)", "the pod"),
+                    (r"\(unknown\)/", ""),
+                    (r#"Container "\(unknown\)(?:-\d+)?"'s"#, "The container's"),
+                    (r#"Container "\(unknown\)(?:-\d+)?""#, "The container"),
+                    (r#"container "?\(unknown\)(?:-\d+)?"?"#, "its container"),
+                    (r"\[\(unknown\)-(\d+)\]", "[$1]"),
+                    (r"\[\(unknown\)\]", "[0]"),
+                    (r"in namespace \(unknown\)", "in its namespace"),
+                    (r"\bin \(unknown\)", "in its namespace"),
+                    (r"pod/\(unknown\)", "its workload"),
+                    (r"-n \(unknown\)", "-n NAMESPACE"),
+                    (r"\(unknown\)", "NAME"),
+                ]
+                .into_iter()
+                .map(|(p, r)| (regex::Regex::new(p).expect("placeholder rule"), r))
+                .collect()
+            });
+        let mut out = text.to_string();
+        for (re, with) in RULES.iter() {
+            if out.contains(Self::UNKNOWN) {
+                out = re.replace_all(&out, *with).into_owned();
+            }
+        }
+        std::borrow::Cow::Owned(out)
+    }
 }
 
 /// (kind, namespace, name): how objects are found by name.

@@ -82,7 +82,8 @@ impl Snapshot {
     /// Nodes, namespaces, claims and other objects that are not workloads are left out.
     pub fn workloads_of(&self, objects: &[ObjectKey], pods: &PodIndex) -> Vec<WorkloadRef> {
         let mut counts: HashMap<(Str, Str, Str), usize> = HashMap::new();
-        for o in objects {
+        // What a paste does not name is no workload anyone can act on.
+        for o in objects.iter().filter(|o| o.named()) {
             let (kind, name, is_pod) = if o.kind == "Pod" {
                 match pods
                     .get(self, &o.namespace, &o.name)
@@ -102,7 +103,15 @@ impl Snapshot {
             } else {
                 continue;
             };
-            *counts.entry((kind, o.namespace.clone(), name)).or_default() += usize::from(is_pod);
+            if name == crate::snapshot::Pasted::UNKNOWN {
+                continue;
+            }
+            let namespace = if o.namespace == crate::snapshot::Pasted::UNKNOWN {
+                Str::default()
+            } else {
+                o.namespace.clone()
+            };
+            *counts.entry((kind, namespace, name)).or_default() += usize::from(is_pod);
         }
         let mut out: Vec<WorkloadRef> = counts
             .into_iter()

@@ -249,6 +249,7 @@ pub fn diagnose(snap: &Snapshot) -> Diagnosis {
         });
     }
     name_workloads(snap, &mut findings);
+    pasted::in_words(&mut findings, &mut unexplained);
     Diagnosis {
         findings,
         unexplained,

@@ -59,35 +59,6 @@ pub(crate) fn qualify(snap: &Snapshot, findings: &mut Vec<Finding>) {
             ),
             occurrences: 1,
         });
-        // Words cannot name what the paste did not either.
-        for s in [&mut f.summary, &mut f.explanation] {
-            if s.contains(Pasted::UNKNOWN) {
-                *s = s
-                    .replace(
-                        &format!("Container \"{}\"'s", Pasted::UNKNOWN),
-                        "The container's",
-                    )
-                    .replace(
-                        &format!("Container \"{}\"", Pasted::UNKNOWN),
-                        "The container",
-                    );
-            }
-        }
-        for step in &mut f.remediation {
-            step.action = step
-                .action
-                .replace(&format!("pod/{}", Pasted::UNKNOWN), "its workload");
-        }
-        // Commands cannot name what the paste did not: placeholders instead of "(unknown)".
-        for step in &mut f.remediation {
-            if let Some(c) = &mut step.command
-                && c.contains(Pasted::UNKNOWN)
-            {
-                *c = c
-                    .replace(&format!("-n {}", Pasted::UNKNOWN), "-n NAMESPACE")
-                    .replace(Pasted::UNKNOWN, "NAME");
-            }
-        }
         // The finding's own steps may already name the settling command.
         if f.remediation
             .iter()
@@ -108,6 +79,35 @@ pub(crate) fn qualify(snap: &Snapshot, findings: &mut Vec<Finding>) {
                 risk_note: String::new(),
             },
         );
+    }
+}
+
+/// What a paste did not name is said in words in every finding and every not-explained entry
+/// (`Pasted::words_for_unknown`), never as a placeholder: the one pass, after every check.
+pub(crate) fn in_words(findings: &mut [Finding], unexplained: &mut [kubewhy_model::Unexplained]) {
+    let fix = |s: &mut String| {
+        if s.contains(Pasted::UNKNOWN) {
+            *s = Pasted::words_for_unknown(s).into_owned();
+        }
+    };
+    for f in findings {
+        fix(&mut f.summary);
+        fix(&mut f.explanation);
+        for e in &mut f.evidence {
+            fix(&mut e.source);
+            fix(&mut e.quote);
+        }
+        for step in &mut f.remediation {
+            fix(&mut step.action);
+            if let Some(c) = &mut step.command {
+                fix(c);
+            }
+        }
+    }
+    for u in unexplained {
+        fix(&mut u.status);
+        fix(&mut u.next);
+        fix(&mut u.reason);
     }
 }
 

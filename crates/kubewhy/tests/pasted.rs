@@ -73,18 +73,26 @@ fn pastes(dir: &Path) -> Vec<(String, String)> {
     out
 }
 
-/// What kubewhy says about the scenario's namespace (or the unnamed objects of a paste).
+/// What kubewhy says about the scenario's namespace (or the unnamed objects of a paste: what a
+/// paste does not name is left out of JSON, its namespace or the object itself).
 fn outcome(v: &Value, ns: &str) -> (String, Vec<(String, String)>) {
     let about = |o: &Value| {
+        let cluster_scoped = matches!(
+            o["kind"].as_str(),
+            Some("Node" | "Namespace" | "PersistentVolume" | "StorageClass" | "APIService")
+        );
         o["namespace"] == ns
-            || o["namespace"] == UNKNOWN
-            || (o["kind"] == "Namespace" && (o["name"] == ns || o["name"] == UNKNOWN))
+            || (o["namespace"].is_null() && !cluster_scoped)
+            || (o["kind"] == "Namespace" && (o["name"] == ns || o["name"].is_null()))
     };
     let findings: Vec<(String, String)> = v["findings"]
         .as_array()
         .unwrap()
         .iter()
-        .filter(|f| f["objects"].as_array().unwrap().iter().any(about))
+        .filter(|f| {
+            let objects = f["objects"].as_array().unwrap();
+            objects.is_empty() || objects.iter().any(about)
+        })
         .map(|f| {
             (
                 f["cause"].as_str().unwrap().to_string(),
@@ -150,6 +158,10 @@ fn every_paste_gives_its_cause_or_an_honest_cannot_tell() {
                     String::from_utf8_lossy(&out.stderr)
                 )
             });
+            // What the paste does not name is said in words, never as a placeholder.
+            if String::from_utf8_lossy(&out.stdout).contains(UNKNOWN) {
+                dishonest.push(format!("{scenario}/{name}: the report says {UNKNOWN}"));
+            }
             let problems = v["inputProblems"].as_array().unwrap();
             // kubectl's own output is read whole; only damaged pastes may leave lines unread.
             if !name.starts_with("describe-half") && !problems.is_empty() {

@@ -108,8 +108,12 @@ pub fn classify(text: &str) -> Option<(Cause, usize)> {
             exit_code_cause(c[1].parse().ok()?).map(|cause| (cause, at))
         });
     }
+    // A toleration names a taint without saying any node has it (`Tolerations:
+    // node.kubernetes.io/disk-pressure:NoSchedule op=Exists`).
+    let toleration = text.contains(" op=Exists") || text.contains(" op=Equal");
     PHRASES
         .iter()
+        .filter(|(p, _)| !(toleration && p.starts_with("node.kubernetes.io/")))
         .filter_map(|(p, c)| text.find(p).map(|i| (*c, i)))
         .min_by_key(|(_, i)| *i)
         .or_else(|| {

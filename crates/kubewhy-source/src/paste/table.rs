@@ -178,7 +178,10 @@ fn words(row: &str) -> Vec<(usize, &str)> {
 
 fn ratio(w: &str) -> bool {
     w.split_once('/').is_some_and(|(a, b)| {
-        !a.is_empty() && !b.is_empty() && a.bytes().all(|c| c.is_ascii_digit()) && b.bytes().all(|c| c.is_ascii_digit())
+        !a.is_empty()
+            && !b.is_empty()
+            && a.bytes().all(|c| c.is_ascii_digit())
+            && b.bytes().all(|c| c.is_ascii_digit())
     })
 }
 
@@ -187,7 +190,8 @@ fn age(w: &str) -> bool {
     matches!(w, "<invalid>" | "<unknown>")
         || (w.len() >= 2
             && w.as_bytes()[0].is_ascii_digit()
-            && w.bytes().all(|c| c.is_ascii_digit() || b"smhdy".contains(&c)))
+            && w.bytes()
+                .all(|c| c.is_ascii_digit() || b"smhdy".contains(&c)))
 }
 
 /// A pod's STATUS as `get pods` prints it: a phase, a reason (`CrashLoopBackOff`, `OutOfcpu`,
@@ -196,17 +200,20 @@ fn pod_status(w: &str) -> bool {
     let w = w.strip_prefix("Init:").unwrap_or(w);
     ratio(w)
         || (w.as_bytes().first().is_some_and(|c| c.is_ascii_uppercase())
-            && w.bytes().all(|c| c.is_ascii_alphanumeric() || b"-./:".contains(&c)))
+            && w.bytes()
+                .all(|c| c.is_ascii_alphanumeric() || b"-./:".contains(&c)))
 }
 
 fn node_status(w: &str) -> bool {
-    w.split(',').all(|s| matches!(s, "Ready" | "NotReady" | "Unknown" | "SchedulingDisabled"))
+    w.split(',')
+        .all(|s| matches!(s, "Ready" | "NotReady" | "Unknown" | "SchedulingDisabled"))
 }
 
 fn name(w: &str) -> bool {
     !w.is_empty()
         && w.len() <= 253
-        && w.bytes().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || b"-._".contains(&c))
+        && w.bytes()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || b"-._".contains(&c))
         && w.as_bytes()[0].is_ascii_alphanumeric()
 }
 
@@ -217,20 +224,45 @@ fn name(w: &str) -> bool {
 pub(super) fn headerless(row: &str) -> Option<Vec<(String, usize)>> {
     let w = words(row);
     let col = |names: &[&str], at: &[(usize, &str)]| -> Vec<(String, usize)> {
-        names.iter().zip(at).map(|(n, (s, _))| (n.to_string(), *s)).collect()
+        names
+            .iter()
+            .zip(at)
+            .map(|(n, (s, _))| (n.to_string(), *s))
+            .collect()
     };
     // Pods: [NAMESPACE] NAME READY STATUS RESTARTS AGE [IP NODE NOMINATED READINESS].
-    if let Some(r) = w.iter().position(|(_, t)| ratio(t)).filter(|r| (1..=2).contains(r)) {
+    if let Some(r) = w
+        .iter()
+        .position(|(_, t)| ratio(t))
+        .filter(|r| (1..=2).contains(r))
+    {
         let ns = r == 2;
         let rest = &w[r..];
         let ok = w[..r].iter().all(|(_, t)| name(t))
             && rest.len() >= 4
             && pod_status(rest[1].1)
-            && rest[2].1.split_whitespace().next().is_some_and(|n| n.bytes().all(|c| c.is_ascii_digit()))
+            && rest[2]
+                .1
+                .split_whitespace()
+                .next()
+                .is_some_and(|n| n.bytes().all(|c| c.is_ascii_digit()))
             && age(rest[3].1);
         if ok {
-            let mut names: Vec<&str> = if ns { vec!["NAMESPACE", "NAME"] } else { vec!["NAME"] };
-            names.extend(["READY", "STATUS", "RESTARTS", "AGE", "IP", "NODE", "NOMINATED NODE", "READINESS GATES"]);
+            let mut names: Vec<&str> = if ns {
+                vec!["NAMESPACE", "NAME"]
+            } else {
+                vec!["NAME"]
+            };
+            names.extend([
+                "READY",
+                "STATUS",
+                "RESTARTS",
+                "AGE",
+                "IP",
+                "NODE",
+                "NOMINATED NODE",
+                "READINESS GATES",
+            ]);
             return Some(col(&names, &w));
         }
     }
@@ -242,7 +274,18 @@ pub(super) fn headerless(row: &str) -> Option<Vec<(String, usize)>> {
         && w[4].1.starts_with('v')
         && w[4].1[1..].starts_with(|c: char| c.is_ascii_digit())
     {
-        let names = ["NAME", "STATUS", "ROLES", "AGE", "VERSION", "INTERNAL-IP", "EXTERNAL-IP", "OS-IMAGE", "KERNEL-VERSION", "CONTAINER-RUNTIME"];
+        let names = [
+            "NAME",
+            "STATUS",
+            "ROLES",
+            "AGE",
+            "VERSION",
+            "INTERNAL-IP",
+            "EXTERNAL-IP",
+            "OS-IMAGE",
+            "KERNEL-VERSION",
+            "CONTAINER-RUNTIME",
+        ];
         return Some(col(&names, &w));
     }
     None
@@ -263,14 +306,27 @@ mod headerless_tests {
         assert_eq!(get(&c, "NAME"), "rook-ceph-osd-25-967d79b58-c5pkp");
         assert_eq!(get(&c, "STATUS"), "NodeAffinity");
         let c = names("web-7d4b9c-2xk4p   0/1   CrashLoopBackOff   7 (2m42s ago)   24m   10.1.2.3   node-1   <none>   <none>").unwrap();
-        assert_eq!((get(&c, "RESTARTS"), get(&c, "NODE")), ("7 (2m42s ago)", "node-1"));
-        let c = names("kube-system   coredns-565d847f94-4n2fq   1/1   Terminating   0   5d1h").unwrap();
+        assert_eq!(
+            (get(&c, "RESTARTS"), get(&c, "NODE")),
+            ("7 (2m42s ago)", "node-1")
+        );
+        let c =
+            names("kube-system   coredns-565d847f94-4n2fq   1/1   Terminating   0   5d1h").unwrap();
         assert_eq!(get(&c, "STATUS"), "Terminating");
         let c = names("cray-console-node-0   3/3   Terminating   0   16h   ncn-w001").unwrap();
         assert_eq!(get(&c, "IP"), "ncn-w001");
-        assert_eq!(get(&names("nginx-1   0/1   Init:0/1   0   3m").unwrap(), "STATUS"), "Init:0/1");
+        assert_eq!(
+            get(
+                &names("nginx-1   0/1   Init:0/1   0   3m").unwrap(),
+                "STATUS"
+            ),
+            "Init:0/1"
+        );
         let c = names("docker02   NotReady   controlplane,etcd,worker   421d   v1.17.4").unwrap();
-        assert_eq!((get(&c, "STATUS"), get(&c, "VERSION")), ("NotReady", "v1.17.4"));
+        assert_eq!(
+            (get(&c, "STATUS"), get(&c, "VERSION")),
+            ("NotReady", "v1.17.4")
+        );
         assert!(names("node-1   Ready,SchedulingDisabled   <none>   3d   v1.29.2").is_some());
         // Prose, log lines and other tables are no rows.
         for line in [
