@@ -718,6 +718,16 @@ fn describe_line(line: &str) -> bool {
 
 /// `kubectl -n NS describe pod X`, `kubectl logs X -n NS`: the namespace and pod of what follows.
 fn command(line: &str, c: &mut Collected) {
+    // What a pipe (`| grep x`) or a redirection (`> out.txt`) feeds is not kubectl's argument
+    // (a prompt's own `>`, before the command, is).
+    let line = line.split('|').next().unwrap_or(line);
+    let line = match line.find("kubectl").or_else(|| line.find("oc ")) {
+        Some(at) => line[at..]
+            .find(" > ")
+            .or_else(|| line[at..].find(" >> "))
+            .map_or(line, |r| &line[..at + r]),
+        None => line,
+    };
     let words: Vec<&str> = line.split_whitespace().collect();
     // The pod it names: `describe pod X`, `get po X`, `describe pod/X`, `logs X`.
     c.pod = None;
@@ -1312,9 +1322,98 @@ fn key_of(v: &Value) -> Key {
     (s("/kind"), s("/metadata/namespace"), s("/metadata/name"))
 }
 
+/// One pod, fused: in a paste about one pod, the fragments that name no pod (a container's
+/// `State:` block, a status stanza, messages) are that pod, and a namespace the paste gives is
+/// its namespace. The pod named is the only one any row, object or event of the paste names; the
+/// unnamed pods already decoded take its name, the events and messages about no pod are its, and
+/// its table row adds nothing the fragments do not say better (no stub is made of it). Nothing
+/// is fused when the paste names two pods or more: which one a fragment is about is not known.
+fn fuse(c: &mut Collected, out: &mut FileOut) {
+    let unknown = |s: &str| s == UNKNOWN;
+    let mut named: Vec<(String, String)> = Vec::new();
+    let mut add = |ns: &str, n: &str| {
+        if !unknown(n) && !named.iter().any(|(_, m)| m == n) {
+            named.push((ns.to_string(), n.to_string()));
+        }
+    };
+    for (k, ns, n) in c.seen.keys() {
+        if k == "Pod" {
+            add(ns, n);
+        }
+    }
+    for r in c.rows.iter().filter(|r| r.kind == "Pod") {
+        add(&r.namespace, &r.name);
+    }
+    for e in c.events.iter().filter(|e| e.kind == "Pod") {
+        add(&e.namespace, &e.name);
+    }
+    let [(ns, pod)] = &named[..] else {
+        return;
+    };
+    let unnamed: Vec<Key> = c
+        .seen
+        .keys()
+        .filter(|(k, _, n)| k == "Pod" && unknown(n))
+        .cloned()
+        .collect();
+    let ns = if unknown(ns) {
+        c.namespace.clone().unwrap_or_else(|| ns.clone())
+    } else {
+        ns.clone()
+    };
+    let fused = |pns: &mut Str, pname: &mut Str| {
+        *pname = pod.as_str().into();
+        if unknown(pns) || pns.is_empty() {
+            *pns = ns.as_str().into();
+        }
+    };
+    if !unnamed.is_empty() {
+        for part in out
+            .parts
+            .iter_mut()
+            .chain(std::iter::once(&mut out.objects))
+        {
+            for p in part.pods.iter_mut().filter(|p| unknown(&p.metadata.name)) {
+                let p = std::sync::Arc::make_mut(p);
+                let mut m_ns = p.metadata.namespace.clone().unwrap_or_default();
+                fused(&mut m_ns, &mut p.metadata.name);
+                p.metadata.namespace = Some(m_ns);
+            }
+        }
+        for p in out
+            .pasted
+            .iter_mut()
+            .filter(|p| p.object.kind == "Pod" && unknown(&p.object.name))
+        {
+            fused(&mut p.object.namespace, &mut p.object.name);
+        }
+        for k in unnamed {
+            let v = c.seen.remove(&k).unwrap_or_default();
+            c.seen
+                .insert(("Pod".into(), ns.as_str().into(), pod.as_str().into()), v);
+        }
+    }
+    for e in c
+        .events
+        .iter_mut()
+        .filter(|e| e.kind == "Pod" && unknown(&e.name))
+    {
+        fused(&mut e.namespace, &mut e.name);
+    }
+    for m in &mut c.messages {
+        if unknown(&m.3) {
+            m.3 = pod.clone();
+            if unknown(&m.2) {
+                m.2 = ns.clone();
+            }
+        }
+    }
+}
+
 /// Turns what was collected into objects, events, stubs, node lines and container logs.
 fn finish(name: &str, mut c: Collected, anchor: Timestamp, out: &mut FileOut) {
     c.emit(name, out);
+    fuse(&mut c, out);
     let known: HashSet<Key> = c.seen.keys().cloned().collect();
     for (line, v) in std::mem::take(&mut c.context) {
         let (k, ns, n) = key_of(&v);

@@ -320,3 +320,36 @@ fn prompts_of_every_shell_name_the_namespace() {
         );
     }
 }
+
+/// A paste about one pod is one pod: a `get pods` row (without its header) and a container's
+/// describe block that names no pod are the same pod, with the row's name and the namespace the
+/// paste's command gives; a paste that names two pods fuses nothing.
+#[test]
+fn fragments_of_one_pod_are_one_pod() {
+    let block = "    State:          Waiting\n      Reason:       CrashLoopBackOff\n    Last State:     Terminated\n      Reason:       OOMKilled\n      Exit Code:    137\n    Restart Count:  12\n";
+    let (s, _) = paste(&format!(
+        "$ kubectl get pods -n shop | grep api\napi-5d9f8-x2x9q   0/1   CrashLoopBackOff   12   40m\n\n{block}"
+    ));
+    let names: Vec<(&str, &str)> = s
+        .pods
+        .iter()
+        .map(|p| (p.metadata.ns(), p.metadata.name.as_str()))
+        .collect();
+    assert_eq!(names, [("shop", "api-5d9f8-x2x9q")]);
+    let t = s.pods[0].status.container_statuses[0]
+        .last_state
+        .terminated
+        .as_ref()
+        .unwrap();
+    assert_eq!(t.reason, "OOMKilled");
+    assert!(
+        s.pasted.iter().all(|p| p.object.name == "api-5d9f8-x2x9q"),
+        "{:?}",
+        s.pasted
+    );
+    // Two pods named: the fragment stays apart.
+    let (s, _) = paste(&format!(
+        "api-5d9f8-x2x9q   0/1   CrashLoopBackOff   12   40m\nweb-7c8d9-ab12c   1/1   Running   0   40m\n\n{block}"
+    ));
+    assert_eq!(s.pods.len(), 3);
+}
