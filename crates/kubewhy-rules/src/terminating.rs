@@ -59,6 +59,101 @@ impl Check for Terminating {
                 out.push(f);
             }
         }
+        held_objects(ctx, out);
+    }
+}
+
+/// Objects other than pods and workloads that a deletion left waiting on their finalizers: a
+/// ServiceAccount an operator protects, a claim, a custom resource (outside a namespace being
+/// deleted, whose own finding lists what is left in it).
+fn held_objects(ctx: &Ctx, out: &mut Findings) {
+    let snap = ctx.snap;
+    let terminating_ns = |ns: &str| {
+        snap.namespaces
+            .iter()
+            .any(|n| n.metadata.name == ns && n.status.phase == "Terminating")
+    };
+    let metas = snap
+        .service_accounts
+        .iter()
+        .map(|o| ("ServiceAccount", &o.metadata))
+        .chain(snap.config_maps.iter().map(|o| ("ConfigMap", &o.metadata)))
+        .chain(snap.secrets.iter().map(|o| ("Secret", &o.metadata)))
+        .chain(
+            snap.pvcs
+                .iter()
+                .map(|o| ("PersistentVolumeClaim", &o.metadata)),
+        )
+        .chain(snap.pvs.iter().map(|o| ("PersistentVolume", &o.metadata)))
+        .chain(snap.others.iter().map(|o| (o.kind.as_str(), &o.metadata)));
+    // Dependents of an owner deleted in the foreground: the owner's finding names what holds it.
+    let foreground: std::collections::HashSet<&str> = snap
+        .workloads
+        .iter()
+        .map(|w| &w.metadata)
+        .chain(snap.pods.iter().map(|p| &p.metadata))
+        .chain(snap.others.iter().map(|o| &o.metadata))
+        .filter(|m| {
+            m.deletion_timestamp.is_some() && m.finalizers.iter().any(|f| f == "foregroundDeletion")
+        })
+        .map(|m| m.uid.as_str())
+        .filter(|u| !u.is_empty())
+        .collect();
+    for (kind, m) in metas {
+        if m.owner_references
+            .iter()
+            .any(|o| foreground.contains(o.uid.as_str()))
+        {
+            continue;
+        }
+        let Some(deleted) = m.deletion_timestamp else {
+            continue;
+        };
+        if m.finalizers.is_empty()
+            || ctx.now.as_second() - deleted.as_second() < STUCK_AFTER_SECS
+            || terminating_ns(m.ns())
+        {
+            continue;
+        }
+        let key = ObjectKey::of(kind, m);
+        let fins = m.finalizers.join(", ");
+        let owners: Vec<String> = m.finalizers.iter().map(|f| finalizer_owner(f)).collect();
+        let patch = if m.ns().is_empty() {
+            format!(
+                "kubectl patch {} {} --type=json -p '[{{\"op\":\"remove\",\"path\":\"/metadata/finalizers\"}}]'",
+                kind.to_ascii_lowercase(),
+                m.name
+            )
+        } else {
+            format!(
+                "kubectl patch {} {} -n {} --type=json -p '[{{\"op\":\"remove\",\"path\":\"/metadata/finalizers\"}}]'",
+                kind.to_ascii_lowercase(),
+                m.name,
+                m.ns()
+            )
+        };
+        let f = Finding::new(
+            Cause::FinalizerPending,
+            Severity::Warning,
+            format!("{key} is being deleted but waits on finalizer(s) {fins}"),
+        )
+        .object(key.clone())
+        .group(format!("{kind}|{fins}"))
+        .evidence(EvidenceKind::Field, Some(&key), "metadata.finalizers", format!("[{fins}]"))
+        .evidence(
+            EvidenceKind::Field,
+            Some(&key),
+            "metadata.deletionTimestamp",
+            format!("{deleted} ({} ago)", human_duration(ctx.now.as_second() - deleted.as_second())),
+        )
+        .explain(format!(
+            "The API server keeps an object until its finalizers list is empty, and only the controller that added a finalizer should remove it. {}",
+            owners.join(" ")
+        ))
+        .step("See who added the finalizer (the manager of f:finalizers) and whether its controller runs", None, RiskLevel::None, "")
+        .step("Start or fix the controller that owns the finalizer so it finishes its cleanup", None, RiskLevel::None, "")
+        .step("Only if that controller is gone for good: remove the finalizer", Some(patch), RiskLevel::High, "Skips the cleanup the finalizer guards (external resources, data) for good.");
+        out.push(f);
     }
 }
 

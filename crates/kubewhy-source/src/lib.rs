@@ -840,6 +840,21 @@ fn parse_bytes(
     }
 }
 
+/// Whether text that opens with `{` or `[` opens a JSON value: what follows the bracket (past
+/// white space) can start a value, or a key.
+fn json_opens(text: &str) -> bool {
+    let mut rest = text.chars();
+    let open = rest.next();
+    let next = rest.as_str().trim_start().chars().next();
+    match (open, next) {
+        (Some('{'), Some(c)) => matches!(c, '"' | '}'),
+        (Some('['), Some(c)) => {
+            matches!(c, '{' | '[' | '"' | ']' | '-' | 't' | 'f' | 'n') || c.is_ascii_digit()
+        }
+        _ => true,
+    }
+}
+
 fn parse_text(
     name: &str,
     text: &str,
@@ -849,7 +864,13 @@ fn parse_text(
 ) {
     let trimmed = text.trim_start_matches('\u{feff}');
     let first = trimmed.trim_start().chars().next();
+    // `[root@host ~]# kubectl …` opens with a bracket and is a paste, not JSON: a JSON text's
+    // bracket is followed by a value (a brace by a key or its end).
+    let first = first.filter(|c| !matches!(c, '{' | '[') || json_opens(trimmed.trim_start()));
     match first {
+        None if !trimmed.trim().is_empty() => {
+            out.paste = Some(Box::new(paste::read(name, trimmed, anchor, out)))
+        }
         None => out.empty = true,
         Some('{') | Some('[') if paste::is_json_paste(trimmed) => {
             out.paste = Some(Box::new(paste::read(name, trimmed, anchor, out)))

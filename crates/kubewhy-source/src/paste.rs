@@ -43,7 +43,9 @@ static EVENT_ROW: LazyLock<Regex> =
     LazyLock::new(|| re(r"^\s*(?:Normal|Warning)\s+[A-Z][A-Za-z]+\s+\S"));
 /// A shell prompt with a kubectl command.
 static COMMAND: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"^(?:PS )?(?:\S*[$%#>❯➜]\s*)?(?:kubectl|oc|k)\s+(?:\S+\s+)*?(?:describe|get|logs|events)\b")
+    re(
+        r"^(?:PS )?(?:\[[^\]\n]*\]\s?[$#]\s*|\S*[$%#>❯➜]\s*)?(?:kubectl|oc|k)\s+(?:\S+\s+)*?(?:describe|get|logs|events)\b",
+    )
 });
 /// A container's state as describe prints it, where a fragment of a pod's describe starts.
 static CONTAINER_STATE: LazyLock<Regex> =
@@ -59,7 +61,7 @@ static OBJECT_NAME: LazyLock<Regex> = LazyLock::new(|| re(r"^[a-z0-9]([-a-z0-9._
 /// Any kubectl command at a prompt (`delete`, `apply`, …): it ends what its previous output was.
 static ANY_COMMAND: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"^(?:PS )?(?:\S*[$%#>❯➜]\s*)?(?:kubectl|oc|k)\s+(?:-\S+\s+\S+\s+)*(?:get|describe|delete|logs|apply|create|edit|patch|replace|drain|cordon|uncordon|rollout|scale|exec|top|events|label|annotate|taint|wait|debug|run|expose|set|explain|version|cluster-info|config)\b",
+        r"^(?:PS )?(?:\[[^\]\n]*\]\s?[$#]\s*|\S*[$%#>❯➜]\s*)?(?:kubectl|oc|k)\s+(?:-\S+\s+\S+\s+)*(?:get|describe|delete|logs|apply|create|edit|patch|replace|drain|cordon|uncordon|rollout|scale|exec|top|events|label|annotate|taint|wait|debug|run|expose|set|explain|version|cluster-info|config)\b",
     )
 });
 /// Where a YAML object or stanza starts.
@@ -608,7 +610,18 @@ pub(crate) fn read(name: &str, text: &str, anchor: Timestamp, out: &mut FileOut)
             } else {
                 text.len()
             };
-            match json_value(&text[start..until]) {
+            let value = json_value(&text[start..until]).or_else(|eof| {
+                // A JSON object cut off by the paste (an excerpt, a screen): what was whole
+                // before the cut, closed — once per paste, so that many unclosed `{` stay linear.
+                if eof && !json_eof {
+                    json_eof = true;
+                    if let Some(v) = close_cut_json(&text[start..until]) {
+                        return Ok((v, until - start));
+                    }
+                }
+                Err(eof)
+            });
+            match value {
                 Ok((v, used)) => {
                     stanza_or_object(name, no, v, &mut c, out);
                     c.emit(name, out);
@@ -820,6 +833,77 @@ fn json_value(text: &str) -> Result<(Value, usize), bool> {
         }
     }
     Err(eof)
+}
+
+/// A JSON text cut off before its end, made whole: it is cut back to the last point where an
+/// element of an object or array had ended, and the brackets still open there are closed.
+/// `None` when nothing whole is left (or the text is larger than a paste should be).
+fn close_cut_json(text: &str) -> Option<Value> {
+    if text.len() > 1 << 20 {
+        return None;
+    }
+    let b = text.as_bytes();
+    let mut stack: Vec<u8> = Vec::new();
+    // (where to cut, the brackets open there)
+    let mut safe: Option<(usize, usize)> = None;
+    let (mut in_str, mut esc) = (false, false);
+    for (i, &c) in b.iter().enumerate() {
+        if in_str {
+            match (esc, c) {
+                (true, _) => esc = false,
+                (false, b'\\') => esc = true,
+                (false, b'"') => in_str = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            b'"' => in_str = true,
+            b'{' | b'[' => stack.push(c),
+            b'}' | b']' => {
+                stack.pop();
+                if stack.is_empty() {
+                    return None; // whole after all: not this function's case
+                }
+                safe = Some((i + 1, stack.len()));
+            }
+            b',' if !stack.is_empty() => safe = Some((i, stack.len())),
+            _ => {}
+        }
+    }
+    let (cut, depth) = safe?;
+    let mut whole = text[..cut].trim_end().trim_end_matches(',').to_string();
+    // Which brackets were open at the cut: replay the prefix.
+    let mut open: Vec<u8> = Vec::new();
+    let (mut in_str, mut esc) = (false, false);
+    for &c in whole.as_bytes() {
+        if in_str {
+            match (esc, c) {
+                (true, _) => esc = false,
+                (false, b'\\') => esc = true,
+                (false, b'"') => in_str = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            b'"' => in_str = true,
+            b'{' | b'[' => open.push(c),
+            b'}' | b']' => {
+                open.pop();
+            }
+            _ => {}
+        }
+    }
+    if open.len() != depth && open.len() + 1 != depth {
+        return None;
+    }
+    for c in open.iter().rev() {
+        whole.push(if *c == b'{' { '}' } else { ']' });
+    }
+    serde_json::from_str(&whole)
+        .ok()
+        .filter(|v: &Value| v.is_object() || v.is_array())
 }
 
 fn table_row(h: &[(String, usize)], no: u64, line: &str, anchor: Timestamp, c: &mut Collected) {
@@ -1330,6 +1414,39 @@ fn key_of(v: &Value) -> Key {
 /// is fused when the paste names two pods or more: which one a fragment is about is not known.
 fn fuse(c: &mut Collected, out: &mut FileOut) {
     let unknown = |s: &str| s == UNKNOWN;
+    // A paste that shows one node: the pods whose node it does not say run there.
+    let nodes: HashSet<&str> = c
+        .seen
+        .keys()
+        .filter(|(k, _, _)| k == "Node")
+        .map(|(_, _, n)| n.as_str())
+        .chain(
+            c.rows
+                .iter()
+                .filter(|r| r.kind == "Node")
+                .map(|r| r.name.as_str()),
+        )
+        .collect();
+    if let [node] = nodes.into_iter().collect::<Vec<_>>()[..] {
+        let node = Str::from(node);
+        for part in out
+            .parts
+            .iter_mut()
+            .chain(std::iter::once(&mut out.objects))
+        {
+            for p in part
+                .pods
+                .iter_mut()
+                .filter(|p| p.spec.node_name.as_deref().is_none_or(str::is_empty))
+            {
+                // A pod the scheduler never placed is on no node.
+                if p.status.phase == "Pending" && p.metadata.deletion_timestamp.is_none() {
+                    continue;
+                }
+                std::sync::Arc::make_mut(p).spec.node_name = Some(node.clone());
+            }
+        }
+    }
     let mut named: Vec<(String, String)> = Vec::new();
     let mut add = |ns: &str, n: &str| {
         if !unknown(n) && !named.iter().any(|(_, m)| m == n) {

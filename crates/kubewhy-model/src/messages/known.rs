@@ -123,6 +123,18 @@ pub const KNOWN: &[Known] = &[
         r"(?i)container runtime network not ready|NetworkReady=false|cni plugin not initialized|no networks found in /etc/cni/net\.d|network plugin is not ready",
         NodeNotReady,
     ),
+    k(
+        KUBELET,
+        "pkg/kubelet/eviction/eviction_manager.go",
+        r"eviction manager: (?:pods? \S+ (?:is )?evicted successfully|must evict pod|pods? \S+ evicted, waiting for pod to be cleaned up)|Failed to admit pod \S+ - node has conditions: \[(?:Disk|Memory|PID)Pressure\]",
+        EvictedNodePressure,
+    ),
+    k(
+        KUBELET,
+        "pkg/kubelet/kuberuntime/kuberuntime_manager.go (every sandbox lost its network: the runtime or node restarted)",
+        r"Sandbox for pod has no IP address\. Need to start a new one",
+        NodeRestarted,
+    ),
     // ---- node agents and bootstrappers.
     k(
         AGENTS,
@@ -244,6 +256,18 @@ pub const KNOWN: &[Known] = &[
         "cri-o server/container_create.go",
         r"container create failed:",
         ContainerStartFailed,
+    ),
+    k(
+        CRIO,
+        "cri-o / the kubelet's CRI status verification (pkg/kubelet/cri/remote/remote_runtime.go)",
+        r"status\.CreatedAt is not set|verify ContainerStatus failed",
+        RuntimeStateInconsistent,
+    ),
+    k(
+        RUNC,
+        "runc and the kernel's freezer: a container frozen, its init in uninterruptible sleep",
+        r"runc init[^\n]{0,40}\bD\b|freezer\.state[^\n]{0,20}\n?\s*FROZEN|failed to remove cgroup[^\n]{0,80}device or resource busy",
+        ContainerStopTimeout,
     ),
     // ---- volumes.
     k(
@@ -392,6 +416,36 @@ pub const KNOWN: &[Known] = &[
         "controllers removing a finalizer",
         r"(?:failed|unable|error) (?:to remove|removing) (?:the )?finalizer",
         FinalizerPending,
+    ),
+    k(
+        CONTROLLERS,
+        "pkg/controller/job (the job-tracking finalizer, 1.26+) and the API server refusing its removal",
+        r"batch\.kubernetes\.io/job-tracking|Pod QoS is immutable",
+        FinalizerPending,
+    ),
+    k(
+        EVICTORS,
+        "kubernetes/autoscaler vertical-pod-autoscaler pkg/updater/logic/updater.go",
+        r"updater\.go:\d+\] evicting pod \S+",
+        EvictedApi,
+    ),
+    k(
+        CONTROLLERS,
+        "actions/actions-runner-controller (runner pods wait for their job before their finalizer goes)",
+        r"Runner pod is annotated to wait for completion",
+        FinalizerPending,
+    ),
+    k(
+        CONTROLLERS,
+        "argoproj/argo-workflows (a step whose pod was deleted while it ran)",
+        r"(?m)\s\S+-\d{5,}\s+pod deleted\s*$",
+        DeletedByClient,
+    ),
+    k(
+        APPS,
+        "Elasticsearch bootstrap checks",
+        r"bootstrap checks failed|vm\.max_map_count \[\d+\] is too low",
+        AppExitError,
     ),
     // ---- the aggregator.
     k(
@@ -578,6 +632,32 @@ mod tests {
             (
                 "Error response from daemon: manifest for nginx:1.99 not found: manifest unknown: manifest unknown",
                 ImageNotFound,
+            ),
+            (
+                "E1130 03:38:02.147723    5584 remote_runtime.go:343] \"verify ContainerStatus failed\" err=\"status.CreatedAt is not set\"",
+                RuntimeStateInconsistent,
+            ),
+            ("runc init process D disk sleep", ContainerStopTimeout),
+            (
+                "eviction_manager.go:566] eviction manager: pod kindnet-kbjg6_kube-system(bede) is evicted successfully",
+                EvictedNodePressure,
+            ),
+            (
+                "kuberuntime_manager.go:500] \"Sandbox for pod has no IP address. Need to start a new one\" pod=\"kube-system/test\"",
+                NodeRestarted,
+            ),
+            (
+                "The Pod is invalid: metadata: Invalid value: \"Burstable\": Pod QoS is immutable",
+                FinalizerPending,
+            ),
+            (
+                "I0530 12:15:04.660508       1 updater.go:215] evicting pod hamster-67b6b96f6c-2gq4m",
+                EvictedApi,
+            ),
+            ("ERROR: [1] bootstrap checks failed", AppExitError),
+            (
+                "└-·-⚠ hybridize(0)               hm-prssb-2120165667  pod deleted",
+                DeletedByClient,
             ),
         ];
         for (text, want) in examples {
