@@ -893,7 +893,28 @@ fn parse_text(
             } else if paste::is_paste(trimmed) {
                 out.paste = Some(Box::new(paste::read(name, trimmed, anchor, out)))
             } else {
-                yaml::parse(name, trimmed, out)
+                yaml::parse(name, trimmed, out);
+                // YAML that yields nothing at all (a manifest pasted with its indentation
+                // broken, YAML beside other output) is read as a paste too, which reads what it
+                // can of it; the YAML's own problems stay said. A document refused for its size
+                // or depth (a bomb) is not read again.
+                let refused = out.warnings.iter().any(|w| {
+                    [
+                        "alias bomb",
+                        "too large",
+                        "nested too deeply",
+                        "recursion limit",
+                    ]
+                    .iter()
+                    .any(|p| w.message.contains(p))
+                });
+                if out.objects.object_count() == 0
+                    && out.parts.is_empty()
+                    && !out.warnings.is_empty()
+                    && !refused
+                {
+                    out.paste = Some(Box::new(paste::read(name, trimmed, anchor, out)));
+                }
             }
         }
     }

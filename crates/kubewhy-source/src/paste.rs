@@ -67,7 +67,7 @@ static ANY_COMMAND: LazyLock<Regex> = LazyLock::new(|| {
 /// Where a YAML object or stanza starts.
 static YAML_START: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"^(?:apiVersion|kind|metadata|spec|status|items|containerStatuses|conditions|phase):(?:\s|$)",
+        r"^(?:- (?:apiVersion|kind): |(?:apiVersion|kind|metadata|spec|status|items|containerStatuses|conditions|phase):(?:\s|$))",
     )
 });
 
@@ -403,6 +403,10 @@ struct Collected {
     deleted: Vec<String>,
     /// Output of `kubectl logs POD`: (namespace, pod, line).
     pod_logs: Vec<(String, String, String)>,
+    /// Namespaces the paste lists the leftovers of (`kubectl api-resources --verbs=list
+    /// --namespaced -o name | xargs -n 1 kubectl get --show-kind -n NS`): what one runs when
+    /// a namespace will not finish deleting.
+    leftovers_of: Vec<(u64, String)>,
 }
 
 impl Collected {
@@ -580,7 +584,7 @@ pub(crate) fn read(name: &str, text: &str, anchor: Timestamp, out: &mut FileOut)
         }
         let trimmed = line.trim_start();
         if COMMAND.is_match(trimmed) || ANY_COMMAND.is_match(trimmed) {
-            command(trimmed, &mut c);
+            command(no, trimmed, &mut c);
         } else if col0 && line.starts_with("Name:") {
             state = State::Describe;
             block.push((no, line));
@@ -689,6 +693,19 @@ fn continues(state: State, line: &str, yaml_base: usize) -> bool {
 /// known message, `kubectl logs` output, or something unrecognised.
 fn loose_line(no: u64, line: &str, anchor: Timestamp, c: &mut Collected) {
     let trimmed = line.trim_start();
+    // `kubectl version` / `oc version` output: known, and nothing to diagnose.
+    if [
+        "Client Version:",
+        "Server Version:",
+        "Kustomize Version:",
+        "Kubernetes Version:",
+        "OpenShift Version:",
+    ]
+    .iter()
+    .any(|p| trimmed.starts_with(p))
+    {
+        return;
+    }
     if EVENT_ROW.is_match(line) {
         let cols = table::columns("Type  Reason  Age  From  Message");
         let cells = table::cells(&cols, trimmed);
@@ -730,7 +747,8 @@ fn describe_line(line: &str) -> bool {
 }
 
 /// `kubectl -n NS describe pod X`, `kubectl logs X -n NS`: the namespace and pod of what follows.
-fn command(line: &str, c: &mut Collected) {
+fn command(no: u64, line: &str, c: &mut Collected) {
+    let whole = line;
     // What a pipe (`| grep x`) or a redirection (`> out.txt`) feeds is not kubectl's argument
     // (a prompt's own `>`, before the command, is).
     let line = line.split('|').next().unwrap_or(line);
@@ -742,6 +760,21 @@ fn command(line: &str, c: &mut Collected) {
         None => line,
     };
     let words: Vec<&str> = line.split_whitespace().collect();
+    if whole.contains("api-resources") && whole.contains("--namespaced") {
+        // The last `-n` is kubectl's (`xargs -n 1` comes first).
+        let ns = whole
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .windows(2)
+            .filter(|w| matches!(w[0], "-n" | "--namespace"))
+            .map(|w| w[1].to_string())
+            .next_back();
+        if let Some(ns) = ns.filter(|n| OBJECT_NAME.is_match(n)) {
+            // What the pipeline lists is that namespace's.
+            c.namespace = Some(ns.clone());
+            c.leftovers_of.push((no, ns));
+        }
+    }
     // The pod it names: `describe pod X`, `get po X`, `describe pod/X`, `logs X`.
     c.pod = None;
     c.logs = false;
@@ -938,6 +971,30 @@ fn table_row(h: &[(String, usize)], no: u64, line: &str, anchor: Timestamp, c: &
     } else if has("STATUS") && h.len() <= 3 {
         "Namespace"
     } else {
+        // `--show-kind` rows of any resource (`challenge.acme.cert-manager.io/grafana-tls`): an
+        // object of that kind, for what a namespace still holds.
+        if let Some((res, n)) = name.split_once('/')
+            && object_ref(&name).is_none()
+            && OBJECT_NAME.is_match(n)
+        {
+            let (plural, group) = res.split_once('.').unwrap_or((res, ""));
+            let singular = plural.strip_suffix('s').unwrap_or(plural);
+            let mut kind: Vec<char> = singular.chars().collect();
+            if let Some(f) = kind.first_mut() {
+                *f = f.to_ascii_uppercase();
+            }
+            let api = if group.is_empty() {
+                "v1".to_string()
+            } else {
+                format!("{group}/v1")
+            };
+            c.objects.push((
+                no,
+                json!({"apiVersion": api, "kind": kind.into_iter().collect::<String>(), "metadata": {"name": n, "namespace": ns}}),
+                None,
+            ));
+            return;
+        }
         return c.other.push((no, line.to_string()));
     };
     // `pod/web-1` under `kubectl get pods -o name`-style NAME columns.
@@ -1539,6 +1596,7 @@ fn finish(name: &str, mut c: Collected, anchor: Timestamp, out: &mut FileOut) {
             c.emit(name, out);
         }
     }
+    leftovers(&mut c, &known);
     messages_as_events(&mut c, anchor);
     stubs(&mut c, &known, anchor);
     c.emit(name, out);
@@ -1552,6 +1610,28 @@ fn finish(name: &str, mut c: Collected, anchor: Timestamp, out: &mut FileOut) {
     logs(name, &mut c, out);
     node_log(name, &mut c, anchor, out);
     out.pasted_text = true;
+}
+
+/// A namespace whose leftovers the paste lists is one being deleted (that is why one lists
+/// them): it gets a stub, Terminating, when the paste does not show it.
+fn leftovers(c: &mut Collected, known: &HashSet<Key>) {
+    for (no, ns) in std::mem::take(&mut c.leftovers_of) {
+        let key: Key = ("Namespace".into(), Str::default(), ns.as_str().into());
+        if known.contains(&key) {
+            continue;
+        }
+        let p = Pasted {
+            object: ObjectKey::new("Namespace", "", &ns, ""),
+            from: "the command that lists what is left in a namespace being deleted".into(),
+            missing: "the namespace's own status and conditions".into(),
+            settle: format!("kubectl get namespace {ns} -o yaml"),
+        };
+        c.objects.push((
+            no,
+            json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": ns, "deletionTimestamp": null}, "status": {"phase": "Terminating"}}),
+            Some(p),
+        ));
+    }
 }
 
 /// Messages name no object: the pod the last command named holds them, else one unnamed pod

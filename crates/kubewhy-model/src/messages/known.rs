@@ -437,15 +437,39 @@ pub const KNOWN: &[Known] = &[
     ),
     k(
         CONTROLLERS,
-        "argoproj/argo-workflows (a step whose pod was deleted while it ran)",
-        r"(?m)\s\S+-\d{5,}\s+pod deleted\s*$",
-        DeletedByClient,
+        "argoproj/argo-workflows, Kubeflow Pipelines (a step whose pod went while it ran: an eviction by the cluster autoscaler or a drain, most often)",
+        r"(?m)\s\S+-\d{5,}\s+pod deleted\s*$|pod deleted during operation",
+        EvictedApi,
     ),
     k(
         APPS,
         "Elasticsearch bootstrap checks",
         r"bootstrap checks failed|vm\.max_map_count \[\d+\] is too low",
         AppExitError,
+    ),
+    k(
+        EVICTORS,
+        "kubernetes-sigs/descheduler pkg/descheduler/evictions/evictions.go",
+        r#"evictions\.go:\d+\] Evicted pod: |"Evicted pod" pod=|\d+ pods evicted from node"#,
+        EvictedApi,
+    ),
+    k(
+        CSI,
+        "lsblk / df / mount listing a pod's volume still mounted",
+        r"\s/var/lib/kubelet/pods/[0-9a-f]{8}-[0-9a-f-]{27}/volumes/\S+",
+        VolumeUnmountStuck,
+    ),
+    k(
+        APPS,
+        "rancher/rancher cluster agent (its start-up check of the Rancher server URL)",
+        r"ERROR: https?://\S+/ping is not accessible",
+        DependencyUnreachable,
+    ),
+    k(
+        CONTROLLERS,
+        "kubernetes-sigs/cluster-api machine controller (a drain waiting on pods the kubelet does not remove)",
+        r"deletionTimestamp set, but still not removed from the Node",
+        KubeletCleanupPending,
     ),
     // ---- the aggregator.
     k(
@@ -657,7 +681,27 @@ mod tests {
             ("ERROR: [1] bootstrap checks failed", AppExitError),
             (
                 "└-·-⚠ hybridize(0)               hm-prssb-2120165667  pod deleted",
-                DeletedByClient,
+                EvictedApi,
+            ),
+            (
+                "This step is in Error state with this message: pod deleted during operation",
+                EvictedApi,
+            ),
+            (
+                "I0211 15:05:03.181180       1 evictions.go:117] Evicted pod: \"db-1\" in namespace \"dev\" (LowNodeUtilization)",
+                EvictedApi,
+            ),
+            (
+                "rbd4   247:0    0    3G  0 disk /var/lib/kubelet/pods/e792857c-0feb-11e9-a699-5254009aa08c/volumes/kubernetes.io~rbd/pvc-abfc",
+                VolumeUnmountStuck,
+            ),
+            (
+                "ERROR: https://192.168.1.52:6443/ping is not accessible (The requested URL returned error: 403)",
+                DependencyUnreachable,
+            ),
+            (
+                "Message: Drain not completed yet: * Pod <pod>: deletionTimestamp set, but still not removed from the Node",
+                KubeletCleanupPending,
             ),
         ];
         for (text, want) in examples {

@@ -61,6 +61,8 @@ pub fn reason_cause(reason: &str, message: &str) -> Option<Cause> {
         r if REFUSED.contains(&r) => Some(Cause::NodeAdmissionRejected),
         "NodeShutdown" => Some(Cause::NodeShutdown),
         "Terminated" | "Shutdown" if shutdown(message) => Some(Cause::NodeShutdown),
+        // 1.21's reason is the shutdown's alone.
+        "Shutdown" => Some(Cause::NodeShutdown),
         "DeadlineExceeded" => Some(Cause::DeadlineExceeded),
         _ => None,
     }

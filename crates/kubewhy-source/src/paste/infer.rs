@@ -482,10 +482,7 @@ fn pod_from_row(row: &Row, events: &[&EventRow], deleted: bool, anchor: Timestam
         }
     }
     // STATUS shows a reason when the pod has one; "Unknown" is the phase alone.
-    if matches!(
-        status,
-        "Evicted" | "NodeLost" | "NodeAffinity" | "OutOfcpu" | "OutOfmemory"
-    ) {
+    if matches!(status, "Evicted" | "NodeLost") || kubelet_reason(status) {
         v["status"]["reason"] = json!(status);
     }
     let created = created_by_age(row, anchor);
@@ -499,6 +496,13 @@ fn pod_from_row(row: &Row, events: &[&EventRow], deleted: bool, anchor: Timestam
         v["metadata"]["deletionGracePeriodSeconds"] = json!(0);
     }
     v
+}
+
+/// A STATUS that is the kubelet's own reason for ending or refusing a pod (`OutOfcpu`,
+/// `NodeAffinity`, `MatchNodeSelector`, `UnexpectedAdmissionError`, `DeadlineExceeded`, …): the
+/// pod is Failed with that reason (`kubewhy_model::messages::pod`).
+fn kubelet_reason(status: &str) -> bool {
+    kubewhy_model::messages::pod::reason_cause(status, "").is_some()
 }
 
 /// What a pod row's STATUS says of its state: set on `st`; returns the reason its containers
@@ -525,9 +529,8 @@ fn read_pod_status<'a>(
         // The node controller's verdict on a pod whose node stopped reporting: its
         // phase is Unknown, not over.
         "NodeLost" | "Unknown" => st.phase = "Unknown",
-        "Evicted" | "NodeAffinity" | "OutOfcpu" | "OutOfmemory" => {
-            st.phase = "Failed";
-        }
+        "Evicted" => st.phase = "Failed",
+        s if kubelet_reason(s) => st.phase = "Failed",
         s if s.starts_with("Init:") => {}
         s if !s.is_empty() => {
             if st.waiting.as_ref().is_none_or(|(r, _)| r != s) {
