@@ -112,8 +112,20 @@ fn check_container(
         (None, "InvalidImageName") => (usize::MAX, (Cause::ImageNameInvalid, Confidence::High)),
         (None, "ErrImageNeverPull") => (usize::MAX, (Cause::ImageNeverPull, Confidence::High)),
         (None, "ImageInspectError") => (usize::MAX, (Cause::ImageStoreCorrupt, Confidence::Medium)),
-        _ => return, // Only "Back-off pulling image": reported as unexplained, with the next command.
+        // Only "Back-off pulling image" (the pull's own error expired with its events): a
+        // name or tag that does not exist is the commonest reason, said as a guess.
+        (None, "ImagePullBackOff" | "ErrImagePull")
+            // A pull error the paste shows beside the pod says which (pasted::from_messages).
+            if !snap
+                .pasted_messages
+                .iter()
+                .any(|m| m.cause.family() == kubewhy_model::Family::NotStarting) =>
+        {
+            (usize::MAX, (Cause::ImageNotFound, Confidence::Low))
+        }
+        _ => return,
     };
+    let guessed = idx == usize::MAX && cause == Cause::ImageNotFound;
     let mut f = Finding::new(cause, Severity::Error, summary(cause, &image))
         .object(info.key.clone())
         .confidence(confidence)
@@ -137,12 +149,45 @@ fn check_container(
         f = same_image_on_node(f, ctx, info, &image);
     }
     let node = info.pod.spec.node_name.clone().unwrap_or_default();
+    if guessed {
+        let secrets: Vec<&str> = info
+            .pod
+            .spec
+            .image_pull_secrets
+            .iter()
+            .map(|s| s.name.as_str())
+            .collect();
+        f = f.evidence(
+            EvidenceKind::Analysis,
+            Some(&info.key),
+            "the pull error",
+            format!(
+                "not in the data (the kubelet's Failed event expires after an hour); registry {}, {}",
+                registry_of(&image),
+                if secrets.is_empty() { "no imagePullSecrets".to_string() } else { format!("imagePullSecrets {}", secrets.join(", ")) }
+            ),
+        );
+    }
     f = f.explain(format!(
-        "{} Container \"{}\" cannot start until its image \"{image}\" is on node {}.",
+        "{}{} Container \"{}\" cannot start until its image \"{image}\" is on {}.",
+        if guessed {
+            "The runtime's pull error is not in the data, only the back-off: a repository or tag that does not exist is the commonest reason (an image moved or removed from its registry, a typo), then missing credentials and an unreachable registry; the pull error settles which. "
+        } else {
+            ""
+        },
         why(cause),
         cs.name,
-        if node.is_empty() { "(unknown)" } else { &node }
+        if node.is_empty() { "its node".to_string() } else { format!("node {node}") }
     ));
+    if guessed {
+        f = f.step_at(
+            0,
+            "See the pull error (the pod's events), or pull the image by hand from a node",
+            Some(info.describe_cmd()),
+            RiskLevel::None,
+            "",
+        );
+    }
     out.push(remediation(f, ctx, info, cause, &image));
 }
 

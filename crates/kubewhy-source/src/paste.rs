@@ -951,7 +951,14 @@ fn table_row(h: &[(String, usize)], no: u64, line: &str, anchor: Timestamp, c: &
         }
     };
     if has("REASON") && has("MESSAGE") {
-        if let Some(e) = EventRow::from_cells(&cells, ("", &ns, ""), anchor, no) {
+        // A table without OBJECT (a describe's, or an old layout's) is about the paste's pod.
+        let pod = c.pod_name();
+        let about = if has("OBJECT") || has("INVOLVED OBJECT") || has("NAME") {
+            ("", ns.as_str(), "")
+        } else {
+            ("Pod", ns.as_str(), pod.as_str())
+        };
+        if let Some(e) = EventRow::from_cells(&cells, about, anchor, no) {
             c.event(e);
         }
         return;

@@ -61,6 +61,8 @@ pub const EVENT_MESSAGES: &[EventMessage] = &[
         "Pod",
     ),
     m(r"Successfully assigned ", "Scheduled", "Pod"),
+    // Karpenter's and the cluster autoscaler's eviction of a pod (the kubelet's says why).
+    m(r"(?m)\bEvicted pod\s*$", "Evicted", "Pod"),
     // Image pulls.
     m(r"Failed to apply default image tag", "InspectFailed", "Pod"),
     m(

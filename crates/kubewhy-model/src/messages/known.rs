@@ -471,6 +471,66 @@ pub const KNOWN: &[Known] = &[
         r"deletionTimestamp set, but still not removed from the Node",
         KubeletCleanupPending,
     ),
+    k(
+        KUBELET,
+        "pkg/kubelet/images/image_gc_manager.go",
+        r"Disk usage on image filesystem is over the high threshold|failed to garbage collect required amount of images",
+        NodePressure,
+    ),
+    k(
+        KUBELET,
+        "pkg/kubelet/kubelet_node_status.go (the kubelet not registered)",
+        r#"Error getting node"? err="node \\?"[^"\\]+\\?" not found"#,
+        NodeNotReady,
+    ),
+    k(
+        KUBELET,
+        "the kubelet's health endpoint refusing (the kubelet is not running)",
+        r"127\.0\.0\.1:10248/healthz[^\n]{0,60}connection refused",
+        NodeNotReady,
+    ),
+    k(
+        AGENTS,
+        "siderolabs/talos machined (a node service the runtime cannot start)",
+        r"Error running Containerd\((?:kubelet|etcd)\)|failed to start shim: mkdir",
+        NodeNotReady,
+    ),
+    k(
+        AGENTS,
+        "rancher/rke2 Windows agent",
+        r"Waiting for Ready condition to be updated for Kubelet Port assignment",
+        NodeNotReady,
+    ),
+    k(
+        EVICTORS,
+        "Karpenter, cluster-autoscaler (a node it no longer finds)",
+        r#"Node \\?"[^"\\]+\\?" not found"#,
+        NodeDeleted,
+    ),
+    k(
+        APPS,
+        "NVIDIA CUDA validators and applications",
+        r"CUDA driver version is insufficient for CUDA runtime version|no CUDA-capable device is detected",
+        AppExitError,
+    ),
+    k(
+        KUBELET,
+        "pkg/kubelet/cm/container_manager_linux.go (start-up)",
+        r"Failed to start ContainerManager|invalid kernel flag: |(?i:failCgroupV1)",
+        NodeNotReady,
+    ),
+    k(
+        CONTROLLERS,
+        "kubernetes-sigs/aws-load-balancer-controller (a cleanup that fails keeps its finalizer)",
+        r"DependencyViolation: resource sg-\S+ has a dependent object|failed to delete securityGroup|is not a valid target group ARN",
+        FinalizerPending,
+    ),
+    k(
+        CONTROLLERS,
+        "kubernetes-sigs/kueue pod integration (a gate it fails to remove)",
+        r#"Unsuspending job\\?"?,\\?"controller\\?":\\?"v1_pod"#,
+        SchedulingGated,
+    ),
     // ---- the aggregator.
     k(
         AGGREGATOR,
@@ -702,6 +762,46 @@ mod tests {
             (
                 "Message: Drain not completed yet: * Pod <pod>: deletionTimestamp set, but still not removed from the Node",
                 KubeletCleanupPending,
+            ),
+            (
+                "I1014 10:30:08.095150 8836 image_gc_manager.go:323] \"Disk usage on image filesystem is over the high threshold, trying to free bytes down to the low threshold\" usage=85",
+                NodePressure,
+            ),
+            (
+                "E0101 kubelet.go:2412] \"Error getting node\" err=\"node \\\"worker-1\\\" not found\"",
+                NodeNotReady,
+            ),
+            (
+                "LAST HEALTH MESSAGE   Get \"http://127.0.0.1:10248/healthz\": dial tcp 127.0.0.1:10248: connect: connection refused",
+                NodeNotReady,
+            ),
+            (
+                "[Waiting]: Error running Containerd(kubelet), going to restart forever: failed to create task: \"kubelet\": failed to start shim: mkdir /var: file exists: unknown",
+                NodeNotReady,
+            ),
+            (
+                "ERROR controller.provisioner getting node ip-10-1-56-237.ec2.internal, Node \"ip-10-1-56-237.ec2.internal\" not found",
+                NodeDeleted,
+            ),
+            (
+                "Failed to allocate device vector A (error code CUDA driver version is insufficient for CUDA runtime version)!",
+                AppExitError,
+            ),
+            (
+                "E0101 kubelet.go:1] \"Failed to start ContainerManager\" err=\"[invalid kernel flag: vm/overcommit_memory, expected value: 1, actual value: 0]\"",
+                NodeNotReady,
+            ),
+            (
+                "\"error\":\"ValidationError: 'arn:aws:elasticloadbalancing:us-east-2:1:targetgroup/x/4e' is not a valid target group ARN\"",
+                FinalizerPending,
+            ),
+            (
+                "[WARNING SystemVerification]: cgroups v1 support is deprecated. To explicitly enable cgroups v1 support for kubelet v1.35 or newer, you must set the kubelet configuration option 'FailCgroupV1' to 'false'.",
+                NodeNotReady,
+            ),
+            (
+                "manager {\"level\":\"error\",\"caller\":\"jobframework/reconciler.go:388\",\"msg\":\"Unsuspending job\",\"controller\":\"v1_pod\",\"namespace\":\"dat\"",
+                SchedulingGated,
             ),
         ];
         for (text, want) in examples {

@@ -106,7 +106,12 @@ pub fn recognise(text: &str) -> Option<Recognition> {
             });
         }
     }
-    if let Some((e, start)) = known::find(text) {
+    if let Some((e, start)) = known::find(text)
+        // The kubelet's "skipping pod synchronization - [… PLEG is not healthy …]": PLEG is the
+        // more precise of the two.
+        && !(e.cause == Cause::NodeNotReady
+            && matches!(node::classify(text), Some((Signal::PlegUnhealthy, _))))
+    {
         return Some(Recognition {
             cause: e.cause,
             confidence: if e.component == "applications" {
@@ -263,6 +268,11 @@ pub fn event_cause(reason: &str, msg: &str) -> Option<(Cause, Confidence)> {
             _ => (Cause::ContainerStopTimeout, Medium),
         }),
         "FailedCreate" => Some((Cause::PodCreationRejected, High)),
+        // The kubelet evicts for pressure (or a pod over its ephemeral-storage limit); others
+        // (Karpenter, the cluster autoscaler: "Evicted pod") evict through the Eviction API.
+        "Evicted" if msg.trim_end_matches('.') == "Evicted pod" => {
+            Some((Cause::EvictedApi, Medium))
+        }
         "Evicted" => Some((Cause::EvictedNodePressure, High)),
         "OOMKilling" => Some((Cause::OomKilled, Medium)),
         _ => pod::event_cause(reason, msg).map(|c| (c, High)),

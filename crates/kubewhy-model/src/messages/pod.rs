@@ -155,6 +155,7 @@ const PHRASES: &[(&str, Cause)] = &[
     ),
     ("reason: SchedulingGated", Cause::SchedulingGated),
     ("SchedulingGated", Cause::SchedulingGated),
+    ("kueue.x-k8s.io/admission", Cause::SchedulingGated),
     ("Allocate failed due to", Cause::DeviceAllocationFailed),
     (
         "cannot allocate unhealthy devices",
@@ -170,6 +171,10 @@ const PHRASES: &[(&str, Cause)] = &[
         Cause::ResizeInfeasible,
     ),
     ("PodResizePending", Cause::ResizeInfeasible),
+    ("resize: Infeasible", Cause::ResizeInfeasible),
+    ("resize: Deferred", Cause::ResizeInfeasible),
+    ("\"resize\":\"Infeasible\"", Cause::ResizeInfeasible),
+    ("\"resize\": \"Infeasible\"", Cause::ResizeInfeasible),
     ("ResizeInfeasible", Cause::ResizeInfeasible),
     ("ResizeDeferred", Cause::ResizeInfeasible),
     (
@@ -240,6 +245,11 @@ static PATTERNS: LazyLock<Vec<(Regex, Cause)>> = LazyLock::new(|| {
         (
             r"(?:Exec|HTTP|Sleep) lifecycle hook \(",
             Cause::LifecycleHookFailed,
+        ),
+        // `kubectl get pod X -o jsonpath='{.status.resize}'` and what it printed.
+        (
+            r"\.status\.resize\}'?\s+(?:Infeasible|Deferred)\b",
+            Cause::ResizeInfeasible,
         ),
     ]
     .into_iter()

@@ -4,8 +4,19 @@
 //! whitespace instead, keeping the known multi-word cells (`5m (x3 over 10m)`, `3 (10s ago)`,
 //! `kubelet, node-1`) whole and the last column as the rest of the line.
 
-/// Column names and their starts (byte offsets; headers are ASCII).
+/// Column names (in upper case) and their starts (byte offsets; headers are ASCII).
 pub(super) fn columns(header: &str) -> Vec<(String, usize)> {
+    let mut cols = written_columns(header);
+    for (name, _) in &mut cols {
+        // Old `describe` event headers are written in mixed case (`FirstSeen  LastSeen  Count
+        // From  Type  Reason  Message`): names are compared in upper case.
+        name.make_ascii_uppercase();
+    }
+    cols
+}
+
+/// Column names as the header writes them, and their starts.
+fn written_columns(header: &str) -> Vec<(String, usize)> {
     let mut cols = Vec::new();
     let b = header.as_bytes();
     let mut i = 0;
@@ -68,9 +79,32 @@ fn single_spaced(header: &str) -> Vec<(String, usize)> {
     cols
 }
 
-/// Whether a line is a `kubectl get` header: upper-case column names, two or more.
+/// The columns of old events tables, written in mixed case.
+const MIXED_CASE: &[&str] = &[
+    "FirstSeen",
+    "LastSeen",
+    "Count",
+    "From",
+    "SubObjectPath",
+    "SubobjectPath",
+    "Type",
+    "Reason",
+    "Message",
+];
+
+/// Whether a line is a `kubectl get` header: upper-case column names, two or more (or an old
+/// events table's mixed-case ones).
 pub(super) fn is_header(line: &str) -> bool {
-    let cols = columns(line);
+    let words: Vec<&str> = line.split_whitespace().collect();
+    if words.len() >= 4
+        && !line.starts_with(' ')
+        && words.iter().all(|w| MIXED_CASE.contains(w))
+        && words.contains(&"Reason")
+        && words.contains(&"Message")
+    {
+        return true;
+    }
+    let cols = written_columns(line);
     cols.len() >= 2
         && !line.starts_with(' ')
         && cols.iter().all(|(c, _)| {
