@@ -474,7 +474,7 @@ pub const KNOWN: &[Known] = &[
     k(
         KUBELET,
         "pkg/kubelet/images/image_gc_manager.go",
-        r"Disk usage on image filesystem is over the high threshold|failed to garbage collect required amount of images",
+        r"Disk usage on image filesystem is over the high threshold|(?i:failed to garbage collect required amount of images)",
         NodePressure,
     ),
     k(
@@ -530,6 +530,72 @@ pub const KNOWN: &[Known] = &[
         "kubernetes-sigs/kueue pod integration (a gate it fails to remove)",
         r#"Unsuspending job\\?"?,\\?"controller\\?":\\?"v1_pod"#,
         SchedulingGated,
+    ),
+    k(
+        KUBELET,
+        "kubelet flags removed with dockershim (1.24) and --container-runtime (1.27): the kubelet will not start",
+        r"--container-runtime(?:=|\s+)docker\b|--network-plugin(?:=|\s+)cni\b",
+        NodeNotReady,
+    ),
+    k(
+        AGENTS,
+        "kubernetes/kubeadm preflight",
+        r"\[ERROR CRI\]: container runtime is not running|connect endpoint 'unix:///var/run/dockershim\.sock'",
+        NodeNotReady,
+    ),
+    k(
+        DOCKERSHIM,
+        "moby/moby (docker lists a container its containerd no longer has)",
+        r"Cannot kill container \S+: .{0,60}(?:does not exist|container destroyed|No such container)",
+        RuntimeStateInconsistent,
+    ),
+    k(
+        CONTAINERD,
+        "containerd snapshotter (its store lost a layer)",
+        r"failed to prepare extraction snapshot|failed to stat parent: stat /var/lib/containerd",
+        ImageStoreCorrupt,
+    ),
+    k(
+        KUBELET,
+        "pkg/volume/util/operationexecutor (a global mount other pods still use)",
+        r"GetDeviceMountRefs check failed|is still mounted by other references",
+        VolumeUnmountStuck,
+    ),
+    k(
+        AGGREGATOR,
+        "client-go discovery (memcache.go): an aggregated API that does not answer",
+        r"couldn't get resource list for \S+: the server is currently unable to handle the request",
+        ApiserviceUnavailable,
+    ),
+    k(
+        APPS,
+        "AWS SDK v2 (ec2imds)",
+        r"ec2imds: GetMetadata|error in fetching vpc id through ec2 metadata",
+        DependencyUnreachable,
+    ),
+    k(
+        APPS,
+        "NVIDIA driver installer",
+        r"Could not resolve Linux kernel version",
+        AppExitError,
+    ),
+    k(
+        DOCKERSHIM,
+        "moby/moby registry client",
+        r"Error (?:getting|trying) v2 registry: Get \S+: dial tcp",
+        ImageRegistryUnreachable,
+    ),
+    k(
+        RUNC,
+        "ps: a container's process left a zombie its shim does not reap",
+        r"\\_ \[[^\]\s]+\] <defunct>",
+        ContainerStopTimeout,
+    ),
+    k(
+        EVICTORS,
+        "Karpenter eviction queue",
+        r"due to PDB violation",
+        DisruptionBudgetBlocking,
     ),
     // ---- the aggregator.
     k(
@@ -802,6 +868,48 @@ mod tests {
             (
                 "manager {\"level\":\"error\",\"caller\":\"jobframework/reconciler.go:388\",\"msg\":\"Unsuspending job\",\"controller\":\"v1_pod\",\"namespace\":\"dat\"",
                 SchedulingGated,
+            ),
+            (
+                "E kubelet.go:1611 \"Image garbage collection failed multiple times in a row\" err=\"Failed to garbage collect required amount of images.",
+                NodePressure,
+            ),
+            ("    --container-runtime docker \\", NodeNotReady),
+            (
+                "[ERROR CRI]: container runtime is not running: output: time=\"2022-05-24\" level=fatal",
+                NodeNotReady,
+            ),
+            (
+                "Error response from daemon: Cannot kill container cde46198ade6: [2] Container does not exist: container destroyed",
+                RuntimeStateInconsistent,
+            ),
+            (
+                "failed to unpack image on snapshotter overlayfs: failed to prepare extraction snapshot \"extract-1\": failed to stat parent: stat /var/lib/containerd/io.containerd.snapshotter.v1.overlayfs/snapshots/112/fs: no such file or directory",
+                ImageStoreCorrupt,
+            ),
+            (
+                "Error: GetDeviceMountRefs check failed for volume \"pvc-1\" on node \"k8s02\"",
+                VolumeUnmountStuck,
+            ),
+            (
+                "E0104 memcache.go:121] couldn't get resource list for spdx.softwarecomposition.kubescape.io/v1beta1: the server is currently unable to handle the request",
+                ApiserviceUnavailable,
+            ),
+            (
+                "get mac metadata: operation error ec2imds: GetMetadata, canceled, context deadline exceeded",
+                DependencyUnreachable,
+            ),
+            ("    Could not resolve Linux kernel version", AppExitError),
+            (
+                "level=warning msg=\"Error getting v2 registry: Get https://k8s.gcr.io/v2/: dial tcp: lookup k8s.gcr.io on 192.168.49.1:53: i/o timeout\"",
+                ImageRegistryUnreachable,
+            ),
+            (
+                "nobody   1538149  0.7  0.0      0     0 ?        Zsl  Jan22 141:02  \\_ [node_exporter] <defunct>",
+                ContainerStopTimeout,
+            ),
+            (
+                "DEBUG\tcontroller.eviction\tDid not to evict pod istio-system/istiod-68dccb79b-ptq4z due to PDB violation.",
+                DisruptionBudgetBlocking,
             ),
         ];
         for (text, want) in examples {

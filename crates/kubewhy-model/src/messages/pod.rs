@@ -61,8 +61,10 @@ pub fn reason_cause(reason: &str, message: &str) -> Option<Cause> {
         r if REFUSED.contains(&r) => Some(Cause::NodeAdmissionRejected),
         "NodeShutdown" => Some(Cause::NodeShutdown),
         "Terminated" | "Shutdown" if shutdown(message) => Some(Cause::NodeShutdown),
-        // 1.21's reason is the shutdown's alone.
+        // 1.21's reason is the shutdown's alone, and a pod's own reason `Terminated` is set by
+        // nothing but the shutdown manager (a container's Terminated is a state, not this).
         "Shutdown" => Some(Cause::NodeShutdown),
+        "Terminated" if message.is_empty() => Some(Cause::NodeShutdown),
         "DeadlineExceeded" => Some(Cause::DeadlineExceeded),
         _ => None,
     }

@@ -138,7 +138,12 @@ pub(super) enum Kind {
 }
 
 pub(super) fn kind_of(t: &DNode) -> Kind {
-    if t.has("Containers") || t.has("Init Containers") || (t.has("Node") && t.has("IP")) {
+    // A describe cut before its containers still has a pod's own keys.
+    if t.has("Containers")
+        || t.has("Init Containers")
+        || (t.has("Node") && (t.has("IP") || t.has("Start Time") || t.has("Priority")))
+        || t.has("QoS Class")
+    {
         Kind::Pod
     } else if t.has("Roles") || t.has("Taints") || t.has("System Info") || t.has("Addresses") {
         Kind::Node
