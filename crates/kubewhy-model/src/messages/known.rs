@@ -126,7 +126,7 @@ pub const KNOWN: &[Known] = &[
     k(
         KUBELET,
         "pkg/kubelet/eviction/eviction_manager.go",
-        r"eviction manager: (?:pods? \S+ (?:is )?evicted successfully|must evict pod|pods? \S+ evicted, waiting for pod to be cleaned up)|Failed to admit pod \S+ - node has conditions: \[(?:Disk|Memory|PID)Pressure\]",
+        r"(?i:eviction manager): (?:pods? \S+ (?:is )?evicted successfully|must evict pod|pods? \S+ evicted, waiting for pod to be cleaned up)|Failed to admit pod \S+ - node has conditions: \[(?:Disk|Memory|PID)Pressure\]",
         EvictedNodePressure,
     ),
     k(
@@ -366,7 +366,7 @@ pub const KNOWN: &[Known] = &[
     k(
         EVICTORS,
         "Karpenter (DisruptionBlocked), aks-engine and kured drains",
-        r"prevents pod evictions|Cannot disrupt Node: .*(?:pdb|PDB|disruption budget)|Drain did not complete within",
+        r"prevents pod evictions|Cannot disrupt Node: .*(?:pdb|PDB|disruption budget)|Drain did not complete(?: pods \[[^\]]*\])? within|is blocking evictions|PodDrainFailure",
         DisruptionBudgetBlocking,
     ),
     k(
@@ -420,7 +420,7 @@ pub const KNOWN: &[Known] = &[
     k(
         CONTROLLERS,
         "pkg/controller/job (the job-tracking finalizer, 1.26+) and the API server refusing its removal",
-        r"batch\.kubernetes\.io/job-tracking|Pod QoS is immutable",
+        r"batch\.kubernetes\.io/job-tracking|Pod QoS is immutable|existing toleration can not be modified except its tolerationSeconds",
         FinalizerPending,
     ),
     k(
@@ -432,7 +432,7 @@ pub const KNOWN: &[Known] = &[
     k(
         CONTROLLERS,
         "actions/actions-runner-controller (runner pods wait for their job before their finalizer goes)",
-        r"Runner pod is annotated to wait for completion",
+        r"Runner pod is annotated to wait for completion|actions\.summerwind\.dev/runner-pod",
         FinalizerPending,
     ),
     k(
@@ -522,7 +522,7 @@ pub const KNOWN: &[Known] = &[
     k(
         CONTROLLERS,
         "kubernetes-sigs/aws-load-balancer-controller (a cleanup that fails keeps its finalizer)",
-        r"DependencyViolation: resource sg-\S+ has a dependent object|failed to delete securityGroup|is not a valid target group ARN",
+        r"DependencyViolation: resource sg-\S+ has a dependent object|failed to delete securityGroup|is not a valid target group ARN|Failed deploy model due to",
         FinalizerPending,
     ),
     k(
@@ -596,6 +596,96 @@ pub const KNOWN: &[Known] = &[
         "Karpenter eviction queue",
         r"due to PDB violation",
         DisruptionBudgetBlocking,
+    ),
+    k(
+        CONTROLLERS,
+        "DisruptionTarget reasons quoted (k8s.io/api core/v1)",
+        r"EvictionByEvictionAPI",
+        EvictedApi,
+    ),
+    k(
+        CONTROLLERS,
+        "DisruptionTarget reasons quoted (k8s.io/api core/v1)",
+        r"DeletionByTaintManager",
+        EvictedTaint,
+    ),
+    k(
+        CONTROLLERS,
+        "DisruptionTarget reasons quoted (k8s.io/api core/v1)",
+        r"PreemptionByScheduler|PreemptionByKubeScheduler",
+        Preempted,
+    ),
+    k(
+        CONTROLLERS,
+        "cloud-controller-manager (a node it never initialised keeps its taint)",
+        r"node\.cloudprovider\.kubernetes\.io/uninitialized",
+        UntoleratedTaint,
+    ),
+    k(
+        EVICTORS,
+        "Karpenter disruption (consolidation, expiry, drift)",
+        r"(?:deprovisioning|disrupting) via (?:consolidation|expiration|drift|emptiness)",
+        EvictedApi,
+    ),
+    k(
+        EVICTORS,
+        "kubectl get pdb (ALLOWED DISRUPTIONS 0)",
+        r"(?m)^\s*(?:\S+\s+)?\S+\s+(?:N/A|\d+%?)\s+(?:N/A|\d+%?)\s+0\s+\d+[smhd]\w*\s*$",
+        DisruptionBudgetBlocking,
+    ),
+    k(
+        DOCKERSHIM,
+        "docker / nerdctl (a container the runtime no longer has)",
+        r"No such container: \S+",
+        RuntimeStateInconsistent,
+    ),
+    k(
+        CONTROLLERS,
+        "rancher/rancher (its namespace finalizers)",
+        r"controller\.cattle\.io/",
+        NsFinalizerPending,
+    ),
+    k(
+        APPS,
+        "metrics-server (a node whose kubelet does not answer)",
+        r"summary\.go:\d+\] Node \S+ is not ready",
+        NodeNotReady,
+    ),
+    k(
+        CRIO,
+        "cri-o server/container_stop.go (a stop that waits for ever)",
+        r"Stopping container: \S+ \(timeout: \d+s\)",
+        ContainerStopTimeout,
+    ),
+    k(
+        KUBELET,
+        "kubelet flags removed (logging flags in 1.26, dockershim's in 1.24, …)",
+        r"unknown flag: --(?:log-file|log-dir|logtostderr|alsologtostderr|network-plugin|container-runtime|cni-|docker|pod-infra-container-image|azure-container-registry-config|experimental-)",
+        NodeNotReady,
+    ),
+    k(
+        KUBELET,
+        "pkg/volume/util/operationexecutor (block volumes)",
+        r"UnmapVolume\.\S+ failed|UnmapDevice failed",
+        VolumeUnmountStuck,
+    ),
+    k(
+        APPS,
+        "AWS SDKs (a region only the metadata service knows)",
+        r"Could not determine region from any metadata service",
+        DependencyUnreachable,
+    ),
+    k(
+        KUBELET,
+        "pkg/kubelet/kuberuntime (SandboxChanged: every sandbox recreated after the runtime or node restarted)",
+        r"Pod sandbox changed, it will be killed and re-created",
+        NodeRestarted,
+    ),
+    k(
+        CSI,
+        "scheduler volumebinding (its reason quoted alone)",
+        r"didn't match PersistentVolume's node affinity|volume node affinity conflict",
+        VolumeNodeAffinityConflict,
     ),
     // ---- the aggregator.
     k(
@@ -910,6 +1000,27 @@ mod tests {
             (
                 "DEBUG\tcontroller.eviction\tDid not to evict pod istio-system/istiod-68dccb79b-ptq4z due to PDB violation.",
                 DisruptionBudgetBlocking,
+            ),
+            (
+                "consul        consul-connect-injector                 N/A             0                 0                     13h",
+                DisruptionBudgetBlocking,
+            ),
+            (
+                "Node pool failed to be drained with error: 'Drain did not complete pods [web-1] within 10m0s'",
+                DisruptionBudgetBlocking,
+            ),
+            (
+                "check failed, can't drain node, PDB \\\"istio-system/istiod\\\" is blocking evictions",
+                DisruptionBudgetBlocking,
+            ),
+            (
+                "\"Eviction manager: must evict pod(s) to reclaim\" resourceName=\"ephemeral-storage\"",
+                EvictedNodePressure,
+            ),
+            ("Error: unknown flag: --log-file", NodeNotReady),
+            (
+                "Pod sandbox changed, it will be killed and re-created.",
+                NodeRestarted,
             ),
         ];
         for (text, want) in examples {
