@@ -56,6 +56,13 @@ static FRAGMENT_START: LazyLock<Regex> = LazyLock::new(|| {
         r"^(?:status|metadata|spec|containerStatuses|initContainerStatuses|conditions|state|lastState):\s*$",
     )
 });
+/// A line of `kubectl describe`: a known key and its value (or a section, or a container's
+/// name under `Containers:`).
+static DESCRIBE_KEY: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"^\s*(?:(?:Containers|Init Containers|Container ID|Image|Image ID|Port|Ports|Host Port|Host Ports|Command|Args|Limits|Requests|Environment|Mounts|Ready|Restart Count|Started|Finished|Exit Code|Reason|Message|State|Last State):(?:\s|$)|[a-z0-9][-a-z0-9]*:\s*$)",
+    )
+});
 /// A name Kubernetes accepts for what `get` lists (DNS labels and subdomains).
 static OBJECT_NAME: LazyLock<Regex> = LazyLock::new(|| re(r"^[a-z0-9]([-a-z0-9._]*[a-z0-9])?$"));
 /// Any kubectl command at a prompt (`delete`, `apply`, …): it ends what its previous output was.
@@ -1783,7 +1790,10 @@ fn logs(name: &str, c: &mut Collected, out: &mut FileOut) {
         p.tail = crate::logs::tail_lines(&p.tail.join("\n"));
         out.logs.push(p);
     }
-    let other = std::mem::take(&mut c.other);
+    let mut other = std::mem::take(&mut c.other);
+    // Lines of a describe that no block took (`Containers:`, `  api:`, `Image:` before a
+    // container's `State:`) are no container's output.
+    other.retain(|(_, l)| !DESCRIBE_KEY.is_match(l));
     if other.is_empty() {
         return;
     }
