@@ -1574,6 +1574,16 @@ fn fuse(c: &mut Collected, out: &mut FileOut) {
             .filter(|p| p.object.kind == "Pod" && unknown(&p.object.name))
         {
             fused(&mut p.object.namespace, &mut p.object.name);
+            // The command that settles it names the pod now known.
+            p.settle = p
+                .settle
+                .split(' ')
+                .map(|w| if w == "NAME" { pod.as_str() } else { w })
+                .collect::<Vec<_>>()
+                .join(" ");
+            if !unknown(&ns) {
+                p.settle = p.settle.replace("-n NAMESPACE", &format!("-n {ns}"));
+            }
         }
         for k in unnamed {
             let v = c.seen.remove(&k).unwrap_or_default();
