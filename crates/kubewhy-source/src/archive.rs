@@ -1,9 +1,11 @@
-//! Archives as input (`.tar.gz`, `.tgz`, `.tar`, `.zip`, and a single gzipped file): read in one
-//! streaming pass, never unpacked to disk, with the hostile-input rules of directories. Each
-//! entry is refused on its own, with a message, when its path is absolute or climbs out (`..`),
-//! when it is a link (never followed) or a device; the whole archive stops when it expands past
-//! `MAX_TOTAL` or more than `MAX_RATIO` times its compressed size (an archive bomb), or holds
-//! more than `MAX_ENTRIES` entries. What an entry is for is the caller's (`bundle.rs`).
+//! Archives as input (`.tar`, plain or compressed with gzip, xz, zstd or bzip2; `.zip`; and one
+//! compressed file), told by their content, not their name: read in one streaming pass, never
+//! unpacked to disk, with the hostile-input rules of directories. Each entry is refused on its
+//! own, with a message, when its path is absolute or climbs out (`..`), when it is a link (never
+//! followed) or a device; the whole archive stops when it expands past `MAX_TOTAL` or more than
+//! `MAX_RATIO` times its compressed size (an archive bomb, whatever the codec: the budget counts
+//! the bytes the decoder took and gave), or holds more than `MAX_ENTRIES` entries. What an entry
+//! is for is the caller's (`bundle.rs`).
 
 use crate::warn_file;
 use kubewhy_model::InputWarning;
@@ -21,23 +23,76 @@ const RATIO_FROM: u64 = 16 << 20;
 /// Entries read at most (directories and refused entries count).
 pub(crate) const MAX_ENTRIES: u64 = 2_000_000;
 
+/// A compression, told by its magic bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Codec {
+    Gzip,
+    Xz,
+    Zstd,
+    Bzip2,
+}
+
+impl Codec {
+    /// The codec whose stream starts with `head`.
+    pub(crate) fn of(head: &[u8]) -> Option<Codec> {
+        if head.starts_with(&[0x1f, 0x8b]) {
+            Some(Codec::Gzip)
+        } else if head.starts_with(&[0xfd, b'7', b'z', b'X', b'Z', 0]) {
+            Some(Codec::Xz)
+        } else if head.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) {
+            Some(Codec::Zstd)
+        } else if head.len() >= 4 && head.starts_with(b"BZh") && (b'1'..=b'9').contains(&head[3]) {
+            Some(Codec::Bzip2)
+        } else {
+            None
+        }
+    }
+
+    /// The file name suffix the codec's files carry.
+    fn suffix(self) -> &'static str {
+        match self {
+            Codec::Gzip => "gz",
+            Codec::Xz => "xz",
+            Codec::Zstd => "zst",
+            Codec::Bzip2 => "bz2",
+        }
+    }
+
+    /// A reader of the stream `r` decompressed; every member or frame of a concatenated stream
+    /// is read (`cat a.gz b.gz`, `pxz`, `pzstd` and `pbzip2` write several).
+    fn decoder<'r>(self, r: impl std::io::BufRead + 'r) -> std::io::Result<Box<dyn Read + 'r>> {
+        Ok(match self {
+            Codec::Gzip => Box::new(flate2::bufread::MultiGzDecoder::new(r)),
+            Codec::Xz => Box::new(liblzma::bufread::XzDecoder::new_multi_decoder(r)),
+            Codec::Zstd => Box::new(zstd::stream::read::Decoder::with_buffer(r)?),
+            Codec::Bzip2 => Box::new(bzip2::bufread::MultiBzDecoder::new(r)),
+        })
+    }
+}
+
 /// What an input file is, by its first bytes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Format {
-    TarGz,
-    Tar,
+    /// A tar archive, compressed or not.
+    Tar(Option<Codec>),
     Zip,
-    /// One gzipped file (`dump.json.gz`), read as the file it holds.
-    Gzip,
+    /// One compressed file (`dump.json.gz`, `kubelet.log.xz`), read as the file it holds.
+    Compressed(Codec),
 }
 
 impl Format {
     pub(crate) fn name(self) -> &'static str {
         match self {
-            Format::TarGz => "tar.gz archive",
-            Format::Tar => "tar archive",
+            Format::Tar(None) => "tar archive",
+            Format::Tar(Some(Codec::Gzip)) => "tar.gz archive",
+            Format::Tar(Some(Codec::Xz)) => "tar.xz archive",
+            Format::Tar(Some(Codec::Zstd)) => "tar.zst archive",
+            Format::Tar(Some(Codec::Bzip2)) => "tar.bz2 archive",
             Format::Zip => "zip archive",
-            Format::Gzip => "gzipped file",
+            Format::Compressed(Codec::Gzip) => "gzipped file",
+            Format::Compressed(Codec::Xz) => "xz-compressed file",
+            Format::Compressed(Codec::Zstd) => "zstd-compressed file",
+            Format::Compressed(Codec::Bzip2) => "bzip2-compressed file",
         }
     }
 }
@@ -54,29 +109,30 @@ pub(crate) fn sniff(path: &Path) -> Option<Format> {
         .take(512)
         .read_to_end(&mut head)
         .ok()?;
-    sniff_bytes(&head, || {
+    sniff_bytes(&head, |codec| {
         let mut inner = Vec::with_capacity(512);
-        let file = std::fs::File::open(path).ok()?;
-        let _ = flate2::read::MultiGzDecoder::new(file)
-            .take(512)
-            .read_to_end(&mut inner);
+        let file = BufReader::new(std::fs::File::open(path).ok()?);
+        let _ = codec.decoder(file).ok()?.take(512).read_to_end(&mut inner);
         Some(inner)
     })
 }
 
-/// `sniff` on the first bytes; `inner` gives the first bytes a gzip stream expands to.
-pub(crate) fn sniff_bytes(head: &[u8], inner: impl FnOnce() -> Option<Vec<u8>>) -> Option<Format> {
-    if head.starts_with(&[0x1f, 0x8b]) {
-        return Some(if inner().is_some_and(|i| is_tar(&i)) {
-            Format::TarGz
+/// `sniff` on the first bytes; `inner` gives the first bytes a compressed stream expands to.
+pub(crate) fn sniff_bytes(
+    head: &[u8],
+    inner: impl FnOnce(Codec) -> Option<Vec<u8>>,
+) -> Option<Format> {
+    if let Some(codec) = Codec::of(head) {
+        return Some(if inner(codec).is_some_and(|i| is_tar(&i)) {
+            Format::Tar(Some(codec))
         } else {
-            Format::Gzip
+            Format::Compressed(codec)
         });
     }
     if head.starts_with(b"PK\x03\x04") || head.starts_with(b"PK\x05\x06") {
         return Some(Format::Zip);
     }
-    is_tar(head).then_some(Format::Tar)
+    is_tar(head).then_some(Format::Tar(None))
 }
 
 /// One entry as the caller sees it: its path inside the archive (`/`-separated, without `./`),
@@ -215,30 +271,33 @@ pub(crate) fn for_each_entry(
         },
     );
     match format {
-        Format::TarGz => {
-            links_inside = tar_entries(
-                name,
-                flate2::read::MultiGzDecoder::new(counted),
-                &budget,
-                warnings,
-                each,
-            )
-        }
-        Format::Tar => {
+        Format::Tar(None) => {
             // Uncompressed: the ratio is 1.
             links_inside = tar_entries(name, counted, &budget, warnings, each)
         }
-        Format::Gzip => {
-            let inner = name.strip_suffix(".gz").unwrap_or(name);
+        Format::Tar(Some(codec)) => match codec.decoder(counted) {
+            Ok(d) => links_inside = tar_entries(name, d, &budget, warnings, each),
+            Err(e) => warnings.push(warn_file(name, format!("cannot decompress: {e}"))),
+        },
+        Format::Compressed(codec) => {
+            let inner = name
+                .strip_suffix(&format!(".{}", codec.suffix()))
+                .unwrap_or(name);
             let inner = inner.rsplit('/').next().unwrap_or(inner).to_string();
-            let mut gz = flate2::read::MultiGzDecoder::new(counted);
+            let mut d = match codec.decoder(counted) {
+                Ok(d) => d,
+                Err(e) => {
+                    warnings.push(warn_file(name, format!("cannot decompress: {e}")));
+                    return 0;
+                }
+            };
             let entry = Entry {
                 path: &inner,
                 size: 0,
                 mtime: None,
             };
             let mut guarded = Guarded {
-                inner: &mut gz,
+                inner: &mut d,
                 budget: budget.clone(),
             };
             let _ = each(&entry, &mut guarded);
@@ -530,16 +589,153 @@ mod tests {
     fn formats_are_told_by_content() {
         let mut tar = vec![0u8; 512];
         tar[257..262].copy_from_slice(b"ustar");
-        assert_eq!(sniff_bytes(&tar, || None), Some(Format::Tar));
-        assert_eq!(sniff_bytes(b"PK\x03\x04rest", || None), Some(Format::Zip));
-        assert_eq!(
-            sniff_bytes(&[0x1f, 0x8b, 8], || Some(tar.clone())),
-            Some(Format::TarGz)
-        );
-        assert_eq!(
-            sniff_bytes(&[0x1f, 0x8b, 8], || Some(b"{}".to_vec())),
-            Some(Format::Gzip)
-        );
-        assert_eq!(sniff_bytes(b"{\"kind\": \"List\"}", || None), None);
+        assert_eq!(sniff_bytes(&tar, |_| None), Some(Format::Tar(None)));
+        assert_eq!(sniff_bytes(b"PK\x03\x04rest", |_| None), Some(Format::Zip));
+        for (head, codec) in [
+            (&[0x1f, 0x8b, 8][..], Codec::Gzip),
+            (&[0xfd, b'7', b'z', b'X', b'Z', 0, 0, 4][..], Codec::Xz),
+            (&[0x28, 0xb5, 0x2f, 0xfd, 0x24][..], Codec::Zstd),
+            (&b"BZh91AY&SY"[..], Codec::Bzip2),
+        ] {
+            assert_eq!(
+                sniff_bytes(head, |c| (c == codec).then(|| tar.clone())),
+                Some(Format::Tar(Some(codec)))
+            );
+            assert_eq!(
+                sniff_bytes(head, |_| Some(b"{}".to_vec())),
+                Some(Format::Compressed(codec))
+            );
+        }
+        assert_eq!(sniff_bytes(b"BZh0", |_| None), None);
+        assert_eq!(sniff_bytes(b"{\"kind\": \"List\"}", |_| None), None);
+    }
+
+    /// `entries` as a tar archive's bytes.
+    fn tar_of(entries: &[(&str, Vec<u8>)]) -> Vec<u8> {
+        let mut b = tar::Builder::new(Vec::new());
+        for (path, data) in entries {
+            let mut h = tar::Header::new_ustar();
+            h.set_size(data.len() as u64);
+            h.set_mode(0o644);
+            h.set_cksum();
+            b.append_data(&mut h, path, &data[..]).unwrap();
+        }
+        b.into_inner().unwrap()
+    }
+
+    fn compress(codec: Codec, bytes: &[u8]) -> Vec<u8> {
+        use std::io::Write;
+        match codec {
+            Codec::Gzip => {
+                let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+                e.write_all(bytes).unwrap();
+                e.finish().unwrap()
+            }
+            Codec::Xz => {
+                let mut e = liblzma::write::XzEncoder::new(Vec::new(), 1);
+                e.write_all(bytes).unwrap();
+                e.finish().unwrap()
+            }
+            Codec::Zstd => zstd::stream::encode_all(bytes, 1).unwrap(),
+            Codec::Bzip2 => {
+                let mut e = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::fast());
+                e.write_all(bytes).unwrap();
+                e.finish().unwrap()
+            }
+        }
+    }
+
+    /// An entry's path and contents.
+    type Got = (String, Vec<u8>);
+
+    /// Every regular entry of the archive in `bytes`, with its contents, and the warnings.
+    fn walk(bytes: &[u8]) -> (Option<Format>, Vec<Got>, Vec<String>) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("input");
+        std::fs::write(&path, bytes).unwrap();
+        let Some(format) = sniff(&path) else {
+            return (None, Vec::new(), Vec::new());
+        };
+        let mut warnings = Vec::new();
+        let mut got = Vec::new();
+        for_each_entry("input", &path, format, &mut warnings, &mut |e, r| {
+            let mut data = Vec::new();
+            let _ = r.read_to_end(&mut data);
+            got.push((e.path.to_string(), data));
+            ControlFlow::Continue(())
+        });
+        let warnings = warnings.iter().map(|w| w.to_string()).collect();
+        (Some(format), got, warnings)
+    }
+
+    #[test]
+    fn every_codec_is_read_in_one_pass_including_concatenated_streams() {
+        let entries = vec![
+            (
+                "bundle/cluster-resources/pods/shop.json",
+                b"{\"items\": []}".to_vec(),
+            ),
+            ("bundle/version.yaml", b"gitVersion: v1.31.2\n".to_vec()),
+        ];
+        let tar = tar_of(&entries);
+        for codec in [Codec::Gzip, Codec::Xz, Codec::Zstd, Codec::Bzip2] {
+            let (format, got, warnings) = walk(&compress(codec, &tar));
+            assert_eq!(format, Some(Format::Tar(Some(codec))));
+            let want: Vec<(String, Vec<u8>)> = entries
+                .iter()
+                .map(|(p, d)| (p.to_string(), d.clone()))
+                .collect();
+            assert_eq!(got, want, "{codec:?}");
+            assert!(warnings.is_empty(), "{codec:?}: {warnings:?}");
+            // Parallel compressors (pigz, pxz, pzstd, pbzip2) write several members or frames:
+            // the archive is cut in two mid-entry and each half compressed on its own.
+            let (a, b) = tar.split_at(700);
+            let mut two = compress(codec, a);
+            two.extend(compress(codec, b));
+            let (_, got2, warnings) = walk(&two);
+            assert_eq!(got2, want, "{codec:?}: two streams");
+            assert!(warnings.is_empty(), "{codec:?}: {warnings:?}");
+            // One compressed file is read as the file it holds.
+            let (format, got, _) = walk(&compress(codec, b"{\"kind\": \"PodList\"}"));
+            assert_eq!(format, Some(Format::Compressed(codec)));
+            assert_eq!(got.len(), 1);
+            assert_eq!(got[0].1, b"{\"kind\": \"PodList\"}");
+        }
+    }
+
+    #[test]
+    fn a_bomb_is_stopped_by_the_budget_whatever_the_codec() {
+        // 48 MiB of zeros: past the 16 MiB from which the ratio counts, at thousands to one.
+        let tar = tar_of(&[("zeros.json", vec![0u8; 48 << 20])]);
+        for codec in [Codec::Gzip, Codec::Xz, Codec::Zstd, Codec::Bzip2] {
+            let packed = compress(codec, &tar);
+            let (_, got, warnings) = walk(&packed);
+            assert!(
+                warnings.iter().any(|w| w.contains("an archive bomb")),
+                "{codec:?} ({} bytes packed): {warnings:?}",
+                packed.len()
+            );
+            // Stopped within 200 times what the decoder took, not at the end of the entry.
+            assert!(got[0].1.len() < 40 << 20, "{codec:?}: {}", got[0].1.len());
+        }
+    }
+
+    #[test]
+    fn a_damaged_stream_is_a_warning_not_a_panic() {
+        let tar = tar_of(&[("a.json", vec![b'x'; 100_000])]);
+        for codec in [Codec::Gzip, Codec::Xz, Codec::Zstd, Codec::Bzip2] {
+            let mut packed = compress(codec, &tar);
+            let half = packed.len() / 2;
+            packed.truncate(half.max(16));
+            let (format, _, _) = walk(&packed);
+            assert_eq!(format.map(|_| ()), Some(()), "{codec:?}");
+            for flip in [12usize, 40, 90] {
+                let mut bad = compress(codec, &tar);
+                if flip < bad.len() {
+                    bad[flip] ^= 0x5a;
+                }
+                let _ = walk(&bad);
+            }
+        }
     }
 }

@@ -41,7 +41,8 @@ impl BundleInfo {
     /// Kubernetes v1.24.4+k3s1: 120 files read, 80 not needed`.
     pub fn summary(&self) -> String {
         let what = match (self.layout, self.archive) {
-            (Some(l), _) => format!("{} {}", l.name(), self.name),
+            (Some(l), Some(a)) => format!("{} {} ({a})", l.name(), self.name),
+            (Some(l), None) => format!("{} {}", l.name(), self.name),
             (None, Some(a)) => format!("{a} {}", self.name),
             (None, None) => self.name.clone(),
         };

@@ -805,8 +805,21 @@ pub(crate) fn load_job(job: &Job, anchor: jiff::Timestamp) -> FileOut {
 /// Why a file that starts with `head` is not read as text: compressed, or binary (a NUL in its
 /// first 8 KiB).
 pub(crate) fn not_text(head: &[u8]) -> Option<&'static str> {
-    if head.starts_with(&[0x1f, 0x8b]) {
-        Some("gzip-compressed; decompress it first (gunzip -k FILE) and pass the result")
+    if let Some(codec) = archive::Codec::of(head) {
+        Some(match codec {
+            archive::Codec::Gzip => {
+                "gzip-compressed; decompress it first (gunzip -k FILE) and pass the result"
+            }
+            archive::Codec::Xz => {
+                "xz-compressed; decompress it first (unxz -k FILE) and pass the result"
+            }
+            archive::Codec::Zstd => {
+                "zstd-compressed; decompress it first (unzstd FILE) and pass the result"
+            }
+            archive::Codec::Bzip2 => {
+                "bzip2-compressed; decompress it first (bunzip2 -k FILE) and pass the result"
+            }
+        })
     } else if head[..head.len().min(8192)].contains(&0) {
         Some("binary file; skipped")
     } else {
