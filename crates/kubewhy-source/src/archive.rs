@@ -321,6 +321,33 @@ pub(crate) fn for_each_entry(
     links_inside
 }
 
+/// `for_each_entry` for a zip held in memory: an archive inside an archive (support-bundle-kit's
+/// `nodes/<node>.zip`), read by the same rules and limits, its ratio counted against its own
+/// compressed size (the outer archive's budget already counted those bytes).
+pub(crate) fn for_each_zip_entry_in(
+    name: &str,
+    bytes: &[u8],
+    warnings: &mut Vec<InputWarning>,
+    each: &mut dyn FnMut(&Entry, &mut dyn Read) -> ControlFlow<()>,
+) -> usize {
+    let budget = Budget::default();
+    let counted = Counted {
+        inner: std::io::Cursor::new(bytes),
+        n: budget.compressed.clone(),
+    };
+    let links = zip_entries(name, counted, &budget, warnings, each);
+    if let Some(why) = budget.tripped.get() {
+        warnings.push(warn_file(
+            name,
+            format!(
+                "{why} after {} MiB: an archive bomb? reading stopped there",
+                budget.expanded.get() >> 20
+            ),
+        ));
+    }
+    links
+}
+
 /// What a walk through an archive says: each refused entry once (at most `MAX_SAID`, then how
 /// many more), the links inside it it skipped, and why it stopped early.
 struct Walk<'w> {

@@ -25,6 +25,10 @@ pub enum Layout {
     Troubleshoot,
     /// OpenShift `oc adm must-gather` (and `oc adm inspect`).
     MustGather,
+    /// Rancher's support-bundle-kit (Harvester, Longhorn, Rancher).
+    SupportBundleKit,
+    /// A sonobuoy results tarball.
+    Sonobuoy,
 }
 
 impl Layout {
@@ -32,6 +36,8 @@ impl Layout {
         match self {
             Layout::Troubleshoot => "troubleshoot.sh bundle",
             Layout::MustGather => "must-gather",
+            Layout::SupportBundleKit => "support-bundle-kit bundle",
+            Layout::Sonobuoy => "sonobuoy results",
         }
     }
 }
@@ -59,6 +65,12 @@ impl BundleInfo {
         if self.not_needed > 0 {
             s.push_str(&format!(", {} not needed", self.not_needed));
         }
+        if self.quieted > 0 {
+            s.push_str(&format!(
+                ", {} problem(s) in files no check needs not shown",
+                self.quieted
+            ));
+        }
         s
     }
 }
@@ -82,6 +94,8 @@ pub struct BundleInfo {
     /// Files of the layout that hold nothing a check uses (and, once the layout is known,
     /// other files that turned out to hold no object), skipped without a warning.
     pub not_needed: usize,
+    /// Problems in files no check needs (`quiet`), counted instead of warned.
+    pub quieted: usize,
 }
 
 /// What a file's place in a bundle says it is.
@@ -103,6 +117,11 @@ pub(crate) enum Role {
     Version,
     /// must-gather's `timestamp`.
     Collected,
+    /// support-bundle-kit's `metadata.yaml`: the cluster's version and when it was collected.
+    Metadata,
+    /// An archive inside the bundle holding a node's logs (support-bundle-kit's
+    /// `nodes/<node>.zip`).
+    NodeArchive,
     /// Known to the layout, of no use to a check.
     NotNeeded,
     /// Not a place the layouts define: read as any file is.
@@ -194,6 +213,64 @@ pub(crate) fn role(path: &str) -> (Role, Option<Layout>) {
         && let Some(role) = must_gather_namespace(&parts[i + 1..])
     {
         return (role, Some(Layout::MustGather));
+    }
+    if let Some(i) = parts.iter().position(|p| *p == "yamls")
+        && matches!(parts.get(i + 1), Some(&"namespaced" | &"cluster"))
+    {
+        return (
+            support_bundle_kit(&parts[i + 1..]),
+            Some(Layout::SupportBundleKit),
+        );
+    }
+    if let Some(i) = parts.iter().position(|p| *p == "resources")
+        && i <= 1
+        && matches!(parts.get(i + 1), Some(&"ns" | &"cluster"))
+    {
+        return (sonobuoy(&parts[i + 1..]), Some(Layout::Sonobuoy));
+    }
+    // sonobuoy's plugins' results, its hosts' configz and healthz, its own run.
+    if let Some(i) = parts
+        .iter()
+        .position(|p| matches!(*p, "plugins" | "hosts" | "meta"))
+        && i <= 1
+        && parts.len() > i + 1
+    {
+        return (Role::NotNeeded, Some(Layout::Sonobuoy));
+    }
+    match parts.as_slice() {
+        // sonobuoy's container logs: `podlogs/<ns>/<pod>/logs/<container>.txt`.
+        [.., "podlogs", ns, pod, "logs", file] if parts.len() <= 6 => {
+            if let Some(container) = file.strip_suffix(".txt") {
+                let log = Role::ContainerLog {
+                    namespace: ns.to_string(),
+                    pod: pod.to_string(),
+                    container: container.to_string(),
+                    previous: false,
+                };
+                return (log, Some(Layout::Sonobuoy));
+            }
+        }
+        // support-bundle-kit's container logs: `logs/<ns>/<pod>/<container>.log`.
+        [.., "logs", ns, pod, file] if parts.len() <= 5 && file.ends_with(".log") => {
+            let container = file.trim_end_matches(".log");
+            let log = Role::ContainerLog {
+                namespace: ns.to_string(),
+                pod: pod.to_string(),
+                container: container.to_string(),
+                previous: false,
+            };
+            return (log, None);
+        }
+        [.., "nodes", file] if parts.len() <= 3 && file.ends_with(".zip") => {
+            return (Role::NodeArchive, Some(Layout::SupportBundleKit));
+        }
+        [.., "metadata.yaml"] if parts.len() <= 2 => return (Role::Metadata, None),
+        [.., "bundleGenerationError.log"] if parts.len() <= 2 => {
+            return (Role::NotNeeded, Some(Layout::SupportBundleKit));
+        }
+        [.., "serverversion.json"] if parts.len() <= 2 => return (Role::Version, None),
+        [.., "servergroups.json"] if parts.len() <= 2 => return (Role::NotNeeded, None),
+        _ => {}
     }
     if parts.last() == Some(&"timestamp") && parts.len() <= 2 {
         return (Role::Collected, None);
@@ -306,6 +383,105 @@ fn must_gather_namespace(rest: &[&str]) -> Option<Role> {
     })
 }
 
+/// The API groups whose objects a check reads, as support-bundle-kit and sonobuoy name them
+/// (`v1` and `core` are the core group; `metrics.k8s.io`'s PodMetrics are not pods).
+fn needed_group(group: &str) -> bool {
+    matches!(group, "v1" | "core" | "resource.k8s.io") || MG_GROUPS.contains(&group)
+}
+
+/// A place under support-bundle-kit's `yamls/`: `namespaced/<ns>/<group>/<version>/<kinds>.yaml`
+/// and `cluster/<group>/<version>/<kinds>.yaml`, the core group as `v1/<kinds>.yaml`.
+fn support_bundle_kit(rest: &[&str]) -> Role {
+    let group = match rest {
+        ["namespaced", _, "v1", file] | ["cluster", "v1", file] if yaml(file) => "v1",
+        ["namespaced", _, group, _, file] | ["cluster", group, _, file] if yaml(file) => group,
+        _ => return Role::NotNeeded,
+    };
+    if needed_group(group) {
+        Role::Objects { hint: None }
+    } else {
+        Role::NotNeeded
+    }
+}
+
+/// A place under sonobuoy's `resources/`: `ns/<ns>/<group>_<version>_<kinds>.json` and
+/// `cluster/<group>_<version>_<kinds>.json`, each a JSON array of objects.
+fn sonobuoy(rest: &[&str]) -> Role {
+    let file = match rest {
+        ["ns", _, file] | ["cluster", file] => *file,
+        _ => return Role::NotNeeded,
+    };
+    let Some(stem) = file.strip_suffix(".json") else {
+        return Role::NotNeeded;
+    };
+    match stem.split_once('_') {
+        Some((group, _)) if needed_group(group) => Role::Objects { hint: None },
+        Some(_) => Role::NotNeeded,
+        // Sonobuoy before 0.10 named files by kind alone (`ns/<ns>/Pods.json`).
+        // Their items carry no `kind`: the name says it.
+        None => match [
+            "Pod",
+            "Event",
+            "Node",
+            "Namespace",
+            "PersistentVolume",
+            "PersistentVolumeClaim",
+            "Deployment",
+            "ReplicaSet",
+            "DaemonSet",
+            "StatefulSet",
+            "Job",
+            "CronJob",
+            "StorageClass",
+            "ResourceQuota",
+            "LimitRange",
+        ]
+        .into_iter()
+        .find(|k| stem.strip_suffix('s') == Some(*k) || stem.strip_suffix("es") == Some(*k))
+        {
+            Some(kind) => Role::Objects { hint: Some(kind) },
+            None => Role::NotNeeded,
+        },
+    }
+}
+
+/// support-bundle-kit's `metadata.yaml`: `kubernetesversion` and `bundlecreatedat`.
+fn sbk_metadata(text: &str) -> (Option<String>, Option<jiff::Timestamp>) {
+    let field = |key: &str| {
+        text.lines().find_map(|l| {
+            let v = l.strip_prefix(key)?.strip_prefix(':')?.trim();
+            let v = v.trim_matches('"');
+            (!v.is_empty()).then(|| v.to_string())
+        })
+    };
+    (
+        field("kubernetesversion"),
+        field("bundlecreatedat").and_then(|t| t.parse().ok()),
+    )
+}
+
+/// A node's archive inside the bundle: its kubelet, runtime and kernel logs read as node logs,
+/// the rest (configuration, other services' logs) skipped.
+fn node_archive(name: &str, bytes: &[u8], anchor: jiff::Timestamp, out: &mut FileOut) {
+    let mut warnings = Vec::new();
+    archive::for_each_zip_entry_in(name, bytes, &mut warnings, &mut |entry, reader| {
+        if node_log_or_not(entry.path) == Role::NodeLog {
+            let entry_name = format!("{name}:{}", entry.path);
+            read_log(
+                &entry_name,
+                &Role::NodeLog,
+                BufReader::new(reader),
+                anchor,
+                out,
+            );
+        }
+        ControlFlow::Continue(())
+    });
+    for w in warnings {
+        out.warn(w);
+    }
+}
+
 /// A troubleshoot.sh bundle's directory name says when it was collected:
 /// `support-bundle-2022-08-05T14_32_11`.
 fn collected_from_name(path: &str) -> Option<jiff::Timestamp> {
@@ -337,6 +513,7 @@ fn version_of(bytes: &[u8]) -> Option<String> {
     v["info"]["gitVersion"]
         .as_str()
         .or(v["string"].as_str())
+        .or(v["gitVersion"].as_str())
         .map(str::to_string)
 }
 
@@ -360,7 +537,8 @@ pub(crate) fn load(
             crate::parse_bytes(name, &wrapped, None, anchor, out);
         }
         Role::ContainerLog { .. } | Role::NodeLog => read_log(name, role, bytes, anchor, out),
-        Role::Version | Role::Collected | Role::NotNeeded => {}
+        Role::NodeArchive => node_archive(name, bytes, anchor, out),
+        Role::Version | Role::Collected | Role::Metadata | Role::NotNeeded => {}
         Role::Objects { .. } | Role::Unknown => crate::parse_bytes(name, bytes, None, anchor, out),
     }
 }
@@ -436,26 +614,27 @@ fn starts_with_array(bytes: &[u8]) -> bool {
         .is_some_and(|b| *b == b'[')
 }
 
-/// Warnings that only say a file held nothing kubewhy reads: once a bundle's layout is known,
-/// such a file is one its layout has and no check needs.
-fn says_nothing_read(w: &InputWarning) -> bool {
-    w.message
-        .contains("not kubectl output, an event or a log line kubewhy knows")
-        || w.message.contains("list item without kind")
-        || w.message.contains("a document without kind")
-        || w.message == "empty file"
+/// Whether the problems of the bundle file at `path` are counted rather than warned: a file of
+/// no place the layout defines (another collector's output, an analyzer's, a copy), or a custom
+/// resource (no check needs one to parse). A support engineer reads warnings about what should
+/// have been readable and was not, not about files kubewhy has no use for.
+pub(crate) fn quiet(path: &str, role: &Role) -> bool {
+    *role == Role::Unknown || path.split('/').any(|p| p == "custom-resources")
 }
 
-/// Drops the "nothing kubewhy reads" warnings of a bundle's files of no known place, counting
-/// the files they were about as not needed.
-pub(crate) fn quieten(outs: &mut [FileOut], unknown: &[bool], info: &mut BundleInfo) {
+/// Drops the warnings of a bundle's `quiet` files, counting them; a quiet file that gave no
+/// object is one not needed.
+pub(crate) fn quieten(outs: &mut [FileOut], quiet: &[bool], info: &mut BundleInfo) {
     if info.layout.is_none() {
         return;
     }
-    for (out, _) in outs.iter_mut().zip(unknown).filter(|(_, u)| **u) {
-        let before = out.warnings.len();
-        out.warnings.retain(|w| !says_nothing_read(w));
-        if out.warnings.len() < before && out.objects.object_count() == 0 && out.parts.is_empty() {
+    for (out, _) in outs.iter_mut().zip(quiet).filter(|(_, q)| **q) {
+        if out.warnings.is_empty() {
+            continue;
+        }
+        info.quieted += out.warnings.len();
+        out.warnings.clear();
+        if out.objects.object_count() == 0 && out.parts.is_empty() {
             info.not_needed += 1;
             info.read = info.read.saturating_sub(1);
         }
@@ -501,6 +680,14 @@ pub(crate) fn plan_directory(
                     info.collected = collected_from_timestamp(&t).or(info.collected);
                 }
             }
+            Role::Metadata => {
+                info.read += 1;
+                if let Ok(t) = std::fs::read_to_string(f) {
+                    let (version, created) = sbk_metadata(&t);
+                    info.server_version = version.or(info.server_version.take());
+                    info.collected = created.or(info.collected);
+                }
+            }
             Role::Unknown => {
                 info.read += 1;
                 jobs.push(Job::File(f.clone()));
@@ -515,12 +702,12 @@ pub(crate) fn plan_directory(
                     let t = jiff::Timestamp::try_from(t).ok();
                     newest = newest.max(t);
                 }
+                unknown.push(quiet(&path, &role));
                 jobs.push(Job::Bundle(
                     f.display().to_string(),
                     Source::Path(f.clone()),
                     role,
                 ));
-                unknown.push(false);
             }
         }
     }
@@ -627,6 +814,11 @@ pub(crate) fn load_archive(
                     info.collected = collected_from_timestamp(&String::from_utf8_lossy(&bytes))
                         .or(info.collected)
                 }
+                Role::Metadata => {
+                    let (version, created) = sbk_metadata(&String::from_utf8_lossy(&bytes));
+                    info.server_version = version.or(info.server_version.take());
+                    info.collected = created.or(info.collected);
+                }
                 role => {
                     if role != Role::Unknown {
                         newest = newest.max(entry.mtime);
@@ -635,7 +827,7 @@ pub(crate) fn load_archive(
                         info.kubelet_version = kubelet_version(&bytes);
                     }
                     batch_bytes += bytes.len();
-                    batch.1.push(role == Role::Unknown);
+                    batch.1.push(quiet(entry.path, &role));
                     batch
                         .0
                         .push(Job::Bundle(entry_name, Source::Bytes(bytes), role));
@@ -772,6 +964,102 @@ mod tests {
                 "2023-05-04 10:11:12.345 +0000 UTC m=+0.1\n2023-05-04 10:15:00.5 +0000 UTC m=+228.1\n"
             ),
             "2023-05-04T10:15:00.5Z".parse().ok()
+        );
+    }
+
+    #[test]
+    fn support_bundle_kit_places() {
+        let sbk = |p: &str| role(&format!("supportbundle_x/{p}"));
+        for p in [
+            "yamls/namespaced/default/v1/pods.yaml",
+            "yamls/namespaced/longhorn-system/apps/v1/deployments.yaml",
+            "yamls/cluster/v1/nodes.yaml",
+            "yamls/cluster/scheduling.k8s.io/v1/priorityclasses.yaml",
+        ] {
+            assert_eq!(
+                sbk(p),
+                (Role::Objects { hint: None }, Some(Layout::SupportBundleKit)),
+                "{p}"
+            );
+        }
+        for p in [
+            "yamls/namespaced/default/metrics.k8s.io/v1beta1/pods.yaml",
+            "yamls/namespaced/harvester-system/kubevirt.io/v1/virtualmachines.yaml",
+            "yamls/cluster/rbac.authorization.k8s.io/v1/clusterroles.yaml",
+        ] {
+            assert_eq!(
+                sbk(p),
+                (Role::NotNeeded, Some(Layout::SupportBundleKit)),
+                "{p}"
+            );
+        }
+        assert_eq!(
+            sbk("logs/longhorn-system/csi-attacher-6-d/csi-attacher.log").0,
+            Role::ContainerLog {
+                namespace: "longhorn-system".into(),
+                pod: "csi-attacher-6-d".into(),
+                container: "csi-attacher".into(),
+                previous: false
+            }
+        );
+        assert_eq!(
+            sbk("nodes/node1.zip"),
+            (Role::NodeArchive, Some(Layout::SupportBundleKit))
+        );
+        assert_eq!(sbk("metadata.yaml").0, Role::Metadata);
+        let (version, created) = sbk_metadata(
+            "bundlename: \"\"\nbundleversion: 0.1.0\nkubernetesversion: v1.21.7+rke2r1\nbundlecreatedat: \"2022-03-22T23:49:32Z\"\n",
+        );
+        assert_eq!(version.as_deref(), Some("v1.21.7+rke2r1"));
+        assert_eq!(created, Some("2022-03-22T23:49:32Z".parse().unwrap()));
+    }
+
+    #[test]
+    fn sonobuoy_places() {
+        for p in [
+            "resources/ns/kube-system/core_v1_pods.json",
+            "resources/ns/kube-system/apps_v1_deployments.json",
+            "resources/cluster/core_v1_nodes.json",
+        ] {
+            assert_eq!(
+                role(p),
+                (Role::Objects { hint: None }, Some(Layout::Sonobuoy)),
+                "{p}"
+            );
+        }
+        assert_eq!(
+            role("./resources/ns/kube-system/Pods.json").0,
+            Role::Objects { hint: Some("Pod") }
+        );
+        assert_eq!(
+            role("resources/ns/default/StorageClasses.json").0,
+            Role::Objects {
+                hint: Some("StorageClass")
+            }
+        );
+        for p in [
+            "resources/cluster/rbac.authorization.k8s.io_v1_clusterroles.json",
+            "resources/cluster/apiextensions.k8s.io_v1_customresourcedefinitions.json",
+            "plugins/e2e/results/global/e2e.log",
+            "plugins/e2e/sonobuoy_results.yaml",
+            "hosts/kind-control-plane/configz.json",
+            "meta/run.log",
+        ] {
+            assert_eq!(role(p), (Role::NotNeeded, Some(Layout::Sonobuoy)), "{p}");
+        }
+        assert_eq!(
+            role("podlogs/sonobuoy/sonobuoy/logs/kube-sonobuoy.txt").0,
+            Role::ContainerLog {
+                namespace: "sonobuoy".into(),
+                pod: "sonobuoy".into(),
+                container: "kube-sonobuoy".into(),
+                previous: false
+            }
+        );
+        assert_eq!(role("serverversion.json").0, Role::Version);
+        assert_eq!(
+            version_of(br#"{"major":"1","minor":"21","gitVersion":"v1.21.1"}"#).as_deref(),
+            Some("v1.21.1")
         );
     }
 

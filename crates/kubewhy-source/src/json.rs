@@ -159,6 +159,14 @@ fn parse_document(file: &str, text: &str, doc: &str, out: &mut FileOut) {
         decode_items(file, text, &items, item_kind, &api, out);
         return;
     }
+    // `"items": null` (Go's nil slice, as 2025's troubleshoot.sh writes an empty list): an
+    // empty list, not an object.
+    if let Some(item_kind) = kind.strip_suffix("List")
+        && !item_kind.is_empty()
+    {
+        out.empty_kinds.push(item_kind.to_string());
+        return;
+    }
     if kind.is_empty() {
         let (line, col) = line_col(text, offset_in(text, doc));
         out.warn(crate::warn_at(

@@ -152,6 +152,33 @@ fn empty_typed_list_still_counts_as_loaded() {
 }
 
 #[test]
+fn a_list_whose_items_are_null_is_an_empty_list_and_a_yaml_sequence_is_its_objects() {
+    // 2025's troubleshoot.sh writes Go's nil slice; its custom resources as a YAML sequence.
+    let l = load(
+        &[
+            text(
+                "cronjobs.json",
+                r#"{"kind":"NodeList","apiVersion":"v1","metadata":{"resourceVersion":"687"},"items":null}"#,
+            ),
+            text(
+                "addons.yaml",
+                "- apiVersion: v1\n  kind: Namespace\n  metadata:\n    name: a\n- apiVersion: v1\n  kind: Namespace\n  metadata:\n    name: b\n",
+            ),
+        ],
+        None,
+    );
+    assert!(l.warnings.is_empty(), "{:?}", l.warnings);
+    assert!(l.snapshot.nodes_known());
+    let names: Vec<&str> = l
+        .snapshot
+        .namespaces
+        .iter()
+        .map(|n| n.metadata.name.as_str())
+        .collect();
+    assert_eq!(names, ["a", "b"]);
+}
+
+#[test]
 fn yaml_multi_document_and_list() {
     let t = "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Namespace\n  metadata:\n    name: old\n  status:\n    phase: Terminating\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cfg\n  namespace: old\ndata:\n  a: '1'\n";
     let l = load(&[text("x.yaml", t)], None);

@@ -105,6 +105,22 @@ fn budget_breach(e: &serde_saphyr::Error) -> Option<String> {
 }
 
 pub(crate) fn parse_value(file: &str, line: u64, value: Value, out: &mut FileOut) {
+    // A document that is a sequence of objects (troubleshoot.sh writes custom resources so):
+    // each item as a document of its own.
+    if let Value::Array(items) = value {
+        if items.iter().all(Value::is_object) {
+            for item in items {
+                parse_value(file, line, item, out);
+            }
+            return;
+        }
+        return out.warn(crate::warn_at(
+            file,
+            line,
+            1,
+            "YAML document is a sequence, not a mapping: not a Kubernetes object; skipped".into(),
+        ));
+    }
     let Value::Object(mut map) = value else {
         if !value.is_null() {
             out.warn(crate::warn_at(

@@ -753,6 +753,17 @@ fn every_offline_example_runs() {
     for b in ["support-bundle.tar.gz", "must-gather.zip"] {
         std::fs::copy(bundles.join(b), dir.join(b)).unwrap();
     }
+    // The must-gather as it often travels, a .tar.xz (python's tarfile writes one).
+    let xz = std::process::Command::new("python3")
+        .args([
+            "-c",
+            "import sys, tarfile, zipfile, io\nz = zipfile.ZipFile(sys.argv[1])\nwith tarfile.open(sys.argv[2], 'w:xz') as t:\n    for i in z.infolist():\n        if i.is_dir(): continue\n        d = z.read(i)\n        ti = tarfile.TarInfo(i.filename)\n        ti.size = len(d)\n        t.addfile(ti, io.BytesIO(d))",
+        ])
+        .arg(bundles.join("must-gather.zip"))
+        .arg(dir.join("must-gather.tar.xz"))
+        .status()
+        .unwrap();
+    assert!(xz.success());
     let untar = std::process::Command::new("tar")
         .arg("xzf")
         .arg(bundles.join("support-bundle.tar.gz"))
