@@ -61,7 +61,7 @@ impl Check for Crash {
                 continue;
             }
             for (cs, init) in info.statuses() {
-                if crashes(cs) || completes_again(&info, cs, init) {
+                if crashes(cs, ctx.now) || completes_again(&info, cs, init) {
                     check_container(ctx, &info, cs, init, &network, out);
                 }
             }
@@ -69,8 +69,10 @@ impl Check for Crash {
     }
 }
 
-/// Whether a container crash-loops, or has restarted often after failing.
-fn crashes(cs: &ContainerStatus) -> bool {
+/// Whether a container crash-loops, or has restarted often after failing and has not
+/// recovered: one running and ready whose last failure ended over an hour before the snapshot
+/// (`node::HISTORY_AFTER`) is healthy now; its restarts are history.
+fn crashes(cs: &ContainerStatus, now: jiff::Timestamp) -> bool {
     let waiting = cs.state.waiting.as_ref().map(|w| w.reason.as_str());
     let crash_looping = matches!(
         waiting,
@@ -87,7 +89,15 @@ fn crashes(cs: &ContainerStatus) -> bool {
             .terminated
             .as_ref()
             .is_some_and(|t| t.exit_code != 0);
-    crash_looping || flapping
+    let recovered = cs.ready
+        && cs.state.running.is_some()
+        && cs
+            .last_state
+            .terminated
+            .as_ref()
+            .and_then(|t| t.finished_at)
+            .is_some_and(|f| now.duration_since(f) > crate::node::HISTORY_AFTER);
+    crash_looping || (flapping && !recovered)
 }
 
 /// Whether a container that finishes with exit code 0 is started again and again: its restart
@@ -120,7 +130,7 @@ fn cut_off_by_node<'s>(ctx: &Ctx<'s>) -> HashMap<&'s str, BTreeSet<&'s str>> {
             continue;
         }
         let cut_off = info.statuses().any(|(cs, init)| {
-            crashes(cs)
+            crashes(cs, ctx.now)
                 && crashing(ctx, &info, cs, init)
                     .is_some_and(|c| c.cause == Cause::PodNetworkBroken)
         });

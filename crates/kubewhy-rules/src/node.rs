@@ -980,14 +980,19 @@ pub fn configz_candidates(snap: &kubewhy_model::Snapshot, max: usize) -> Vec<Str
     out.into_iter().take(max).map(|(_, _, n)| n).collect()
 }
 
+/// How long before the snapshot a failure that every container has recovered from is history:
+/// reported as such (severity info), not as a problem of now.
+pub(crate) const HISTORY_AFTER: jiff::SignedDuration = jiff::SignedDuration::from_hours(1);
+
 /// Whether a termination record is what a node or runtime restart leaves: exit code 255 and
 /// the reason `Unknown` (or none: a paste cut before it).
 pub(crate) fn lost_to_restart(t: &kubewhy_model::objects::StateTerminated) -> bool {
     t.exit_code == 255 && matches!(t.reason.as_str(), "Unknown" | "")
 }
 
-/// A container that ended under a restart: its pod, the field, when, and the quote.
-type Ended<'a> = (&'a Pod, String, Option<Timestamp>, String);
+/// A container that ended under a restart: its pod, the field, when, the quote, and whether it
+/// is running and ready again.
+type Ended<'a> = (&'a Pod, String, Option<Timestamp>, String, bool);
 
 /// Containers that ended with exit code 255 and reason Unknown: what the kubelet records when
 /// the node (or its container runtime) restarted under them. One finding per node; certain
@@ -1022,6 +1027,7 @@ fn restarted(ctx: &Ctx, out: &mut Findings) {
                                     .map(|f| format!(" finishedAt={f}"))
                                     .unwrap_or_default()
                             ),
+                            cs.ready && cs.state.running.is_some(),
                         ));
                         break;
                     }
@@ -1043,13 +1049,31 @@ fn restarted(ctx: &Ctx, out: &mut Findings) {
         } else {
             format!("node {node}")
         };
+        // History, not now: every container is running and ready again and the restart ended
+        // over an hour before the snapshot.
+        let last = times
+            .iter()
+            .max()
+            .and_then(|t| Timestamp::from_second(*t).ok());
+        let history = ended.iter().all(|e| e.4)
+            && last.is_some_and(|t| ctx.now.duration_since(t) > HISTORY_AFTER);
         let mut f = Finding::new(
             Cause::NodeRestarted,
-            Severity::Warning,
-            format!(
-                "{} container(s) on {where_} ended with exit code 255 and reason Unknown: the node or its container runtime restarted",
-                ended.len()
-            ),
+            if history {
+                Severity::Info
+            } else {
+                Severity::Warning
+            },
+            match last.filter(|_| history) {
+                Some(t) => format!(
+                    "Before collection: {} container(s) on {where_} ended with exit code 255 and reason Unknown at {t} (the node or its container runtime restarted); all run again",
+                    ended.len()
+                ),
+                None => format!(
+                    "{} container(s) on {where_} ended with exit code 255 and reason Unknown: the node or its container runtime restarted",
+                    ended.len()
+                ),
+            },
         )
         .group(format!("restart|{node}"))
         .confidence(if together {
@@ -1064,7 +1088,7 @@ fn restarted(ctx: &Ctx, out: &mut Findings) {
                 ..Default::default()
             });
         }
-        for (pod, field, _, quote) in ended.iter().take(10) {
+        for (pod, field, _, quote, _) in ended.iter().take(10) {
             let key = ObjectKey::of("Pod", &pod.metadata);
             if !f.objects.contains(&key) {
                 f = f.object(key.clone());

@@ -581,3 +581,92 @@ fn a_service_ip_timeout_is_the_nodes_when_pods_there_share_it() {
         d.findings[0].explanation
     );
 }
+
+/// A bundle is judged as of its collection: containers that are Running and Ready again after
+/// failures that ended days before are healthy (their restarts are history), and a node restart
+/// that every container there recovered from long before is said as history, at severity info.
+/// The same containers an hour after the failure, or still down, are problems of now.
+#[test]
+fn failures_every_container_recovered_from_long_before_are_history() {
+    let pods = |finished: &str, ready: bool| {
+        format!(
+            r#"apiVersion: v1
+kind: List
+items:
+- apiVersion: v1
+  kind: Pod
+  metadata: {{name: kcm, namespace: kube-system, uid: u1, creationTimestamp: "2021-08-10T00:00:00Z"}}
+  spec: {{nodeName: cp, containers: [{{name: kcm, image: k8s.gcr.io/kube-controller-manager:v1.21.1}}]}}
+  status:
+    phase: Running
+    conditions: [{{type: Ready, status: "{ready_s}"}}]
+    containerStatuses:
+    - name: kcm
+      image: k8s.gcr.io/kube-controller-manager:v1.21.1
+      ready: {ready}
+      restartCount: 4
+      state: {{running: {{startedAt: "{finished}"}}}}
+      lastState: {{terminated: {{exitCode: 255, reason: Error, startedAt: "2021-08-10T00:00:00Z", finishedAt: "{finished}"}}}}
+- apiVersion: v1
+  kind: Pod
+  metadata: {{name: etcd, namespace: kube-system, uid: u2, creationTimestamp: "2021-08-10T00:00:00Z"}}
+  spec: {{nodeName: cp, containers: [{{name: etcd, image: k8s.gcr.io/etcd:3.4.13-0}}]}}
+  status:
+    phase: Running
+    conditions: [{{type: Ready, status: "True"}}]
+    containerStatuses:
+    - name: etcd
+      image: k8s.gcr.io/etcd:3.4.13-0
+      ready: true
+      restartCount: 1
+      state: {{running: {{startedAt: "{finished}"}}}}
+      lastState: {{terminated: {{exitCode: 255, reason: Unknown, startedAt: "2021-08-10T00:00:00Z", finishedAt: "{finished}"}}}}
+"#,
+            ready_s = if ready { "True" } else { "False" }
+        )
+    };
+    let now = "2021-08-18T16:02:03Z";
+    let causes = |d: &crate::Diagnosis| -> Vec<(String, String)> {
+        d.findings
+            .iter()
+            .map(|f| (f.cause.slug().to_string(), f.severity.as_str().to_string()))
+            .collect()
+    };
+    // Two days before collection, all running and ready: history only.
+    let d = diagnose_yaml(&pods("2021-08-16T17:18:52Z", true), now);
+    assert_eq!(
+        causes(&d),
+        [("node-restarted".to_string(), "info".to_string())]
+    );
+    assert!(
+        d.findings[0]
+            .summary
+            .starts_with("Before collection: 1 container(s) on node cp"),
+        "{}",
+        d.findings[0].summary
+    );
+    assert!(d.findings[0].summary.contains("at 2021-08-16T17:18:52Z"));
+    // Twenty minutes before: a problem of now.
+    let d = diagnose_yaml(&pods("2021-08-18T15:42:00Z", true), now);
+    let mut got = causes(&d);
+    got.sort();
+    assert_eq!(
+        got,
+        [
+            ("app-exit-error".to_string(), "error".to_string()),
+            ("node-restarted".to_string(), "warning".to_string())
+        ]
+    );
+    // Long before, but the controller-manager is not ready again: still its crash; the
+    // restart, which only etcd's record shows and etcd recovered from, stays history.
+    let d = diagnose_yaml(&pods("2021-08-16T17:18:52Z", false), now);
+    let mut got = causes(&d);
+    got.sort();
+    assert_eq!(
+        got,
+        [
+            ("app-exit-error".to_string(), "error".to_string()),
+            ("node-restarted".to_string(), "info".to_string())
+        ]
+    );
+}
