@@ -126,7 +126,15 @@ fn check_container(
         _ => return,
     };
     let guessed = idx == usize::MAX && cause == Cause::ImageNotFound;
-    let mut f = Finding::new(cause, Severity::Error, summary(cause, &image))
+    let title = if guessed {
+        format!(
+            "Image \"{image}\" cannot be pulled ({}); most likely it does not exist in its registry",
+            w.reason
+        )
+    } else {
+        summary(cause, &image)
+    };
+    let mut f = Finding::new(cause, Severity::Error, title)
         .object(info.key.clone())
         .confidence(confidence)
         .group(format!("{image}|{}", info.owner_key(snap)));
@@ -171,11 +179,11 @@ fn check_container(
     f = f.explain(format!(
         "{}{} Container \"{}\" cannot start until its image \"{image}\" is on {}.",
         if guessed {
-            "The runtime's pull error is not in the data, only the back-off: a repository or tag that does not exist is the commonest reason (an image moved or removed from its registry, a typo), then missing credentials and an unreachable registry; the pull error settles which. "
+            "The runtime's pull error is not in the data, only the back-off: a repository or tag that does not exist is the commonest reason (an image moved or removed from its registry, a typo), then missing credentials and an unreachable registry; the pull error settles which."
         } else {
             ""
         },
-        why(cause),
+        if guessed { "" } else { why(cause) },
         cs.name,
         if node.is_empty() { "its node".to_string() } else { format!("node {node}") }
     ));

@@ -75,6 +75,63 @@ impl BundleInfo {
     }
 }
 
+impl BundleInfo {
+    /// What the bundle's own tools reported failing, one line each: a sonobuoy plugin that
+    /// failed and its failed tests (at most five named).
+    pub fn notes(&self) -> Vec<String> {
+        self.failed_plugins
+            .iter()
+            .map(|(plugin, tests)| {
+                let mut s = format!("sonobuoy plugin {plugin} failed");
+                if !tests.is_empty() {
+                    s.push_str(&format!(": {} failed test(s): ", tests.len()));
+                    let named: Vec<&str> = tests.iter().take(5).map(String::as_str).collect();
+                    s.push_str(&named.join("; "));
+                    if tests.len() > 5 {
+                        s.push_str(&format!("; and {} more", tests.len() - 5));
+                    }
+                }
+                s.push_str(&format!(" (its results: plugins/{plugin}/)"));
+                s
+            })
+            .collect()
+    }
+}
+
+/// A sonobuoy plugin's results (`sonobuoy_results.yaml`): its name, if it failed, and the
+/// names of its failed tests (the leaves whose status is `failed`).
+fn plugin_results(text: &str) -> Option<(String, bool, Vec<String>)> {
+    let v: serde_json::Value = crate::yaml::from_str(text).ok()?;
+    fn failed(v: &serde_json::Value, out: &mut Vec<String>) {
+        let items = v["items"].as_array();
+        match items {
+            Some(items) if !items.is_empty() => {
+                for i in items {
+                    failed(i, out);
+                }
+            }
+            _ => {
+                if v["status"] == "failed"
+                    && let Some(n) = v["name"].as_str()
+                {
+                    out.push(n.split_whitespace().collect::<Vec<_>>().join(" "));
+                }
+            }
+        }
+    }
+    let name = v["name"].as_str()?.to_string();
+    let mut tests = Vec::new();
+    failed(&v, &mut tests);
+    Some((name, v["status"] == "failed", tests))
+}
+
+/// Records a plugin's results when it failed.
+fn note_plugin(info: &mut BundleInfo, bytes: &[u8]) {
+    if let Some((name, true, tests)) = plugin_results(&String::from_utf8_lossy(bytes)) {
+        info.failed_plugins.push((name, tests));
+    }
+}
+
 /// What was read of one bundle, for the line that says so.
 #[derive(Debug, Clone, Default)]
 pub struct BundleInfo {
@@ -96,6 +153,8 @@ pub struct BundleInfo {
     pub not_needed: usize,
     /// Problems in files no check needs (`quiet`), counted instead of warned.
     pub quieted: usize,
+    /// Sonobuoy plugins that failed: the plugin and its failed tests.
+    pub failed_plugins: Vec<(String, Vec<String>)>,
 }
 
 /// What a file's place in a bundle says it is.
@@ -122,6 +181,8 @@ pub(crate) enum Role {
     /// An archive inside the bundle holding a node's logs (support-bundle-kit's
     /// `nodes/<node>.zip`).
     NodeArchive,
+    /// A sonobuoy plugin's `sonobuoy_results.yaml`: whether it passed, and its failed tests.
+    PluginResults,
     /// Known to the layout, of no use to a check.
     NotNeeded,
     /// Not a place the layouts define: read as any file is.
@@ -227,6 +288,13 @@ pub(crate) fn role(path: &str) -> (Role, Option<Layout>) {
         && matches!(parts.get(i + 1), Some(&"ns" | &"cluster"))
     {
         return (sonobuoy(&parts[i + 1..]), Some(Layout::Sonobuoy));
+    }
+    if let Some(i) = parts.iter().position(|p| *p == "plugins")
+        && i <= 1
+        && parts.len() == i + 3
+        && parts[i + 2] == "sonobuoy_results.yaml"
+    {
+        return (Role::PluginResults, Some(Layout::Sonobuoy));
     }
     // sonobuoy's plugins' results, its hosts' configz and healthz, its own run.
     if let Some(i) = parts
@@ -538,7 +606,11 @@ pub(crate) fn load(
         }
         Role::ContainerLog { .. } | Role::NodeLog => read_log(name, role, bytes, anchor, out),
         Role::NodeArchive => node_archive(name, bytes, anchor, out),
-        Role::Version | Role::Collected | Role::Metadata | Role::NotNeeded => {}
+        Role::Version
+        | Role::Collected
+        | Role::Metadata
+        | Role::PluginResults
+        | Role::NotNeeded => {}
         Role::Objects { .. } | Role::Unknown => crate::parse_bytes(name, bytes, None, anchor, out),
     }
 }
@@ -680,6 +752,12 @@ pub(crate) fn plan_directory(
                     info.collected = collected_from_timestamp(&t).or(info.collected);
                 }
             }
+            Role::PluginResults => {
+                info.read += 1;
+                if let Ok(b) = std::fs::read(f) {
+                    note_plugin(&mut info, &b);
+                }
+            }
             Role::Metadata => {
                 info.read += 1;
                 if let Ok(t) = std::fs::read_to_string(f) {
@@ -814,6 +892,7 @@ pub(crate) fn load_archive(
                     info.collected = collected_from_timestamp(&String::from_utf8_lossy(&bytes))
                         .or(info.collected)
                 }
+                Role::PluginResults => note_plugin(&mut info, &bytes),
                 Role::Metadata => {
                     let (version, created) = sbk_metadata(&String::from_utf8_lossy(&bytes));
                     info.server_version = version.or(info.server_version.take());
@@ -1041,7 +1120,6 @@ mod tests {
             "resources/cluster/rbac.authorization.k8s.io_v1_clusterroles.json",
             "resources/cluster/apiextensions.k8s.io_v1_customresourcedefinitions.json",
             "plugins/e2e/results/global/e2e.log",
-            "plugins/e2e/sonobuoy_results.yaml",
             "hosts/kind-control-plane/configz.json",
             "meta/run.log",
         ] {
@@ -1061,6 +1139,40 @@ mod tests {
             version_of(br#"{"major":"1","minor":"21","gitVersion":"v1.21.1"}"#).as_deref(),
             Some("v1.21.1")
         );
+    }
+
+    #[test]
+    fn a_failed_sonobuoy_plugin_names_its_failed_tests() {
+        assert_eq!(
+            role("plugins/e2e/sonobuoy_results.yaml"),
+            (Role::PluginResults, Some(Layout::Sonobuoy))
+        );
+        // As sonobuoy writes it (vmware-tanzu/sonobuoy test data, results-4-e2e-failures).
+        let text = "name: e2e\nstatus: failed\nmeta:\n  type: summary\nitems:\n- name: junit_01.xml\n  status: failed\n  meta:\n    file: results/global/junit_01.xml\n    type: file\n  items:\n  - name: Kubernetes e2e suite\n    status: failed\n    items:\n    - name: '[sig-storage] In-tree Volumes [Driver: local] should support\n        non-existent path'\n      status: skipped\n    - name: '[sig-apps] Daemon set [Serial] should rollback without unnecessary restarts\n        [Conformance]'\n      status: failed\n    - name: '[sig-node] Pods should be submitted and removed [NodeConformance] [Conformance]'\n      status: passed\n";
+        let (name, failed, tests) = plugin_results(text).unwrap();
+        assert_eq!(name, "e2e");
+        assert!(failed);
+        assert_eq!(
+            tests,
+            [
+                "[sig-apps] Daemon set [Serial] should rollback without unnecessary restarts [Conformance]"
+            ]
+        );
+        let mut info = BundleInfo::default();
+        note_plugin(&mut info, text.as_bytes());
+        assert_eq!(
+            info.notes(),
+            [
+                "sonobuoy plugin e2e failed: 1 failed test(s): [sig-apps] Daemon set [Serial] should rollback without unnecessary restarts [Conformance] (its results: plugins/e2e/)"
+            ]
+        );
+        // A plugin that passed says nothing.
+        let mut info = BundleInfo::default();
+        note_plugin(
+            &mut info,
+            b"name: systemd-logs\nstatus: passed\nitems: []\n",
+        );
+        assert!(info.notes().is_empty());
     }
 
     #[test]

@@ -133,6 +133,9 @@ fn say_input_problems(
     let mut err = anstream::stderr();
     for b in &loaded.bundles {
         writeln!(err, "kubewhy: {}", kubewhy_report::sanitize(&b.summary()))?;
+        for note in b.notes() {
+            writeln!(err, "kubewhy: note: {}", kubewhy_report::sanitize(&note))?;
+        }
     }
     for w in &loaded.warnings {
         writeln!(
