@@ -3,12 +3,13 @@
 # troubleshoot.sh bundle — cluster-resources/<kind>/<ns>.json, nodes.json, each sampled pod's
 # container log under cluster-resources/pods/logs/<ns>/<pod>/<container>.log, the node's
 # journal, and what a bundle holds beside (another collector's logs, RBAC rules) — about 1 GB
-# uncompressed, packed as a .tar.gz. Measures, median of RUNS interleaved runs after one warm-up:
-#   tar xzf                      the floor a support engineer pays before any tool runs
-#   kubewhy scan --from .tar.gz  straight from the archive
-#   kubewhy scan --from DIR      the same bundle extracted
-# wall time and peak RSS (/usr/bin/time -v), and checks that the archive and the directory give
-# the same findings. Results: bench/BUNDLE.md.
+# uncompressed, packed as a .tar.gz, a .tar.xz and a .tar.zst (CODECS). Measures, median of RUNS
+# interleaved runs after one warm-up, for each codec:
+#   tar xzf / tar xJf / tar --zstd -xf   the floor a support engineer pays before any tool runs
+#   kubewhy scan --from .tar.*           straight from the archive
+# and kubewhy scan --from DIR, the same bundle extracted; wall time and peak RSS
+# (/usr/bin/time -v), and checks that every archive and the directory give the same findings.
+# Results: bench/BUNDLE.md.
 #
 #   bash bench/bundle.sh                          # ~1 GB (PODS=40000 LOGS=20000)
 #   PODS=2000 LOGS=500 RUNS=1 bash bench/bundle.sh
@@ -20,6 +21,7 @@ EVENTS=${EVENTS:-$((PODS * 2))}
 LOGS=${LOGS:-20000}
 RUNS=${RUNS:-3}
 DATA=${DATA:-target/bench-bundle}
+CODECS=${CODECS:-gz xz zst}
 cargo build --release --quiet -p kubewhy -p kubewhy-bench
 BIN=$PWD/target/release/kubewhy
 rm -rf "$DATA" && mkdir -p "$DATA"
@@ -67,7 +69,11 @@ put("host-collectors/journald/kubelet.txt", "".join(
     for j in range(20000)))
 PY
 SIZE=$(du -sb "$DATA/$TOP" | cut -f1)
-tar czf "$DATA/bundle.tar.gz" -C "$DATA" "$TOP"
+# tar's flag for each codec (xz with its default preset; zstd through the zstd program).
+flag() { case $1 in gz) echo -z ;; xz) echo -J ;; zst) echo --zstd ;; bz2) echo -j ;; esac; }
+for c in $CODECS; do
+  tar -c "$(flag "$c")" -f "$DATA/bundle.tar.$c" -C "$DATA" "$TOP"
+done
 GZ=$(stat -c %s "$DATA/bundle.tar.gz")
 FILES=$(find "$DATA/$TOP" -type f | wc -l)
 rm -rf "$DATA/gen"
@@ -87,14 +93,21 @@ measure() {
   rm -f "$t"
   echo "$label $wall $rss"
 }
-untar() { rm -rf "$DATA/x" && mkdir -p "$DATA/x" && tar xzf "$DATA/bundle.tar.gz" -C "$DATA/x"; }
-cat "$DATA/bundle.tar.gz" >/dev/null
+untar() { rm -rf "$DATA/x" && mkdir -p "$DATA/x" && tar -x "$(flag "$1")" -f "$DATA/bundle.tar.$1" -C "$DATA/x"; }
+cat "$DATA"/bundle.tar.* >/dev/null
 measure warmup "$BIN" scan --from "$DATA/bundle.tar.gz" -A -o json >/dev/null
 RESULTS=$(mktemp)
 for _ in $(seq "$RUNS"); do
-  measure "tar-xzf" bash -c "$(declare -f untar); DATA=$DATA untar" >>"$RESULTS"
-  measure "scan-archive" "$BIN" scan --from "$DATA/bundle.tar.gz" -A -o json >>"$RESULTS"
+  for c in $CODECS; do
+    measure "untar-$c" bash -c "$(declare -f flag untar); DATA=$DATA untar $c" >>"$RESULTS"
+    measure "scan-tar.$c" "$BIN" scan --from "$DATA/bundle.tar.$c" -A -o json >>"$RESULTS"
+  done
   measure "scan-directory" "$BIN" scan --from "$DATA/x/$TOP" -A -o json >>"$RESULTS"
+done
+for c in $CODECS; do
+  { "$BIN" scan --from "$DATA/bundle.tar.$c" -A -o json 2>/dev/null || true; } | python3 -c 'import json,sys; [print(c, n) for c, n in sorted((f["cause"], len(f["objects"])) for f in json.load(sys.stdin)["findings"])]' >"$DATA/archive-$c.causes"
+  cmp -s "$DATA/archive-gz.causes" "$DATA/archive-$c.causes" || { echo "the .tar.$c and the .tar.gz disagree"; exit 1; }
+  echo "tar.$c: $(( $(stat -c %s "$DATA/bundle.tar.$c") / 1048576 )) MiB"
 done
 { "$BIN" scan --from "$DATA/bundle.tar.gz" -A -o json 2>"$DATA/archive.err" || true; } | python3 -c 'import json,sys; [print(c, n) for c, n in sorted((f["cause"], len(f["objects"])) for f in json.load(sys.stdin)["findings"])]' >"$DATA/archive.causes"
 { "$BIN" scan --from "$DATA/x/$TOP" -A -o json 2>/dev/null || true; } | python3 -c 'import json,sys; [print(c, n) for c, n in sorted((f["cause"], len(f["objects"])) for f in json.load(sys.stdin)["findings"])]' >"$DATA/dir.causes"
@@ -103,7 +116,7 @@ echo "bundle: $FILES files, $((SIZE / 1048576)) MiB uncompressed, $((GZ / 104857
 head -1 "$DATA/archive.err"
 echo "| what | median s | median peak RSS MiB |"
 echo "|---|---:|---:|"
-for l in tar-xzf scan-archive scan-directory; do
+for l in $(for c in $CODECS; do echo "untar-$c scan-tar.$c"; done) scan-directory; do
   grep "^$l " "$RESULTS" | sort -k2 -n | awk -v n="$RUNS" -v l="$l" '{w[NR]=$2; r[NR]=$3} END {m=int((n+1)/2); printf "| %s | %.2f | %d |\n", l, w[m], r[m]/1024}'
 done
 rm -f "$RESULTS"

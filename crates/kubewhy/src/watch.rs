@@ -60,8 +60,17 @@ pub(crate) struct WatchArgs {
     /// Watch only this namespace's objects (repeatable): for a service account that may read
     /// only some namespaces. Cluster-scoped kinds (nodes, namespaces, …) are still watched
     /// cluster-wide when permitted; without them the checks that need them run without them.
-    #[arg(short, long = "namespace", value_name = "NAMESPACE")]
+    #[arg(
+        short,
+        long = "namespace",
+        value_name = "NAMESPACE",
+        conflicts_with = "all_namespaces"
+    )]
     namespace: Vec<String>,
+
+    /// Watch every namespace: the default, accepted as `scan` and kubectl accept it.
+    #[arg(short = 'A', long)]
+    all_namespaces: bool,
 
     /// The kubeconfig file to use (default: KUBECONFIG, ~/.kube/config, or in-cluster).
     #[arg(long, value_name = "PATH")]

@@ -579,6 +579,23 @@ fn watch_arguments_are_checked_before_anything_starts() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--listen"));
+    // -A is accepted as scan and kubectl accept it (and checked like every argument).
+    let out = kubewhy()
+        .args(["watch", "-A", "--listen", "not-an-address"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("--listen") && !stderr.contains("'-A'"),
+        "{stderr}"
+    );
+    let out = kubewhy()
+        .args(["watch", "-A", "-n", "shop"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot be used with"));
 }
 
 /// A plain-HTTP stand-in for an API server that answers every list, empty, after `delay`.
