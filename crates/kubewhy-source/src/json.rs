@@ -133,6 +133,16 @@ struct Top<'a> {
 
 /// `doc` is a sub-slice of `text` (needed to report positions in the file).
 fn parse_document(file: &str, text: &str, doc: &str, out: &mut FileOut) {
+    // kubectl 1.7–1.8's cluster-info dump of internal types (`Items`, no `kind`).
+    if doc.starts_with('{')
+        && doc.contains("\"Items\"")
+        && let Ok(v) = serde_json::from_str::<serde_json::Value>(doc)
+        && crate::internal::is_internal_list(&v)
+        && let Some(list) = crate::internal::convert(file, v)
+    {
+        let converted = list.to_string();
+        return parse_document(file, &converted, &converted, out);
+    }
     if doc.starts_with('[') {
         match serde_json::from_str::<Vec<&RawValue>>(doc) {
             Ok(items) => decode_items(file, text, &items, "", "", out),

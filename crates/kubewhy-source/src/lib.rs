@@ -13,6 +13,7 @@ mod decode;
 #[doc(hidden)]
 pub mod fuzz;
 pub use bundle::{BundleInfo, Layout};
+mod internal;
 mod json;
 mod lenient;
 mod logs;

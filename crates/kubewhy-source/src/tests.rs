@@ -453,3 +453,47 @@ fn bounded_text_is_cut_on_a_character_with_an_ellipsis() {
     assert_eq!(crate::char_floor("é", 1), "");
     assert_eq!(crate::char_floor("hé", 10), "hé");
 }
+
+/// kubectl 1.8's `cluster-info dump` wrote internal types (`Items`, ObjectMeta inline, Go field
+/// names, nulls): read as the versioned objects they are, with no warning.
+#[test]
+fn an_old_cluster_info_dump_of_internal_types_is_read() {
+    let t = r#"{
+    "selfLink": "/api/v1/namespaces/kube-system/pods",
+    "resourceVersion": "166256",
+    "Items": [
+        {
+            "name": "kube-dns-545bc4bfd4-qdscf",
+            "namespace": "kube-system",
+            "uid": "u1",
+            "creationTimestamp": "2017-11-02T10:00:00Z",
+            "labels": {"k8s-app": "kube-dns"},
+            "ownerReferences": null,
+            "Spec": {"Volumes": null, "NodeName": "k8s-worker1", "Affinity": null,
+                     "Containers": [{"Name": "kubedns", "Image": "gcr.io/google_containers/k8s-dns-kube-dns-amd64:1.14.5"}]},
+            "Status": {"Phase": "Running", "Conditions": null,
+                       "ContainerStatuses": [{"Name": "kubedns", "Ready": false, "RestartCount": 11,
+                           "State": {"Waiting": {"Reason": "CrashLoopBackOff", "Message": "Back-off 5m0s"}, "Running": null, "Terminated": null},
+                           "LastTerminationState": {"Waiting": null, "Running": null,
+                               "Terminated": {"ExitCode": 255, "Signal": 0, "Reason": "Error", "Message": "",
+                                              "StartedAt": "2017-11-03T09:50:00Z", "FinishedAt": "2017-11-03T09:51:00Z"}},
+                           "Image": "gcr.io/google_containers/k8s-dns-kube-dns-amd64:1.14.5"}]}
+        }
+    ]
+}"#;
+    let l = load(&[text("kube-system/pods.json", t)], None);
+    assert!(l.warnings.is_empty(), "{:?}", l.warnings);
+    let pod = &l.snapshot.pods[0];
+    assert_eq!(pod.metadata.name.as_str(), "kube-dns-545bc4bfd4-qdscf");
+    assert_eq!(pod.spec.node_name.as_deref(), Some("k8s-worker1"));
+    let cs = &pod.status.container_statuses[0];
+    assert_eq!(cs.restart_count, 11);
+    assert_eq!(
+        cs.state.waiting.as_ref().map(|w| w.reason.as_str()),
+        Some("CrashLoopBackOff")
+    );
+    assert_eq!(
+        cs.last_state.terminated.as_ref().map(|t| t.exit_code),
+        Some(255)
+    );
+}
