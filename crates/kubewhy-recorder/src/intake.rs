@@ -23,6 +23,26 @@ pub struct Intake {
     evictions: HashMap<(String, String), String>,
     /// Watches failing in a row, by kind.
     failures: HashMap<&'static str, u32>,
+    /// The API server cannot be reached and that was said: every watch fails alike then, and
+    /// one line says so until a watch lists again.
+    unreachable_said: bool,
+}
+
+/// Whether a watch's error is the API server not answering at all (no connection), which every
+/// watch meets at once, rather than an answer about one kind.
+fn unreachable(e: &str) -> bool {
+    let e = e.to_ascii_lowercase();
+    [
+        "(connect)",
+        "connection refused",
+        "tcp connect",
+        "dns error",
+        "connection reset",
+        "timed out",
+        "no route to host",
+    ]
+    .iter()
+    .any(|w| e.contains(w))
 }
 
 /// What one sighting comes to.
@@ -104,7 +124,31 @@ impl Intake {
             // that keeps failing is worth a line.
             Seen::Health { kind, error: None } => {
                 self.failures.remove(kind);
+                if self.unreachable_said {
+                    self.unreachable_said = false;
+                    return Taken {
+                        op: None,
+                        say: Some(
+                            "the API server answers again: the watches have listed anew and recording goes on".into(),
+                        ),
+                    };
+                }
                 None
+            }
+            Seen::Health {
+                kind,
+                error: Some(e),
+            } if unreachable(&e) => {
+                let n = self.failures.entry(kind).or_insert(0);
+                *n += 1;
+                // Said once for every watch, on the third failure in a row of any of them.
+                let say = (*n >= 3 && !self.unreachable_said).then(|| {
+                    self.unreachable_said = true;
+                    format!(
+                        "cannot reach the API server ({e}): every watch retries with back-off, and deletions meanwhile are recorded from the re-list when it answers"
+                    )
+                });
+                return Taken { op: None, say };
             }
             Seen::Health {
                 kind,
@@ -287,5 +331,50 @@ mod tests {
         assert_eq!(fail(&mut intake), None);
         assert_eq!(fail(&mut intake), None);
         assert!(fail(&mut intake).is_some());
+    }
+
+    /// With the API server gone every watch fails alike: one line for all of them, in words,
+    /// and one when it answers again — not a raw client error per kind.
+    #[test]
+    fn an_api_server_gone_is_said_once_for_every_watch() {
+        let mut intake = Intake::default();
+        let mut said = Vec::new();
+        for _ in 0..5 {
+            for kind in ["pods", "events", "nodes", "jobs", "deployments"] {
+                said.extend(
+                    intake
+                        .take(Seen::Health {
+                            kind,
+                            error: Some("client error (Connect)".into()),
+                        })
+                        .say,
+                );
+            }
+        }
+        assert_eq!(
+            said,
+            [
+                "cannot reach the API server (client error (Connect)): every watch retries with back-off, and deletions meanwhile are recorded from the re-list when it answers"
+            ]
+        );
+        let back = intake.take(Seen::Health {
+            kind: "pods",
+            error: None,
+        });
+        assert_eq!(
+            back.say.as_deref(),
+            Some(
+                "the API server answers again: the watches have listed anew and recording goes on"
+            )
+        );
+        assert!(
+            intake
+                .take(Seen::Health {
+                    kind: "events",
+                    error: None
+                })
+                .say
+                .is_none()
+        );
     }
 }

@@ -335,10 +335,16 @@ fn quote(s: &Signs, history: &History, r: &Removal, fd: &mut Finding) -> Option<
         ));
     }
     request.map(|a| actor_words(a.actor())).or_else(|| {
-        deployment_down
-            .or(owner_down)
-            .map(|s| s.by.clone())
-            .filter(|b| !b.is_empty())
+        // The recorder names a field manager only when its managedFields entry was written at
+        // the change; a scale through /scale left none before 1.21, and the creator's older
+        // entry names nobody.
+        deployment_down.or(owner_down).map(|s| {
+            if s.by.is_empty() {
+                "a client the data does not name (the API server's audit log would: the update of its spec.replicas or scale subresource)".to_string()
+            } else {
+                s.by.clone()
+            }
+        })
     })
 }
 

@@ -1229,6 +1229,18 @@ mod scaled_down {
             ),
             "{quotes:#?}"
         );
+        // A recorded scale-down whose field manager the recorder could not tell (its entry was
+        // older than the change): the client is said to be unknown, and what would name it.
+        let mut h = recorded(true);
+        h.scalings[0].by = String::new();
+        let a = ask(&h);
+        assert!(
+            a.findings[0].summary.contains(
+                "Deployment big-0 was scaled down from 200 to 0 by a client the data does not name (the API server's audit log would"
+            ),
+            "{}",
+            a.findings[0].summary
+        );
         // Without the replica changes: a client's deletion, who unknown. Not the pod GC's
         // unscheduled-terminating rule, which takes pods left terminating; this one went at once.
         let a = ask(&recorded(false));
