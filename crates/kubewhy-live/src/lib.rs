@@ -438,7 +438,7 @@ pub async fn fetch_with(
     let namespaces: Vec<String> = if opts.all_namespaces {
         Vec::new()
     } else if opts.namespaces.is_empty() {
-        vec![default_ns]
+        vec![default_ns.clone()]
     } else {
         opts.namespaces.clone()
     };
@@ -510,6 +510,15 @@ pub async fn fetch_with(
     if !forbidden.is_empty() {
         out.problems.push(permission_summary(&forbidden));
     }
+    // `-A` refused for pods: credentials for some namespaces only (a namespace's Role). Where
+    // they may read, from the access review of the context's namespace, said with the command.
+    let pods_refused = forbidden
+        .iter()
+        .any(|(r, scope)| r.plural == "pods" && scope.is_none());
+    if opts.all_namespaces && pods_refused && !default_ns.is_empty() {
+        out.problems
+            .push(namespace_hint(&client, &default_ns).await);
+    }
     // Namespaces being deleted: what is left in them, across every resource type served.
     let mut dying: Vec<String> = discovery::terminating(&out.pages)
         .into_iter()
@@ -524,6 +533,47 @@ pub async fn fetch_with(
         out.problems.extend(l.extra_problems);
     }
     Ok(out)
+}
+
+/// For credentials that may not list pods in all namespaces: whether they may in the
+/// context's namespace (a SelfSubjectAccessReview), and the command that scans what they may.
+async fn namespace_hint(client: &Client, ns: &str) -> InputWarning {
+    let body = serde_json::json!({
+        "apiVersion": "authorization.k8s.io/v1",
+        "kind": "SelfSubjectAccessReview",
+        "spec": {"resourceAttributes": {"verb": "list", "resource": "pods", "namespace": ns}}
+    });
+    let allowed =
+        match http::Request::post("/apis/authorization.k8s.io/v1/selfsubjectaccessreviews")
+            .header("Content-Type", "application/json")
+            .body(serde_json::to_vec(&body).unwrap_or_default())
+        {
+            Ok(req) => {
+                match tokio::time::timeout(Duration::from_secs(10), client.request_text(req)).await
+                {
+                    Ok(Ok(text)) => serde_json::from_str::<serde_json::Value>(&text)
+                        .ok()
+                        .and_then(|v| v["status"]["allowed"].as_bool()),
+                    _ => None,
+                }
+            }
+            Err(_) => None,
+        };
+    let message = match allowed {
+        Some(true) => format!(
+            "these credentials may not list pods in all namespaces (-A) but may in namespace {ns}, the context's: scan it with `kubewhy scan -n {ns}` (or each namespace they may read with -n NS, repeatable)"
+        ),
+        Some(false) => format!(
+            "these credentials may not list pods in all namespaces (-A), nor in namespace {ns}, the context's: scan the namespaces they may read with `kubewhy scan -n NS` (`kubectl auth can-i --list -n NS` shows what they may)"
+        ),
+        None => "these credentials may not list pods in all namespaces (-A): scan the namespaces they may read with `kubewhy scan -n NS` (`kubectl auth can-i --list -n NS` shows what they may)".to_string(),
+    };
+    InputWarning {
+        file: "live:permissions".into(),
+        line: None,
+        column: None,
+        message,
+    }
 }
 
 /// What is left in namespaces being deleted, across every resource type the cluster serves (at

@@ -185,6 +185,46 @@ async fn forbidden_kinds_are_reported_with_the_missing_permission_and_the_rest_i
     assert_eq!(f.pages.len(), RESOURCES.len() - 2);
 }
 
+/// `-A` with rights in one namespace only: which namespace they may read, and the command.
+#[tokio::test]
+async fn all_namespaces_refused_says_where_the_credentials_may_read() {
+    let (client, seen) = mock_client(|uri, _| {
+        if uri.starts_with("/version") {
+            return (200, "{}".into());
+        }
+        if uri.starts_with("/apis/authorization.k8s.io/v1/selfsubjectaccessreviews") {
+            return (
+                201,
+                r#"{"kind":"SelfSubjectAccessReview","apiVersion":"authorization.k8s.io/v1","status":{"allowed":true}}"#.into(),
+            );
+        }
+        if uri.starts_with("/apis/") && !uri.contains('?') {
+            return (200, "{}".into());
+        }
+        status(403, "Forbidden", "no")
+    });
+    let f = fetch_with(client, "lp", "https://mock", &all())
+        .await
+        .unwrap();
+    let hint = f
+        .problems
+        .iter()
+        .find(|p| p.message.contains("all namespaces (-A)"))
+        .expect("a hint");
+    assert_eq!(
+        hint.message,
+        "these credentials may not list pods in all namespaces (-A) but may in namespace lp, the context's: scan it with `kubewhy scan -n lp` (or each namespace they may read with -n NS, repeatable)"
+    );
+    assert_eq!(
+        seen.lock()
+            .unwrap()
+            .iter()
+            .filter(|u| u.contains("selfsubjectaccessreviews"))
+            .count(),
+        1
+    );
+}
+
 /// A user who may read only the pods of their namespace: every other list is refused, in that
 /// namespace and cluster-wide. One warning says so; the group the cluster does not serve (Argo)
 /// is not named; the pods are read.
