@@ -177,13 +177,12 @@ fn check_container(
         );
     }
     f = f.explain(format!(
-        "{}{} Container \"{}\" cannot start until its image \"{image}\" is on {}.",
+        "{} Container \"{}\" cannot start until its image \"{image}\" is on {}.",
         if guessed {
             "The runtime's pull error is not in the data, only the back-off: a repository or tag that does not exist is the commonest reason (an image moved or removed from its registry, a typo), then missing credentials and an unreachable registry; the pull error settles which."
         } else {
-            ""
+            why(cause)
         },
-        if guessed { "" } else { why(cause) },
         cs.name,
         if node.is_empty() { "its node".to_string() } else { format!("node {node}") }
     ));

@@ -173,6 +173,19 @@ struct Budget {
 }
 
 impl Budget {
+    /// Says once, for the whole archive, that the budget stopped it.
+    fn say_tripped(&self, name: &str, warnings: &mut Vec<InputWarning>) {
+        if let Some(why) = self.tripped.get() {
+            warnings.push(warn_file(
+                name,
+                format!(
+                    "{why} after {} MiB: an archive bomb? reading stopped there",
+                    self.expanded.get() >> 20
+                ),
+            ));
+        }
+    }
+
     fn check(&self) -> Result<(), &'static str> {
         let (c, e) = (self.compressed.get(), self.expanded.get());
         if e > MAX_TOTAL {
@@ -309,15 +322,7 @@ pub(crate) fn for_each_entry(
             links_inside = zip_entries(name, file, &budget, warnings, each)
         }
     }
-    if let Some(why) = budget.tripped.get() {
-        warnings.push(warn_file(
-            name,
-            format!(
-                "{why} after {} MiB: an archive bomb? reading stopped there",
-                budget.expanded.get() >> 20
-            ),
-        ));
-    }
+    budget.say_tripped(name, warnings);
     links_inside
 }
 
@@ -336,15 +341,7 @@ pub(crate) fn for_each_zip_entry_in(
         n: budget.compressed.clone(),
     };
     let links = zip_entries(name, counted, &budget, warnings, each);
-    if let Some(why) = budget.tripped.get() {
-        warnings.push(warn_file(
-            name,
-            format!(
-                "{why} after {} MiB: an archive bomb? reading stopped there",
-                budget.expanded.get() >> 20
-            ),
-        ));
-    }
+    budget.say_tripped(name, warnings);
     links
 }
 

@@ -5150,6 +5150,33 @@ fn container_log(
     c.run(&args, None).ok().filter(|l| !l.is_empty())
 }
 
+/// The kubelet's log lines about `namespaces` (the last 50 of each), as bundles carry its journal.
+fn kubelet_excerpt(namespaces: &[&str]) -> String {
+    let logs = std::path::PathBuf::from(
+        std::env::var("KUBEWHY_E2E_LOGS").unwrap_or_else(|_| "/tmp/realcluster/logs".into()),
+    );
+    namespaces
+        .iter()
+        .map(|ns| log_excerpt(&logs.join("kubelet.log"), ns, 50))
+        .collect()
+}
+
+/// Each container's latest log in `ns` (the current run's, else the previous one's), as collectors
+/// that keep one log per container write it: (pod, container, log).
+fn latest_logs(c: &Cluster, ns: &str) -> Vec<(String, String, String)> {
+    let mut out = Vec::new();
+    for (pod, containers) in pods_and_containers(c, ns) {
+        for cn in containers {
+            if let Some(log) = container_log(c, ns, &pod, &cn, false)
+                .or_else(|| container_log(c, ns, &pod, &cn, true))
+            {
+                out.push((pod.clone(), cn, log));
+            }
+        }
+    }
+    out
+}
+
 /// A troubleshoot.sh bundle of `namespaces` as `kubectl support-bundle` writes it with the
 /// clusterInfo, clusterResources, logs and host journald collectors (pkg/collect/
 /// cluster_resources.go, cluster_info.go): lists per namespace and kind under
@@ -5262,13 +5289,7 @@ fn write_troubleshoot(
             }
         }
     }
-    let logs = std::path::PathBuf::from(
-        std::env::var("KUBEWHY_E2E_LOGS").unwrap_or_else(|_| "/tmp/realcluster/logs".into()),
-    );
-    let mut kubelet = String::new();
-    for ns in namespaces {
-        kubelet.push_str(&log_excerpt(&logs.join("kubelet.log"), ns, 50));
-    }
+    let kubelet = kubelet_excerpt(namespaces);
     put(&root, "host-collectors/journald/kubelet.txt", &kubelet)?;
     put(
         &root,
@@ -5380,13 +5401,7 @@ fn write_must_gather(
             }
         }
     }
-    let logs = std::path::PathBuf::from(
-        std::env::var("KUBEWHY_E2E_LOGS").unwrap_or_else(|_| "/tmp/realcluster/logs".into()),
-    );
-    let mut kubelet = String::new();
-    for ns in namespaces {
-        kubelet.push_str(&log_excerpt(&logs.join("kubelet.log"), ns, 50));
-    }
+    let kubelet = kubelet_excerpt(namespaces);
     put(
         &root,
         "host_service_logs/masters/kubelet_service.log",
@@ -5509,25 +5524,12 @@ fn write_support_bundle_kit(
                 "apiVersion: v1\nitems:\n- apiVersion: metrics.k8s.io/v1beta1\n  kind: PodMetrics\n  metadata:\n    name: metrics-of-a-pod\n    namespace: {ns}\n  containers: []\nkind: List\n"
             ),
         )?;
-        for (pod, containers) in pods_and_containers(c, ns) {
-            for cn in containers {
-                let Some(log) = container_log(c, ns, &pod, &cn, false)
-                    .or_else(|| container_log(c, ns, &pod, &cn, true))
-                else {
-                    continue;
-                };
-                put(&root, &format!("logs/{ns}/{pod}/{cn}.log"), &log)?;
-            }
+        for (pod, cn, log) in latest_logs(c, ns) {
+            put(&root, &format!("logs/{ns}/{pod}/{cn}.log"), &log)?;
         }
     }
     // The node's logs in an archive of its own.
-    let logs = std::path::PathBuf::from(
-        std::env::var("KUBEWHY_E2E_LOGS").unwrap_or_else(|_| "/tmp/realcluster/logs".into()),
-    );
-    let mut kubelet = String::new();
-    for ns in namespaces {
-        kubelet.push_str(&log_excerpt(&logs.join("kubelet.log"), ns, 50));
-    }
+    let kubelet = kubelet_excerpt(namespaces);
     let node = c.k(&["get", "nodes", "-o", "jsonpath={.items[0].metadata.name}"]);
     let staging = dir.join(format!("{top}-node"));
     put(&staging, &format!("{node}/logs/kubelet.log"), &kubelet)?;
@@ -5630,15 +5632,8 @@ fn write_sonobuoy(
                 &array(&["-n", ns, "get", what, "-o", "json"]),
             )?;
         }
-        for (pod, containers) in pods_and_containers(c, ns) {
-            for cn in containers {
-                let Some(log) = container_log(c, ns, &pod, &cn, false)
-                    .or_else(|| container_log(c, ns, &pod, &cn, true))
-                else {
-                    continue;
-                };
-                put(&root, &format!("podlogs/{ns}/{pod}/logs/{cn}.txt"), &log)?;
-            }
+        for (pod, cn, log) in latest_logs(c, ns) {
+            put(&root, &format!("podlogs/{ns}/{pod}/logs/{cn}.txt"), &log)?;
         }
     }
     let node = c.k(&["get", "nodes", "-o", "jsonpath={.items[0].metadata.name}"]);
