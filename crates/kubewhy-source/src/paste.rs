@@ -99,7 +99,10 @@ pub(crate) fn is_paste(text: &str) -> bool {
 pub(crate) fn is_json_paste(text: &str) -> bool {
     let head = crate::char_floor(text, 4096);
     // `"Items"`: an old cluster-info dump's list of internal types (`internal.rs`).
-    !(head.contains("\"kind\"") || head.contains("\"apiVersion\"") || head.contains("\"Items\""))
+    !(head.contains("\"kind\"")
+        || head.contains("\"apiVersion\"")
+        || head.contains("\"Items\": [")
+        || head.contains("\"Items\":["))
 }
 
 /// A text's lines by where each starts: 8 bytes a line (a slice and its number would take 24).
