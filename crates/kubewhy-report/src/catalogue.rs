@@ -57,12 +57,41 @@ pub fn cause_page(cause: Cause, page: Option<&str>) -> String {
     }
 }
 
-/// The slugs close to `key` (one contains the other), for "did you mean".
+/// The slugs close to `key` (one contains the other, or they are two letters apart, hyphens
+/// aside), for "did you mean".
 pub fn close_slugs(key: &str) -> Vec<&'static str> {
-    let key = key.to_ascii_lowercase();
+    let key = key.trim().to_ascii_lowercase();
+    // `oomkilled`, `OOM_Killed` and `oom killed` all mean `oom-killed`.
+    let bare = |s: &str| -> String { s.chars().filter(|c| c.is_ascii_alphanumeric()).collect() };
+    let key_bare = bare(&key);
+    if key_bare.is_empty() {
+        return Vec::new();
+    }
     Cause::ALL
         .iter()
         .map(|c| c.slug())
-        .filter(|s| s.contains(&key) || key.contains(s))
+        .filter(|s| {
+            let s_bare = bare(s);
+            s.contains(&key)
+                || key.contains(s)
+                || s_bare.contains(&key_bare)
+                || edit_distance(&s_bare, &key_bare) <= 2
+        })
         .collect()
+}
+
+/// Levenshtein distance of two short ASCII strings.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, x) in a.iter().enumerate() {
+        let mut cur = vec![i + 1; b.len() + 1];
+        for (j, y) in b.iter().enumerate() {
+            cur[j + 1] = (prev[j] + usize::from(x != y))
+                .min(prev[j + 1] + 1)
+                .min(cur[j] + 1);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
 }

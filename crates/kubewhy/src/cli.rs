@@ -1,7 +1,7 @@
 //! The command line: every subcommand's arguments and their help (clap derive). What the flags
 //! mean is here; what they do is in `scan.rs`, `source.rs` and the subcommand modules.
 
-use crate::{collect, gone, watch};
+use crate::{collect, gone, mcp, watch};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
@@ -58,6 +58,9 @@ pub(crate) enum Command {
     /// and processes) into a bundle for --node-logs. Run it on the node.
     #[command(long_about = collect::COLLECT_LONG, after_help = collect::COLLECT_AFTER)]
     NodeCollect(collect::CollectArgs),
+    /// Serve kubewhy's diagnoses to AI assistants over the Model Context Protocol (stdio).
+    #[command(long_about = mcp::MCP_LONG, after_help = mcp::MCP_AFTER)]
+    Mcp(mcp::McpArgs),
     /// Print a shell completion script: `source <(kubewhy completions bash)`.
     Completions { shell: clap_complete::Shell },
     /// Print the page of a cause: what it means, how it is detected, how to fix it safely.
@@ -158,6 +161,21 @@ pub(crate) struct SourceArgs {
     /// Treat any input problem (malformed file, unreadable path) as fatal (exit 2).
     #[arg(long)]
     pub(crate) strict: bool,
+
+    /// Text to read as a paste instead of a path (`kubewhy mcp`'s diagnose_text).
+    #[arg(skip)]
+    pub(crate) text: Option<String>,
+
+    /// Say nothing on stderr: the caller reports input problems itself (`kubewhy mcp`).
+    #[arg(skip)]
+    pub(crate) quiet: bool,
+}
+
+impl SourceArgs {
+    /// Offline data (files, the demo, a text) rather than a live cluster.
+    pub(crate) fn is_offline(&self) -> bool {
+        self.demo || !self.from.is_empty() || self.text.is_some()
+    }
 }
 
 #[derive(Args)]

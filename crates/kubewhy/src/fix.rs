@@ -31,7 +31,7 @@ pub(crate) fn run(args: FixArgs) -> Result<u8> {
             })?;
             (plan, String::new())
         }
-        None => make_plan(&rt, &opts, &args)?,
+        None => make_plan(&rt, &opts, &args, &mut anstream::stderr())?,
     };
     if let Some(file) = &args.save_plan {
         std::fs::write(file, serde_json::to_string_pretty(&plan)? + "\n")
@@ -112,6 +112,7 @@ fn make_plan(
     rt: &tokio::runtime::Runtime,
     opts: &kubewhy_live::LiveOptions,
     args: &FixArgs,
+    err: &mut dyn Write,
 ) -> Result<(Plan, String)> {
     let subject = Subject::parse(&args.subject, args.namespace.clone(), || {
         rt.block_on(kubewhy_live::default_namespace(opts))
@@ -125,7 +126,6 @@ fn make_plan(
     let fetched = crate::source::with_progress(&opts, |o| rt.block_on(kubewhy_live::fetch(o)))
         .map_err(|e| anyhow!("{e}"))?;
     let pods_cluster_wide = !fetched.problems.iter().any(|p| p.file == "live:pods");
-    let mut err = anstream::stderr();
     for w in &fetched.problems {
         writeln!(
             err,
@@ -153,6 +153,19 @@ fn make_plan(
     )
     .map_err(|e| anyhow!(e))?;
     Ok((plan, server))
+}
+
+/// The plan alone, as `kubewhy fix` without --apply makes it (`kubewhy mcp`'s fix_plan); the
+/// live read's problems are returned beside it, not printed.
+pub(crate) fn plan_only(args: &FixArgs) -> Result<(Plan, String)> {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    let opts =
+        kubewhy_live::LiveOptions::cluster_wide(args.kubeconfig.clone(), args.context.clone());
+    let mut problems = Vec::new();
+    let (plan, _) = make_plan(&rt, &opts, args, &mut problems)?;
+    Ok((plan, String::from_utf8_lossy(&problems).into_owned()))
 }
 
 fn undo(

@@ -42,7 +42,7 @@ pub(crate) struct GoneArgs {
     output: GoneFormat,
 
     #[command(flatten)]
-    src: SourceArgs,
+    pub(crate) src: SourceArgs,
 }
 
 #[derive(Clone, Copy, ValueEnum, PartialEq)]
@@ -56,13 +56,39 @@ pub(crate) const GONE_LONG: &str = "Why did this pod disappear, or why is it bei
 pub(crate) const GONE_AFTER: &str = "Examples:\n  kubewhy gone shop/web-1 --audit-log /var/log/kubernetes/audit.log\n  kubewhy gone --owner cronjob/report -n batch --record /var/lib/kubewhy/rec.db\n  kubewhy gone -l app=etl -n batch --controller-logs kcm.log --from dump/\n  kubewhy gone shop/web-1 --record rec.db --from /dev/null     the recorder alone, no cluster";
 
 pub(crate) fn run(args: GoneArgs) -> Result<u8> {
+    let answer = answer(&args)?;
+    match args.output {
+        GoneFormat::Text => {
+            let mut out = anstream::stdout();
+            out.write_all(answer.text.as_bytes())?;
+            out.flush()?;
+        }
+        GoneFormat::Json => {
+            let mut out = std::io::stdout().lock();
+            out.write_all(answer.json.as_bytes())?;
+            out.flush()?;
+        }
+    }
+    Ok(answer.code)
+}
+
+/// The answer of `kubewhy gone`, rendered both ways.
+pub(crate) struct GoneAnswer {
+    pub(crate) text: String,
+    pub(crate) json: String,
+    /// The exit status: 0 when every pod asked about is answered (or still there), else 1.
+    pub(crate) code: u8,
+}
+
+/// Reads every source `args` name and weighs them; warnings on stderr unless `src.quiet`.
+pub(crate) fn answer(args: &GoneArgs) -> Result<GoneAnswer> {
     let selector = match &args.src.selector {
         Some(s) => Some(
             kubewhy_model::selector::Selector::parse(s).map_err(|e| anyhow::anyhow!("-l: {e}"))?,
         ),
         None => None,
     };
-    let (pod_ns, pod, owner) = asked_about(&args)?;
+    let (pod_ns, pod, owner) = asked_about(args)?;
     let mut src = args.src.clone();
     if let Some(ns) = &pod_ns {
         src.namespace = vec![ns.clone()];
@@ -70,7 +96,7 @@ pub(crate) fn run(args: GoneArgs) -> Result<u8> {
     }
     let has_history =
         !args.audit_log.is_empty() || !args.controller_logs.is_empty() || args.record.is_some();
-    let mut err = anstream::stderr();
+    let mut err = crate::source::notes(src.quiet);
     if !src.node_logs.is_empty() {
         writeln!(
             err,
@@ -90,7 +116,7 @@ pub(crate) fn run(args: GoneArgs) -> Result<u8> {
 
     // load_source printed the snapshot's warnings; the history's are printed below.
     let already_printed = warnings.len();
-    let history = read_history(&args, snapshot.now, &namespace, &mut warnings, &mut sources)?;
+    let history = read_history(args, snapshot.now, &namespace, &mut warnings, &mut sources)?;
     for w in warnings.iter().skip(already_printed) {
         writeln!(
             err,
@@ -121,22 +147,14 @@ pub(crate) fn run(args: GoneArgs) -> Result<u8> {
         warnings: &warnings,
         query: &asked,
     };
-    match args.output {
-        GoneFormat::Text => {
-            let mut out = anstream::stdout();
-            out.write_all(kubewhy_report::gone_text(&report).as_bytes())?;
-            out.flush()?;
-        }
-        GoneFormat::Json => {
-            let mut out = std::io::stdout().lock();
-            out.write_all(kubewhy_report::gone_json(&report).as_bytes())?;
-            out.flush()?;
-        }
-    }
-    Ok(if answer.nothing || !answer.unknown.is_empty() {
-        1
-    } else {
-        0
+    Ok(GoneAnswer {
+        text: kubewhy_report::gone_text(&report),
+        json: kubewhy_report::gone_json(&report),
+        code: if answer.nothing || !answer.unknown.is_empty() {
+            1
+        } else {
+            0
+        },
     })
 }
 
@@ -202,7 +220,7 @@ fn the_cluster_now(src: &mut crate::cli::SourceArgs, has_history: bool) -> Resul
         }
         Err(e) if live && has_history => {
             writeln!(
-                anstream::stderr(),
+                crate::source::notes(src.quiet),
                 "kubewhy: warning: {} — answering from the other sources alone",
                 kubewhy_report::sanitize(format!("{e:#}").trim_end_matches('.'))
             )?;

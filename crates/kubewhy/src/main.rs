@@ -11,6 +11,7 @@ mod cli;
 mod collect;
 mod fix;
 mod gone;
+mod mcp;
 mod scan;
 mod source;
 mod watch;
@@ -87,6 +88,7 @@ fn run(cli: Cli) -> Result<u8> {
         Command::Gone(args) => gone::run(args),
         Command::Watch(args) => watch::run(args),
         Command::NodeCollect(args) => collect::run(args),
+        Command::Mcp(args) => mcp::run(args),
         Command::Explain { cause } => explain(&cause),
         Command::Causes { output } => causes(output),
     }

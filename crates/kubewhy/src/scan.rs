@@ -8,13 +8,56 @@ use kubewhy_report::{Format, Report, SnapshotInfo};
 use std::io::Write;
 
 pub(crate) fn scan(args: ScanArgs, target: Target) -> Result<u8> {
+    let done = diagnose(&args, &target)?;
+    write_report(&args, &done)?;
+    let code = exit_code(args.fail_on, &done.diagnosis);
+    // The process ends next: freeing a large snapshot object by object (150,000 pods) would
+    // take longer than leaving it to the exit.
+    std::mem::forget(done);
+    Ok(code)
+}
+
+/// A diagnosis made and narrowed to what was asked, not yet reported.
+pub(crate) struct Diagnosed {
+    pub(crate) loaded: kubewhy_source::Loaded,
+    pub(crate) diagnosis: kubewhy_rules::Diagnosis,
+    pub(crate) live: bool,
+}
+
+impl Diagnosed {
+    /// What a report of it shows (`summary_only`: the overview alone).
+    pub(crate) fn report(&self, summary_only: bool) -> Report<'_> {
+        Report {
+            findings: &self.diagnosis.findings,
+            unexplained: &self.diagnosis.unexplained,
+            warnings: &self.loaded.warnings,
+            snapshot: SnapshotInfo::of(&self.loaded.snapshot, self.loaded.files_read, self.live),
+            summary_only,
+        }
+    }
+}
+
+/// 1 when a finding is at or above `fail_on`, else 0.
+pub(crate) fn exit_code(fail_on: FailOn, diagnosis: &kubewhy_rules::Diagnosis) -> u8 {
+    match (
+        threshold(fail_on),
+        kubewhy_report::worst(&diagnosis.findings),
+    ) {
+        (Some(t), Some(w)) if w >= t => 1,
+        _ => 0,
+    }
+}
+
+/// Loads what `args` name, finds the target, diagnoses and narrows to the scope; notes on
+/// stderr unless `args.src.quiet`.
+pub(crate) fn diagnose(args: &ScanArgs, target: &Target) -> Result<Diagnosed> {
     let selector = match &args.src.selector {
         Some(s) => Some(
             kubewhy_model::selector::Selector::parse(s).map_err(|e| anyhow::anyhow!("-l: {e}"))?,
         ),
         None => None,
     };
-    let focus = match &target {
+    let focus = match target {
         Target::Namespace(n) => vec![n.clone()],
         _ => Vec::new(),
     };
@@ -24,13 +67,13 @@ pub(crate) fn scan(args: ScanArgs, target: Target) -> Result<u8> {
         rt,
         live_opts,
     } = load_source(&args.src, focus)?;
-    let mut err = anstream::stderr();
-    find_target(&loaded, &target, &mut scope_namespaces)?;
+    let mut err = crate::source::notes(args.src.quiet);
+    find_target(&loaded, target, &mut scope_namespaces)?;
     // What the data cannot show, said where the answer is read: a cluster-info dump holds no
     // Namespace objects, a namespace-scoped read no Nodes.
     // (Live, what may not be read is said once by the permissions summary.)
     if !loaded.pasted_text && rt.is_none() {
-        let namespace = match &target {
+        let namespace = match target {
             Target::Namespace(n) => Some(n.as_str()),
             _ => None,
         };
@@ -40,8 +83,8 @@ pub(crate) fn scan(args: ScanArgs, target: Target) -> Result<u8> {
     }
     // One pod, live: the previous run of each crashed container, when the data has no log of
     // it (the tail is what explains an exit; bounded in bytes).
-    if let (Some(rt), Target::Pod(name), [ns]) = (&rt, &target, scope_namespaces.as_slice()) {
-        add_previous_logs(rt, &live_opts, &mut loaded, ns, name)?;
+    if let (Some(rt), Target::Pod(name), [ns]) = (&rt, target, scope_namespaces.as_slice()) {
+        add_previous_logs(rt, &live_opts, &mut loaded, ns, name, &mut err)?;
     }
     loaded.snapshot.gc_threshold = args.gc_threshold;
     let snap = &loaded.snapshot;
@@ -49,7 +92,7 @@ pub(crate) fn scan(args: ScanArgs, target: Target) -> Result<u8> {
     let scope = kubewhy_rules::Scope {
         namespaces: scope_namespaces,
         selector,
-        object: match &target {
+        object: match target {
             Target::Pod(name) => Some(("Pod".to_string(), name.clone())),
             _ => None,
         },
@@ -61,23 +104,25 @@ pub(crate) fn scan(args: ScanArgs, target: Target) -> Result<u8> {
         && diagnosis.unexplained.is_empty()
     {
         writeln!(
-            anstream::stderr(),
-            "kubewhy: note: the paste shows nothing unhealthy ({} object(s) read); for a pod that is stuck, paste `kubectl describe pod NAME -n NAMESPACE`, or its namespace's `kubectl get events`",
-            snap.object_count()
+            err,
+            "kubewhy: note: {}",
+            nothing_unhealthy_note(snap.object_count())
         )?;
     }
-    write_report(&args, &loaded, &diagnosis, rt.is_some())?;
-    let failed = match (
-        threshold(args.fail_on),
-        kubewhy_report::worst(&diagnosis.findings),
-    ) {
-        (Some(t), Some(w)) => w >= t,
-        _ => false,
-    };
-    // The process ends next: freeing a large snapshot object by object (150,000 pods) would
-    // take longer than leaving it to the exit.
-    std::mem::forget(loaded);
-    Ok(if failed { 1 } else { 0 })
+    // The runtime of a live read is dropped here, outside any asynchronous context.
+    drop(rt);
+    Ok(Diagnosed {
+        loaded,
+        diagnosis,
+        live: !args.src.is_offline(),
+    })
+}
+
+/// What a paste that shows nothing unhealthy is told.
+pub(crate) fn nothing_unhealthy_note(objects: usize) -> String {
+    format!(
+        "the paste shows nothing unhealthy ({objects} object(s) read); for a pod that is stuck, paste `kubectl describe pod NAME -n NAMESPACE`, or its namespace's `kubectl get events`"
+    )
 }
 
 /// Checks that what was asked about is in the data; for one pod, narrows the scope to its
@@ -109,13 +154,13 @@ fn add_previous_logs(
     loaded: &mut kubewhy_source::Loaded,
     ns: &str,
     name: &str,
+    err: &mut dyn Write,
 ) -> Result<()> {
     let crashed = loaded.snapshot.crashed_without_logs(ns, name);
     if crashed.is_empty() {
         return Ok(());
     }
     let (logs, problems) = rt.block_on(kubewhy_live::previous_logs(live_opts, ns, name, &crashed));
-    let mut err = anstream::stderr();
     for problem in problems {
         writeln!(
             err,
@@ -128,20 +173,8 @@ fn add_previous_logs(
 }
 
 /// Prints the report in the format asked for.
-fn write_report(
-    args: &ScanArgs,
-    loaded: &kubewhy_source::Loaded,
-    diagnosis: &kubewhy_rules::Diagnosis,
-    live: bool,
-) -> Result<()> {
-    let snap = &loaded.snapshot;
-    let report = Report {
-        findings: &diagnosis.findings,
-        unexplained: &diagnosis.unexplained,
-        warnings: &loaded.warnings,
-        snapshot: SnapshotInfo::of(snap, loaded.files_read, live),
-        summary_only: args.summary,
-    };
+fn write_report(args: &ScanArgs, done: &Diagnosed) -> Result<()> {
+    let report = done.report(args.summary);
     let format = match args.output {
         OutputFormat::Text => Format::Text,
         OutputFormat::Json => Format::Json,

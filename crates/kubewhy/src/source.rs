@@ -34,7 +34,7 @@ pub(crate) fn load_source(args: &SourceArgs, focus: Vec<String>) -> Result<Sourc
         })?),
         None => None,
     };
-    let live = !args.demo && args.from.is_empty();
+    let live = !args.is_offline();
     let live_opts = kubewhy_live::LiveOptions {
         kubeconfig: args.kubeconfig.clone(),
         context: args.context.clone(),
@@ -56,7 +56,13 @@ pub(crate) fn load_source(args: &SourceArgs, focus: Vec<String>) -> Result<Sourc
     // A live read that listed anything succeeded, even when what it may read is empty.
     let mut listed_something = false;
     let mut scope_namespaces = args.namespace.clone();
-    let inputs: Vec<Input> = if args.demo {
+    let inputs: Vec<Input> = if let Some(text) = &args.text {
+        // Named as standard input is, so that a text is read exactly as `--from -` reads it.
+        vec![Input::Text {
+            name: "<stdin>".into(),
+            text: text.clone(),
+        }]
+    } else if args.demo {
         vec![Input::Text {
             name: "demo/cluster-dump.json".into(),
             text: DEMO.into(),
@@ -93,7 +99,7 @@ pub(crate) fn load_source(args: &SourceArgs, focus: Vec<String>) -> Result<Sourc
         let bundle =
             kubewhy_source::read_node_logs(path, loaded.snapshot.now, &mut loaded.warnings);
         for line in kubewhy_report::node_bundle_notes(&bundle) {
-            writeln!(anstream::stderr(), "kubewhy: note: {line}")?;
+            writeln!(notes(args.quiet), "kubewhy: note: {line}")?;
         }
         // Offline data is judged as of its newest timestamp, the node's included.
         loaded
@@ -130,7 +136,7 @@ fn say_input_problems(
     loaded: &kubewhy_source::Loaded,
     listed_something: bool,
 ) -> Result<()> {
-    let mut err = anstream::stderr();
+    let mut err = notes(args.quiet);
     for b in &loaded.bundles {
         writeln!(err, "kubewhy: {}", kubewhy_report::sanitize(&b.summary()))?;
         for note in b.notes() {
@@ -184,6 +190,16 @@ fn say_input_problems(
     {
         // Pasted text is read best effort: text kubewhy does not know is a note, not a failure.
         if !loaded.pasted_text {
+            if args.quiet {
+                // Nothing said the problems yet: the error carries the first of them.
+                let first: Vec<String> = loaded
+                    .warnings
+                    .iter()
+                    .take(3)
+                    .map(|w| kubewhy_report::sanitize(&w.to_string()))
+                    .collect();
+                bail!("nothing could be read from the input: {}", first.join("; "));
+            }
             bail!("nothing could be read from the input");
         }
         writeln!(
@@ -197,6 +213,16 @@ fn say_input_problems(
         )?;
     }
     Ok(())
+}
+
+/// Where notes and warnings go: stderr, or nowhere for a caller that reports them itself
+/// (`kubewhy mcp`, whose answer carries them).
+pub(crate) fn notes(quiet: bool) -> Box<dyn Write> {
+    if quiet {
+        Box::new(std::io::sink())
+    } else {
+        Box::new(anstream::stderr())
+    }
 }
 
 /// Runs a live read with a progress bar on stderr: only when stderr is a terminal, and only once

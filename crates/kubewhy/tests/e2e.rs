@@ -2080,7 +2080,8 @@ fn node_phase(c: &Cluster, rc: &str) -> Result<(), String> {
 }
 
 /// `KUBEWHY_E2E_ONLY=a,b` runs only those scenarios (names as in `scenarios()`, plus `nodelogs`, `taint`,
-/// and the phases `removal`, `aside`, `fix`, `apisvc`, `node`, `gone`, `watch`, `deploy`, `bundles`).
+/// and the phases `removal`, `aside`, `fix`, `apisvc`, `node`, `gone`, `watch`, `deploy`, `bundles`
+/// (which ends with the MCP check)).
 fn selected(name: &str) -> bool {
     match std::env::var("KUBEWHY_E2E_ONLY") {
         Ok(list) if !list.trim().is_empty() => list.split(',').any(|n| n.trim() == name),
@@ -5888,5 +5889,50 @@ fn bundle_phase(
             stderr.lines().find(|l| l.contains(layout)).unwrap_or("")
         ));
     }
+    said.push(mcp_check(c, scenarios, &dir.join("supportbundle.tar.zst"))?);
     Ok(said.join("\n"))
+}
+
+/// `kubewhy mcp` driven by the official MCP client (scripts/mcp-check.py, PyPI `mcp`, the
+/// Python that `KUBEWHY_E2E_MCP_PYTHON` names): every tool on real inputs, one of this run's
+/// bundles among them, and `scan_cluster` on the real cluster against `scan -o json`.
+fn mcp_check(
+    c: &Cluster,
+    scenarios: &[(Scenario, String)],
+    bundle: &std::path::Path,
+) -> Result<String, String> {
+    let Ok(python) = std::env::var("KUBEWHY_E2E_MCP_PYTHON") else {
+        return Ok(
+            "mcp: skipped (KUBEWHY_E2E_MCP_PYTHON names no Python with the mcp package)".into(),
+        );
+    };
+    let ns = scenarios
+        .iter()
+        .find(|(s, _)| s.name == "outofcpu")
+        .map(|(_, ns)| ns.clone())
+        .ok_or("the outofcpu scenario did not run")?;
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scripts/mcp-check.py");
+    let out = std::process::Command::new(python)
+        .arg(script)
+        .arg("--kubewhy")
+        .arg(env!("CARGO_BIN_EXE_kubewhy"))
+        .arg("--bundle")
+        .arg(bundle)
+        .args(["--kubeconfig", &c.kubeconfig, "--namespace", &ns])
+        .output()
+        .map_err(|e| format!("mcp-check: {e}"))?;
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    if !out.status.success() {
+        return Err(format!(
+            "mcp-check failed:\n{stdout}\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    let passed = stdout
+        .lines()
+        .filter(|l| l.starts_with("mcp-check: ok:"))
+        .count();
+    Ok(format!(
+        "mcp: {passed} checks passed with the official client, scan_cluster on namespace {ns} among them"
+    ))
 }
