@@ -356,12 +356,42 @@ pub async fn probe(client: &Client, server: &str, opts: &LiveOptions) -> Result<
         .with_identity(opts)),
         Ok(Err(e)) => Err(LiveError::Unreachable {
             url: server.to_string(),
-            reason: e.to_string(),
+            reason: transport_reason(&e),
         }),
         Err(_) => Err(LiveError::Unreachable {
             url: server.to_string(),
             reason: "no answer within 15 s".into(),
         }),
+    }
+}
+
+/// Why a request did not reach the API server, in words: the innermost cause of the error
+/// (`Connection refused (os error 111)`, a name that does not resolve, a certificate the
+/// client does not trust) rather than the client's outer "client error (Connect)".
+pub fn transport_reason(e: &kube::Error) -> String {
+    let mut root: &dyn std::error::Error = e;
+    while let Some(next) = root.source() {
+        root = next;
+    }
+    let inner = root.to_string();
+    let io = {
+        let mut cur: Option<&dyn std::error::Error> = Some(e);
+        let mut kind = None;
+        while let Some(c) = cur {
+            if let Some(io) = c.downcast_ref::<std::io::Error>() {
+                kind = Some(io.kind());
+            }
+            cur = c.source();
+        }
+        kind
+    };
+    match io {
+        Some(std::io::ErrorKind::ConnectionRefused) => {
+            format!("connection refused: nothing listens at that address ({inner})")
+        }
+        Some(std::io::ErrorKind::TimedOut) => format!("the connection timed out ({inner})"),
+        _ if inner != e.to_string() => format!("{e}: {inner}"),
+        _ => inner,
     }
 }
 
@@ -595,6 +625,23 @@ pub const PREVIOUS_LOG_BYTES: i64 = 16 * 1024;
 /// The namespace of the kubeconfig context (or of the in-cluster service account).
 pub async fn default_namespace(opts: &LiveOptions) -> Result<String, LiveError> {
     Ok(config(opts).await?.default_namespace)
+}
+
+/// The contexts of the kubeconfig, in its order: `kubeconfig`'s, else the files KUBECONFIG names
+/// (merged as kubectl merges them), else `~/.kube/config` (`kubewhy scan --all-contexts`).
+pub fn contexts(kubeconfig: Option<&std::path::Path>) -> Result<Vec<String>, LiveError> {
+    let kc = match kubeconfig {
+        Some(path) => Kubeconfig::read_from(path)
+            .map_err(|e| LiveError::Config(format!("{}: {e}", path.display())))?,
+        None => Kubeconfig::read().map_err(|e| LiveError::Config(e.to_string()))?,
+    };
+    let mut names: Vec<String> = Vec::new();
+    for c in kc.contexts {
+        if !names.contains(&c.name) {
+            names.push(c.name);
+        }
+    }
+    Ok(names)
 }
 
 /// Builds a client for the options (for calls after `fetch`, such as `previous_log_with`).

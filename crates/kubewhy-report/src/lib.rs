@@ -5,6 +5,7 @@
 //! the user's terminal.
 
 pub mod catalogue;
+pub mod fleet;
 mod gone;
 mod html;
 mod markdown;

@@ -123,9 +123,15 @@ pub(crate) struct SourceArgs {
     #[arg(long, value_name = "PATH", conflicts_with_all = ["from", "demo"])]
     pub(crate) kubeconfig: Option<PathBuf>,
 
-    /// Without --from: the kubeconfig context to use.
+    /// Without --from: the kubeconfig context to use. `kubewhy scan` takes it more than once to
+    /// scan several clusters at once (a fleet summary first, then each cluster's report).
     #[arg(long, value_name = "NAME", conflicts_with_all = ["from", "demo"])]
-    pub(crate) context: Option<String>,
+    pub(crate) context: Vec<String>,
+
+    /// `kubewhy scan`: every context of the kubeconfig, scanned at once (at most 8 at a time);
+    /// a cluster that cannot be read is reported in its row without failing the others.
+    #[arg(long, conflicts_with_all = ["from", "demo", "context"])]
+    pub(crate) all_contexts: bool,
 
     /// Judge the snapshot as of this time (RFC 3339). Default: now for a live cluster; for offline
     /// data the newest timestamp in it, so a dump read next week is not called a week older.
@@ -172,6 +178,16 @@ pub(crate) struct SourceArgs {
 }
 
 impl SourceArgs {
+    /// The one context a command reads (all but `kubewhy scan` read one cluster).
+    pub(crate) fn single_context(&self, command: &str) -> anyhow::Result<Option<String>> {
+        if self.all_contexts || self.context.len() > 1 {
+            anyhow::bail!(
+                "several clusters are read by `kubewhy scan` only; `kubewhy {command}` takes one --context"
+            );
+        }
+        Ok(self.context.first().cloned())
+    }
+
     /// Offline data (files, the demo, a text) rather than a live cluster.
     pub(crate) fn is_offline(&self) -> bool {
         self.demo || !self.from.is_empty() || self.text.is_some()

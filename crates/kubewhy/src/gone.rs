@@ -204,7 +204,7 @@ fn the_cluster_now(src: &mut crate::cli::SourceArgs, has_history: bool) -> Resul
         scope: Vec::new(),
         sources: Vec::new(),
     };
-    match load_source(src, Vec::new()) {
+    match load_source(src, Vec::new(), "gone") {
         Ok(s) => {
             let what = if live {
                 "the cluster (now)".to_string()

@@ -10,6 +10,7 @@ use std::process::ExitCode;
 mod cli;
 mod collect;
 mod fix;
+mod fleet;
 mod gone;
 mod mcp;
 mod scan;

@@ -8,6 +8,9 @@ use kubewhy_report::{Format, Report, SnapshotInfo};
 use std::io::Write;
 
 pub(crate) fn scan(args: ScanArgs, target: Target) -> Result<u8> {
+    if matches!(target, Target::All) && (args.src.all_contexts || args.src.context.len() > 1) {
+        return crate::fleet::scan(args);
+    }
     let done = diagnose(&args, &target)?;
     write_report(&args, &done)?;
     let code = exit_code(args.fail_on, &done.diagnosis);
@@ -66,7 +69,7 @@ pub(crate) fn diagnose(args: &ScanArgs, target: &Target) -> Result<Diagnosed> {
         mut scope_namespaces,
         rt,
         live_opts,
-    } = load_source(&args.src, focus)?;
+    } = load_source(&args.src, focus, target.command())?;
     let mut err = crate::source::notes(args.src.quiet);
     find_target(&loaded, target, &mut scope_namespaces)?;
     // What the data cannot show, said where the answer is read: a cluster-info dump holds no

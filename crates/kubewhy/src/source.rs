@@ -17,6 +17,17 @@ pub(crate) enum Target {
     Namespace(String),
 }
 
+impl Target {
+    /// The subcommand that asks this.
+    pub(crate) fn command(&self) -> &'static str {
+        match self {
+            Target::All => "scan",
+            Target::Pod(_) => "pod",
+            Target::Namespace(_) => "ns",
+        }
+    }
+}
+
 /// The data a command reads, loaded: a live cluster, files, or the demo.
 pub(crate) struct Source {
     pub(crate) loaded: kubewhy_source::Loaded,
@@ -27,7 +38,7 @@ pub(crate) struct Source {
 }
 
 /// Loads the snapshot `args` name, printing input warnings to stderr.
-pub(crate) fn load_source(args: &SourceArgs, focus: Vec<String>) -> Result<Source> {
+pub(crate) fn load_source(args: &SourceArgs, focus: Vec<String>, command: &str) -> Result<Source> {
     let now = match &args.now {
         Some(s) => Some(s.parse::<jiff::Timestamp>().with_context(|| {
             format!("--now {s:?} is not an RFC 3339 time (e.g. 2026-11-22T10:00:00Z)")
@@ -37,7 +48,7 @@ pub(crate) fn load_source(args: &SourceArgs, focus: Vec<String>) -> Result<Sourc
     let live = !args.is_offline();
     let live_opts = kubewhy_live::LiveOptions {
         kubeconfig: args.kubeconfig.clone(),
-        context: args.context.clone(),
+        context: args.single_context(command)?,
         namespaces: args.namespace.clone(),
         all_namespaces: args.all_namespaces,
         focus,

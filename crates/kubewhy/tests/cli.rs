@@ -820,3 +820,109 @@ fn every_offline_example_runs() {
     }
     assert!(ran.len() >= 12, "{ran:#?}");
 }
+
+/// A kubeconfig of `contexts`, each a cluster nobody listens at (127.0.0.1:9).
+fn unreachable_contexts(dir: &std::path::Path, contexts: &[&str]) -> PathBuf {
+    let mut text = String::from(
+        "apiVersion: v1\nkind: Config\ncurrent-context: a\nclusters:\n- name: gone\n  cluster: {server: 'https://127.0.0.1:9'}\nusers:\n- name: u\n  user: {token: t}\ncontexts:\n",
+    );
+    for c in contexts {
+        text.push_str(&format!(
+            "- name: {c}\n  context: {{cluster: gone, user: u}}\n"
+        ));
+    }
+    let path = dir.join("kubeconfig");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+#[test]
+fn a_fleet_scan_reports_each_cluster_that_cannot_be_read_in_its_row() {
+    let dir = tempfile::tempdir().unwrap();
+    let kc = unreachable_contexts(dir.path(), &["a", "b", "c"]);
+    let out = kubewhy()
+        .args(["scan", "--all-contexts", "-A", "-o", "json", "--kubeconfig"])
+        .arg(&kc)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "a cluster that cannot be read is exit 2"
+    );
+    let v = json_of(&out.stdout);
+    assert_eq!(
+        v["fleet"],
+        serde_json::json!({"clusters": 3, "read": 0, "failed": 3, "findings": 0})
+    );
+    let contexts: Vec<&str> = v["clusters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["context"].as_str().unwrap())
+        .collect();
+    assert_eq!(contexts, ["a", "b", "c"], "in the kubeconfig's order");
+    for c in v["clusters"].as_array().unwrap() {
+        assert_eq!(c["status"], "failed");
+        assert!(
+            c["error"].as_str().unwrap().contains("connection refused"),
+            "{c}"
+        );
+    }
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        stderr.matches("kubewhy: warning: cluster ").count(),
+        3,
+        "{stderr}"
+    );
+
+    // Text: the summary's rows; repeated --context reads those only, each once.
+    let out = kubewhy()
+        .args([
+            "scan",
+            "--context",
+            "c",
+            "--context",
+            "a",
+            "--context",
+            "c",
+            "--kubeconfig",
+        ])
+        .arg(&kc)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.starts_with("Fleet: 2 cluster(s), 0 read, 2 could not be read; 0 finding(s)\n"),
+        "{text}"
+    );
+    let rows: Vec<&str> = text
+        .lines()
+        .filter(|l| l.contains("https://127.0.0.1:9"))
+        .collect();
+    assert!(
+        rows[0].starts_with("c ") && rows[1].starts_with("a "),
+        "{text}"
+    );
+
+    // One cluster per command for the others.
+    let out = kubewhy()
+        .args([
+            "pod",
+            "web",
+            "--context",
+            "a",
+            "--context",
+            "b",
+            "--kubeconfig",
+        ])
+        .arg(&kc)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("`kubewhy pod` takes one --context"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
