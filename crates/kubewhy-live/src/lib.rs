@@ -828,7 +828,31 @@ pub(crate) enum Failure {
 }
 
 pub(crate) async fn get(client: &Client, uri: &str) -> Result<String, Failure> {
-    let req = http::Request::get(uri)
+    get_as(client, uri, None).await
+}
+
+/// What a list of Secrets or ConfigMaps asks for: their metadata alone
+/// (`PartialObjectMetadataList`, served since 1.15), so that no value ever travels to kubewhy.
+const METADATA_ACCEPT: &str =
+    "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json";
+
+/// The kinds listed as metadata only: their values are never needed, only names and, for a
+/// few objects a check needs, keys (`read_keys`).
+pub fn metadata_only(plural: &str) -> bool {
+    matches!(plural, "secrets" | "configmaps")
+}
+
+/// A GET, with an `Accept` header when one is given.
+pub(crate) async fn get_as(
+    client: &Client,
+    uri: &str,
+    accept: Option<&str>,
+) -> Result<String, Failure> {
+    let mut req = http::Request::get(uri);
+    if let Some(a) = accept {
+        req = req.header(http::header::ACCEPT, a);
+    }
+    let req = req
         .body(Vec::new())
         .map_err(|e| Failure::Transport(e.to_string()))?;
     match client.request_text(req).await {
@@ -840,6 +864,115 @@ pub(crate) async fn get(client: &Client, uri: &str) -> Result<String, Failure> {
         )),
         Err(e) => Err(Failure::Transport(e.to_string())),
     }
+}
+
+/// A page of a metadata-only list as the loader reads a typed list: `{kind}List` whose items
+/// are `{kind}`s of apiVersion `meta.k8s.io/v1` (how a `KeyedObject` knows its keys were not
+/// read) with their metadata alone. Whatever else the server sent — a whole list from a server
+/// that ignored the `Accept` header — is dropped here, values included.
+fn metadata_page(text: &str, r: Option<&Resource>) -> String {
+    #[derive(Deserialize)]
+    struct Page {
+        #[serde(default)]
+        metadata: Box<serde_json::value::RawValue>,
+        #[serde(default)]
+        items: Vec<Item>,
+    }
+    #[derive(Deserialize)]
+    struct Item {
+        metadata: Box<serde_json::value::RawValue>,
+    }
+    let kind = r.map(|r| r.kind).unwrap_or("Secret");
+    let Ok(page) = serde_json::from_str::<Page>(text) else {
+        return format!(r#"{{"kind":"{kind}List","apiVersion":"v1","metadata":{{}},"items":[]}}"#);
+    };
+    let mut out = format!(
+        r#"{{"kind":"{kind}List","apiVersion":"v1","metadata":{},"items":["#,
+        page.metadata.get()
+    );
+    for (i, item) in page.items.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(&format!(
+            r#"{{"kind":"{kind}","apiVersion":"{}","metadata":{}}}"#,
+            kubewhy_model::objects::METADATA_ONLY,
+            item.metadata.get()
+        ));
+    }
+    out.push_str("]}");
+    out
+}
+
+/// Most Secrets and ConfigMaps whose keys one scan reads (`read_keys`).
+pub const MAX_KEYED: usize = 20;
+
+/// The keys (never the values) of a few Secrets and ConfigMaps a check needs
+/// (`kubewhy_rules::keys_needed`): one GET each (which needs `get` on them), the values dropped
+/// while the response is decoded. Refusals are said once.
+pub async fn read_keys(
+    opts: &LiveOptions,
+    wanted: &[(&'static str, String, String)],
+) -> (
+    Vec<(&'static str, kubewhy_model::objects::KeyedObject)>,
+    Vec<InputWarning>,
+) {
+    let client = match client(opts).await {
+        Ok(c) => c,
+        Err(e) => return (Vec::new(), vec![problem("secrets", e.to_string())]),
+    };
+    let reads = wanted.iter().take(MAX_KEYED).map(|(kind, ns, name)| {
+        let plural = if *kind == "ConfigMap" {
+            "configmaps"
+        } else {
+            "secrets"
+        };
+        let uri = format!("/api/v1/namespaces/{}/{plural}/{}", enc(ns), enc(name));
+        let client = &client;
+        async move {
+            let got = tokio::time::timeout(Duration::from_secs(10), get(client, &uri)).await;
+            (*kind, plural, ns, name, got)
+        }
+    });
+    let mut out = Vec::new();
+    let mut refused: Vec<String> = Vec::new();
+    let mut problems = Vec::new();
+    for (kind, plural, ns, name, got) in futures::future::join_all(reads).await {
+        match got {
+            Ok(Ok(text)) => match serde_json::from_str::<kubewhy_model::objects::RawKeyed>(&text) {
+                Ok(raw) => out.push((kind, raw.into())),
+                Err(e) => problems.push(problem(
+                    plural,
+                    format!("the keys of {kind} {ns}/{name} are not understood: {e}"),
+                )),
+            },
+            Ok(Err(Failure::Status(403, _, _))) => refused.push(format!("{ns}/{name}")),
+            // Deleted since the list: the check says it is missing from the list's view.
+            Ok(Err(Failure::Status(404, _, _))) => {}
+            Ok(Err(f)) => problems.push(problem(
+                plural,
+                format!(
+                    "the keys of {kind} {ns}/{name} were not read: {}",
+                    describe(&f)
+                ),
+            )),
+            Err(_) => problems.push(problem(
+                plural,
+                format!("the keys of {kind} {ns}/{name} were not read within 10 s"),
+            )),
+        }
+    }
+    if !refused.is_empty() {
+        problems.push(problem(
+            "secrets",
+            format!(
+                "the keys of {} referenced by key or as pull secrets are not readable ({}): it needs `get` on them (deploy/kustomize/extras grants it); a missing key cannot be told from a present one",
+                refused.len(),
+                refused.join(", ")
+            ),
+        ));
+    }
+    (out, problems)
 }
 
 /// Lists one kind in one scope, all pages.
@@ -876,7 +1009,8 @@ async fn list_kind<S: AsRef<str>>(
                 let text = loop {
                     attempt += 1;
                     listed.requests += 1;
-                    match get(client, &uri).await {
+                    let accept = metadata_only(plural).then_some(METADATA_ACCEPT);
+                    match get_as(client, &uri, accept).await {
                         Ok(t) => break t,
                         // Expired continue token: the list must start over (consistency).
                         Err(Failure::Status(410, _, _)) if token.is_some() && restarts < 2 => {
@@ -916,6 +1050,11 @@ async fn list_kind<S: AsRef<str>>(
                     .ok()
                     .and_then(|h| h.metadata.continue_)
                     .filter(|t| !t.is_empty());
+                let text = if metadata_only(plural) {
+                    metadata_page(&text, RESOURCES.iter().find(|r| r.plural == plural))
+                } else {
+                    text
+                };
                 listed.pages.push((format!("live:{uri}"), text));
                 match next {
                     Some(t) => token = Some(t),

@@ -603,3 +603,85 @@ fn a_scan_waits_as_long_as_a_429_asks_within_ten_seconds() {
     let unavailable = Failure::Status(503, "unavailable".into(), None);
     assert_eq!(retry_delay(&unavailable, 2), Duration::from_secs(1));
 }
+
+/// Secrets and ConfigMaps are asked for as metadata only, and whatever the server answers —
+/// here a whole list, as a server ignoring the Accept header would send — reaches the loader
+/// with no value in it, each object marked as one whose keys were not read.
+#[tokio::test]
+async fn secrets_and_config_maps_are_listed_as_metadata_only() {
+    let (svc, mut handle) = tower_test::mock::pair::<Request<Body>, Response<Body>>();
+    let accepts = Arc::new(Mutex::new(Vec::<(String, String)>::new()));
+    let log = accepts.clone();
+    tokio::spawn(async move {
+        while let Some((req, send)) = handle.next_request().await {
+            let uri = req.uri().path().to_string();
+            let accept = req
+                .headers()
+                .get(http::header::ACCEPT)
+                .map(|v| v.to_str().unwrap_or("").to_string())
+                .unwrap_or_default();
+            log.lock().unwrap().push((uri.clone(), accept));
+            let body = if uri == "/version" {
+                r#"{"major":"1","minor":"20"}"#.to_string()
+            } else if uri.ends_with("/secrets") {
+                list(
+                    "Secret",
+                    r#"{"metadata":{"name":"db","namespace":"shop","uid":"u1"},"type":"Opaque","data":{"password":"cGxhbnRlZC1zZWNyZXQtdmFsdWU="}}"#,
+                    "",
+                )
+            } else if uri.ends_with("/configmaps") {
+                list(
+                    "ConfigMap",
+                    r#"{"metadata":{"name":"cfg","namespace":"shop"},"data":{"url":"planted-config-value"}}"#,
+                    "",
+                )
+            } else {
+                empty(&uri).1
+            };
+            send.send_response(
+                Response::builder()
+                    .status(200)
+                    .body(Body::from(body.into_bytes()))
+                    .unwrap(),
+            );
+        }
+    });
+    let f = fetch_with(
+        Client::new(svc, "default"),
+        "default",
+        "https://mock",
+        &all(),
+    )
+    .await
+    .unwrap();
+    let asked = accepts.lock().unwrap().clone();
+    for plural in ["secrets", "configmaps"] {
+        let (_, accept) = asked.iter().find(|(u, _)| u.ends_with(plural)).unwrap();
+        assert!(
+            accept.contains("as=PartialObjectMetadataList;g=meta.k8s.io;v=v1"),
+            "{accept}"
+        );
+    }
+    let (_, pods_accept) = asked.iter().find(|(u, _)| u.ends_with("/pods")).unwrap();
+    assert!(!pods_accept.contains("PartialObjectMetadata"));
+    let all_text: String = f.pages.iter().map(|(_, t)| t.as_str()).collect();
+    assert!(!all_text.contains("cGxhbnRlZC1zZWNyZXQtdmFsdWU="));
+    assert!(!all_text.contains("planted-config-value"));
+    let inputs = f
+        .pages
+        .into_iter()
+        .map(|(name, text)| kubewhy_source::Input::Text { name, text })
+        .collect();
+    let loaded = kubewhy_source::load_owned(inputs, None);
+    assert!(loaded.warnings.is_empty(), "{:?}", loaded.warnings);
+    let s = loaded
+        .snapshot
+        .secret("shop", "db")
+        .expect("the Secret's name is kept");
+    assert!(!s.keys_known && s.keys.is_empty());
+    let c = loaded
+        .snapshot
+        .config_map("shop", "cfg")
+        .expect("the ConfigMap's name is kept");
+    assert!(!c.keys_known);
+}

@@ -10,7 +10,7 @@ use crate::store::{Store, WatchStatus};
 use crate::{RESOURCES, Resource};
 use futures::StreamExt;
 use jiff::Timestamp;
-use kube::api::{Api, ApiResource, DynamicObject};
+use kube::api::{Api, ApiResource, DynamicObject, PartialObjectMeta};
 use kube::runtime::WatchStreamExt;
 use kube::runtime::utils::{Backoff, ResetTimerBackoff};
 use kube::runtime::watcher::{self, Event as WEvent};
@@ -189,18 +189,32 @@ async fn watch_resource(
     if let Some(s) = &store {
         s.set_api_version(index, &ar.api_version);
     }
-    let api: Api<DynamicObject> = match &scope {
-        Some(ns) if r.namespaced => Api::namespaced_with(client, ns, &ar),
-        _ => Api::all_with(client, &ar),
-    };
     let class = ErrorClass::default();
     let seed = (index as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15)
         ^ std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos() as u64);
-    let mut stream = watcher::watcher(api, watcher::Config::default())
-        .backoff(watch_backoff(class.clone(), seed))
-        .boxed();
+    let mut stream = if crate::metadata_only(r.plural) {
+        // Secrets and ConfigMaps: their metadata alone is listed and watched (no value ever
+        // travels); the store reads them as objects whose keys were not read.
+        let api: Api<PartialObjectMeta<DynamicObject>> = match &scope {
+            Some(ns) if r.namespaced => Api::namespaced_with(client, ns, &ar),
+            _ => Api::all_with(client, &ar),
+        };
+        let kind = r.kind;
+        watcher::watcher(api, watcher::Config::default())
+            .backoff(watch_backoff(class.clone(), seed))
+            .map(move |item| item.map(|ev| metadata_event(ev, kind)))
+            .boxed()
+    } else {
+        let api: Api<DynamicObject> = match &scope {
+            Some(ns) if r.namespaced => Api::namespaced_with(client, ns, &ar),
+            _ => Api::all_with(client, &ar),
+        };
+        watcher::watcher(api, watcher::Config::default())
+            .backoff(watch_backoff(class.clone(), seed))
+            .boxed()
+    };
     let mut tracker = recorder.map(|(k, tx)| (Tracker::new(k), tx));
     while let Some(item) = stream.next().await {
         match item {
@@ -234,6 +248,29 @@ async fn watch_resource(
                 }
             }
         }
+    }
+}
+
+/// A metadata-only watch's event as the store takes it: the object with its metadata alone,
+/// apiVersion `meta.k8s.io/v1` (its keys were not read).
+fn metadata_event(
+    ev: WEvent<PartialObjectMeta<DynamicObject>>,
+    kind: &str,
+) -> WEvent<DynamicObject> {
+    let object = |p: PartialObjectMeta<DynamicObject>| DynamicObject {
+        types: Some(kube::api::TypeMeta {
+            api_version: kubewhy_model::objects::METADATA_ONLY.into(),
+            kind: kind.into(),
+        }),
+        metadata: p.metadata,
+        data: serde_json::json!({}),
+    };
+    match ev {
+        WEvent::Apply(p) => WEvent::Apply(object(p)),
+        WEvent::Delete(p) => WEvent::Delete(object(p)),
+        WEvent::InitApply(p) => WEvent::InitApply(object(p)),
+        WEvent::Init => WEvent::Init,
+        WEvent::InitDone => WEvent::InitDone,
     }
 }
 

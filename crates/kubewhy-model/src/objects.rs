@@ -1013,11 +1013,18 @@ pub struct KeyedObject {
     pub metadata: Meta,
     pub type_: Option<Str>,
     pub keys: Vec<Str>,
+    /// Whether `keys` and `registries` were read: false for an object listed as metadata only
+    /// (a live scan lists Secrets and ConfigMaps as `PartialObjectMetadata`, which kubewhy-live
+    /// marks with the apiVersion `meta.k8s.io/v1`), whose keys are unknown, not absent.
+    pub keys_known: bool,
     /// For image pull secrets (`.dockerconfigjson`, `.dockercfg`): the registry hosts they hold
     /// credentials for. The credentials themselves are decoded only to find these keys, inside
     /// the deserializer, and never kept.
     pub registries: Vec<Str>,
 }
+
+/// The apiVersion of an object listed as metadata only (`PartialObjectMetadata`).
+pub const METADATA_ONLY: &str = "meta.k8s.io/v1";
 
 /// A Secret's or ConfigMap's data: its keys, and a pull secret's registry hosts.
 #[derive(Debug, Default)]
@@ -1111,6 +1118,8 @@ fn registry_hosts(value: &str, is_base64: bool, legacy: bool) -> Vec<Str> {
 #[serde(default, rename_all = "camelCase")]
 #[derive(Default)]
 pub struct RawKeyed {
+    /// `meta.k8s.io/v1` for an object listed as metadata only.
+    pub api_version: Option<Str>,
     pub metadata: Meta,
     #[serde(rename = "type")]
     pub type_: Option<Str>,
@@ -1134,6 +1143,7 @@ impl From<RawKeyed> for KeyedObject {
         registries.sort();
         registries.dedup();
         KeyedObject {
+            keys_known: r.api_version.as_deref() != Some(METADATA_ONLY),
             metadata: r.metadata,
             type_: r.type_,
             keys,

@@ -634,6 +634,18 @@ impl Snapshot {
         self.idx.cm_namespaces.contains(ns)
     }
     /// True when the input held Secrets of this namespace.
+    /// Puts a Secret's or ConfigMap's keys, read after it was listed as metadata only, in place
+    /// of its metadata; an object the snapshot does not hold is left out.
+    pub fn keys_read(&mut self, kind: &str, obj: KeyedObject) {
+        let key = (obj.metadata.ns().into(), obj.metadata.name.clone());
+        let (index, list) = match kind {
+            "ConfigMap" => (&self.idx.cm_by_name, &mut self.config_maps),
+            _ => (&self.idx.secret_by_name, &mut self.secrets),
+        };
+        if let Some(&i) = index.get(&key) {
+            list[i] = obj;
+        }
+    }
     pub fn secrets_known(&self, ns: &str) -> bool {
         self.idx.secret_namespaces.contains(ns)
     }

@@ -97,7 +97,15 @@ fn crashes(cs: &ContainerStatus, now: jiff::Timestamp) -> bool {
             .as_ref()
             .and_then(|t| t.finished_at)
             .is_some_and(|f| now.duration_since(f) > crate::node::HISTORY_AFTER);
-    crash_looping || (flapping && !recovered)
+    // Between two runs: it has restarted, and has just ended with an error once more (a
+    // snapshot taken before the back-off shows `state.terminated`, not CrashLoopBackOff).
+    let between_runs = cs.restart_count >= 1
+        && cs
+            .state
+            .terminated
+            .as_ref()
+            .is_some_and(|t| t.exit_code != 0);
+    crash_looping || between_runs || (flapping && !recovered)
 }
 
 /// Whether a container that finishes with exit code 0 is started again and again: its restart

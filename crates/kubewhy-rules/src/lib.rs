@@ -33,6 +33,7 @@ mod units;
 
 use jiff::Timestamp;
 use kubewhy_model::{Cause, Finding, ObjectKey, Snapshot, Unexplained};
+pub use mounts::keys_needed;
 pub use node::configz_candidates;
 use podinfo::PodInfo;
 

@@ -220,6 +220,76 @@ fn config_errors(ctx: &Ctx, info: &PodInfo, found: &mut Vec<Finding>) {
     }
 }
 
+/// The Secrets and ConfigMaps whose keys the checks need and the snapshot lacks (a live scan
+/// lists them as metadata only): those a pod that has not started references by key, and the
+/// pull secrets (its own and its service account's) of a pod whose image is not pulled. Each
+/// once, as `(kind, namespace, name)`; at most `max`.
+pub fn keys_needed(
+    snap: &kubewhy_model::Snapshot,
+    max: usize,
+) -> Vec<(&'static str, String, String)> {
+    let mut out: Vec<(&'static str, String, String)> = Vec::new();
+    let mut want = |kind: &'static str, ns: &str, name: &str| {
+        let obj = match kind {
+            "ConfigMap" => snap.config_map(ns, name),
+            _ => snap.secret(ns, name),
+        };
+        let entry = (kind, ns.to_string(), name.to_string());
+        if obj.is_some_and(|o| !o.keys_known) && out.len() < max && !out.contains(&entry) {
+            out.push(entry);
+        }
+    };
+    for pod in &snap.pods {
+        let info = PodInfo::new(pod);
+        if info.is_terminating() || matches!(pod.status.phase.as_str(), "Succeeded" | "Failed") {
+            continue;
+        }
+        let statuses = || {
+            pod.status
+                .container_statuses
+                .iter()
+                .chain(&pod.status.init_container_statuses)
+        };
+        let started = statuses().any(|c| c.state.running.is_some() || c.restart_count > 0);
+        if !started {
+            for r in references(&info).iter().filter(|r| r.key.is_some()) {
+                let kind = if r.cause == Cause::ConfigmapMissing {
+                    "ConfigMap"
+                } else {
+                    "Secret"
+                };
+                want(kind, info.ns(), &r.name);
+            }
+        }
+        let pulling = statuses().any(|c| {
+            c.state
+                .waiting
+                .as_ref()
+                .is_some_and(|w| matches!(w.reason.as_str(), "ImagePullBackOff" | "ErrImagePull"))
+        });
+        if pulling {
+            let sa = pod
+                .spec
+                .service_account_name
+                .as_deref()
+                .unwrap_or("default");
+            let account = snap
+                .service_accounts
+                .iter()
+                .find(|s| s.metadata.ns() == info.ns() && s.metadata.name == sa);
+            for n in pod
+                .spec
+                .image_pull_secrets
+                .iter()
+                .chain(account.into_iter().flat_map(|a| &a.image_pull_secrets))
+            {
+                want("Secret", info.ns(), &n.name);
+            }
+        }
+    }
+    out
+}
+
 /// References the snapshot shows are missing: a ConfigMap or Secret, or one of its keys.
 fn missing_references(ctx: &Ctx, info: &PodInfo, found: &mut Vec<Finding>) {
     let snap = ctx.snap;
@@ -247,7 +317,8 @@ fn missing_references(ctx: &Ctx, info: &PodInfo, found: &mut Vec<Finding>) {
         };
         let quote = match (obj, &r.key) {
             (None, _) => format!("{kind} {}/{} does not exist", info.ns(), r.name),
-            (Some(o), Some(k)) if !o.keys.iter().any(|x| x == k) => format!(
+            // Listed as metadata only and not read since: its keys are unknown, not absent.
+            (Some(o), Some(k)) if o.keys_known && !o.keys.iter().any(|x| x == k) => format!(
                 "{kind} {}/{} has no key \"{k}\" (keys: {})",
                 info.ns(),
                 r.name,

@@ -670,3 +670,64 @@ items:
         ]
     );
 }
+
+/// A Secret listed as metadata only (a live scan) has unknown keys, not absent ones: no "has no
+/// key" finding until its keys are read, and then the right one.
+#[test]
+fn a_key_of_a_secret_listed_as_metadata_only_is_read_before_it_is_judged() {
+    let yaml = r#"
+apiVersion: v1
+kind: List
+items:
+- apiVersion: v1
+  kind: Pod
+  metadata: {name: api, namespace: shop, uid: p1, creationTimestamp: "2026-11-27T10:00:00Z"}
+  spec:
+    containers:
+    - name: main
+      image: api:1
+      env:
+      - name: DB_PASSWORD
+        valueFrom: {secretKeyRef: {name: db, key: password}}
+  status:
+    phase: Pending
+    containerStatuses:
+    - name: main
+      ready: false
+      restartCount: 0
+      state: {waiting: {reason: CreateContainerConfigError}}
+- apiVersion: meta.k8s.io/v1
+  kind: Secret
+  metadata: {name: db, namespace: shop, uid: s1}
+"#;
+    let (mut snap, d) = snapshot_and_diagnosis(yaml, "2026-11-27T11:00:00Z");
+    let said = |d: &crate::Diagnosis| {
+        d.findings
+            .iter()
+            .flat_map(|f| &f.evidence)
+            .any(|e| e.quote.contains("has no key \"password\""))
+    };
+    assert!(!said(&d), "keys not read are not absent: {:#?}", d.findings);
+    assert_eq!(
+        crate::keys_needed(&snap, 20),
+        vec![("Secret", "shop".to_string(), "db".to_string())]
+    );
+    // Read: it holds another key.
+    let read: kubewhy_model::objects::RawKeyed = serde_json::from_str(
+        r#"{"apiVersion":"v1","kind":"Secret","metadata":{"name":"db","namespace":"shop","uid":"s1"},"data":{"pass":"eA=="}}"#,
+    )
+    .unwrap();
+    snap.keys_read("Secret", read.into());
+    assert!(crate::keys_needed(&snap, 20).is_empty());
+    let d = crate::diagnose(&snap);
+    let f = d
+        .findings
+        .iter()
+        .find(|f| {
+            f.evidence
+                .iter()
+                .any(|e| e.quote.contains("has no key \"password\" (keys: pass)"))
+        })
+        .unwrap_or_else(|| panic!("{:#?}", d.findings));
+    assert_eq!(f.cause, kubewhy_model::Cause::SecretMissing);
+}

@@ -700,6 +700,22 @@ fn continues(state: State, line: &str, yaml_base: usize) -> bool {
     }
 }
 
+/// `Events:` (or `Events: <none>`), the section's column heads in any kubectl's layout
+/// (`Type Reason Age From Message`, 1.5's `FirstSeen LastSeen Count From SubObjectPath Type Reason
+/// Message`), and the dashes under them.
+fn events_heading(trimmed: &str) -> bool {
+    let words: Vec<&str> = trimmed.split_whitespace().collect();
+    match words.as_slice() {
+        ["Events:"] | ["Events:", "<none>"] => true,
+        ["Type", "Reason", "Age", "From", "Message"] => true,
+        ["FirstSeen", "LastSeen", "Count", "From", ..] => true,
+        [] => false,
+        w => w
+            .iter()
+            .all(|d| d.len() > 1 && d.bytes().all(|b| b == b'-')),
+    }
+}
+
 /// A line outside any block that is neither a command, an object nor JSON: an event row, a
 /// known message, `kubectl logs` output, or something unrecognised.
 fn loose_line(no: u64, line: &str, anchor: Timestamp, c: &mut Collected) {
@@ -715,6 +731,10 @@ fn loose_line(no: u64, line: &str, anchor: Timestamp, c: &mut Collected) {
     .iter()
     .any(|p| trimmed.starts_with(p))
     {
+        return;
+    }
+    // The head of a describe's Events section pasted alone: the rows below it are read.
+    if events_heading(trimmed) {
         return;
     }
     if EVENT_ROW.is_match(line) {

@@ -183,6 +183,14 @@ async fn one_cluster(
         loaded.snapshot.node.configz = settings;
         loaded.warnings.append(&mut more);
     }
+    let wanted = kubewhy_rules::keys_needed(&loaded.snapshot, kubewhy_live::MAX_KEYED);
+    if !wanted.is_empty() {
+        let (read, mut more) = kubewhy_live::read_keys(&opts, &wanted).await;
+        for (kind, obj) in read {
+            loaded.snapshot.keys_read(kind, obj);
+        }
+        loaded.warnings.append(&mut more);
+    }
     let mut warnings = problems;
     warnings.append(&mut loaded.warnings);
     loaded.warnings = warnings;

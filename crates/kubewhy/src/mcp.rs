@@ -22,6 +22,9 @@ use rmcp::{Peer, RoleServer, ServerHandler, ServiceExt, tool, tool_handler, tool
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 
+/// Up to this many findings, a tool's text is the whole text report; beyond, its overview.
+const TEXT_FINDINGS: usize = 10;
+
 /// The largest text `diagnose_text` reads; a larger one belongs in a file (`diagnose_path`).
 pub(crate) const MAX_TEXT: usize = 16 << 20;
 
@@ -574,7 +577,20 @@ fn scan_args(argv: Vec<String>) -> Result<(ScanArgs, Target)> {
 fn diagnosis(args: ScanArgs, target: Target) -> Result<CallToolResult> {
     let done = crate::scan::diagnose(&args, &target)?;
     let json = kubewhy_report::render(&done.report(false), kubewhy_report::Format::Json);
-    let mut text = kubewhy_report::render(&done.report(true), kubewhy_report::Format::Text);
+    // The text: the whole report when it is short, else its overview; input problems are in
+    // the structured result, not on a terminal's stderr.
+    let mut report = done.report(done.diagnosis.findings.len() > TEXT_FINDINGS);
+    report.warnings = &[];
+    let mut text = kubewhy_report::render(&report, kubewhy_report::Format::Text).replace(
+        "the same command without --summary (# is the finding's number)",
+        "findings[# - 1] of the structured result",
+    );
+    if !done.loaded.warnings.is_empty() {
+        text.push_str(&format!(
+            "\n{} input problem(s), listed in inputProblems of the structured result; the rest of the input was diagnosed.",
+            done.loaded.warnings.len()
+        ));
+    }
     for b in &done.loaded.bundles {
         text.push_str(&format!("\n{}", kubewhy_report::sanitize(&b.summary())));
         for note in b.notes() {

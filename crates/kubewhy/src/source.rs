@@ -127,6 +127,7 @@ pub(crate) fn load_source(args: &SourceArgs, focus: Vec<String>, command: &str) 
             loaded.snapshot.node.configz = settings;
             loaded.warnings.append(&mut problems);
         }
+        read_keys(rt, &live_opts, &mut loaded);
     }
     live_problems.append(&mut loaded.warnings);
     loaded.warnings = live_problems;
@@ -137,6 +138,25 @@ pub(crate) fn load_source(args: &SourceArgs, focus: Vec<String>, command: &str) 
         rt,
         live_opts,
     })
+}
+
+/// Live, Secrets and ConfigMaps are listed as metadata only: the keys of the few a check needs
+/// (referenced by key by a pod that has not started, pull secrets of a pod whose image is not
+/// pulled) are read one by one.
+pub(crate) fn read_keys(
+    rt: &tokio::runtime::Runtime,
+    opts: &kubewhy_live::LiveOptions,
+    loaded: &mut kubewhy_source::Loaded,
+) {
+    let wanted = kubewhy_rules::keys_needed(&loaded.snapshot, kubewhy_live::MAX_KEYED);
+    if wanted.is_empty() {
+        return;
+    }
+    let (read, mut problems) = rt.block_on(kubewhy_live::read_keys(opts, &wanted));
+    for (kind, obj) in read {
+        loaded.snapshot.keys_read(kind, obj);
+    }
+    loaded.warnings.append(&mut problems);
 }
 
 /// Says on stderr what the input's problems were (each once), which kinds were kept without a
