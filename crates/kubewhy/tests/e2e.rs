@@ -4689,9 +4689,7 @@ fn fleet_phase(c: &Cluster, scenarios: &[(Scenario, String)]) -> Result<String, 
                 .flatten()
                 .any(|o| o["namespace"] == want_ns.as_str())
     }) {
-        return Err(format!(
-            "the outofcpu scenario is not among the fleet's findings of real-1"
-        ));
+        return Err("the outofcpu scenario is not among the fleet's findings of real-1".into());
     }
     let (_, text, _) = kubewhy_run(&[
         "scan",
