@@ -851,7 +851,10 @@ fn command(no: u64, line: &str, c: &mut Collected) {
                 Some(name.to_string())
             }
             _ => None,
-        };
+        }
+        // A placeholder where the name was left out (`describe pod ......`, `<pod-name>`) names
+        // no pod.
+        .filter(|n| OBJECT_NAME.is_match(n));
     }
     for (i, w) in words.iter().enumerate() {
         if let Some(ns) = w.strip_prefix("--namespace=") {

@@ -664,6 +664,18 @@ pub const KNOWN: &[Known] = &[
         NodeNotReady,
     ),
     k(
+        AGENTS,
+        "rancher/rancher provisioning (a cluster's status while a machine's node is not ready: \"configuring worker node(s) …: Node condition Ready is Unknown.\")",
+        r"Node condition Ready is (?:Unknown|False)",
+        NodeNotReady,
+    ),
+    k(
+        CSI,
+        "kubernetes-csi/external-provisioner pkg/controller/controller.go (Delete: a VolumeAttachment still names the volume, VolumeFailedDelete)",
+        r"persistentvolume \S+ is still attached to node \S+",
+        VolumeUnmountStuck,
+    ),
+    k(
         KUBELET,
         "pkg/volume/util/operationexecutor (block volumes)",
         r"UnmapVolume\.\S+ failed|UnmapDevice failed",
@@ -811,6 +823,14 @@ mod tests {
             (
                 "Output: mount.nfs4: Connection timed out",
                 VolumeMountFailed,
+            ),
+            (
+                "configuring worker node(s) custom-c9568e401fa4: Node condition MemoryPressure is Unknown. Node condition Ready is Unknown., waiting for probes: calico, kubelet",
+                NodeNotReady,
+            ),
+            (
+                r#"E0902 16:27:40.008434       1 controller.go:1512] delete "pvc-c6271b5f": volume deletion failed: persistentvolume pvc-c6271b5f is still attached to node debian-k8s"#,
+                VolumeUnmountStuck,
             ),
             (
                 "waiting for a volume to be created, either by external provisioner \"ebs.csi.aws.com\" or manually created by system administrator",
