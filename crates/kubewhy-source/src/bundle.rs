@@ -29,6 +29,10 @@ pub enum Layout {
     SupportBundleKit,
     /// A sonobuoy results tarball.
     Sonobuoy,
+    /// `kubectl cluster-info dump --output-directory`, archived: `nodes.json` at its top,
+    /// `<namespace>/pods.json` beside it. Known only to name it (`load_archive`): its files are
+    /// read as any dump's.
+    ClusterInfoDump,
 }
 
 impl Layout {
@@ -38,6 +42,7 @@ impl Layout {
             Layout::MustGather => "must-gather",
             Layout::SupportBundleKit => "support-bundle-kit bundle",
             Layout::Sonobuoy => "sonobuoy results",
+            Layout::ClusterInfoDump => "kubectl cluster-info dump",
         }
     }
 }
@@ -825,6 +830,8 @@ pub(crate) fn load_archive(
     };
     let mut direct = FileOut::named(name.to_string());
     let mut newest: Option<jiff::Timestamp> = None;
+    // A cluster-info dump's shape: (its `nodes.json`, a `<namespace>/pods.json`).
+    let mut dump_shape = (false, false);
     let (tx, rx) = std::sync::mpsc::sync_channel::<(Vec<Job>, Vec<bool>)>(1);
     let (mut outs, mut unknown) = std::thread::scope(|s| {
         let decoder = s.spawn(move || {
@@ -902,7 +909,10 @@ pub(crate) fn load_archive(
                     if role != Role::Unknown {
                         newest = newest.max(entry.mtime);
                     }
-                    if info.kubelet_version.is_none() && holds_nodes(entry.path) {
+                    let (dump_nodes, dump_pods) = dump_file(entry.path);
+                    dump_shape.0 |= dump_nodes;
+                    dump_shape.1 |= dump_pods;
+                    if info.kubelet_version.is_none() && (holds_nodes(entry.path) || dump_nodes) {
                         info.kubelet_version = kubelet_version(&bytes);
                     }
                     batch_bytes += bytes.len();
@@ -929,9 +939,24 @@ pub(crate) fn load_archive(
     });
     info.collected = info.collected.or(newest);
     quieten(&mut outs, &unknown, &mut info);
+    // Named after quieting: a dump's files are read, and their problems said, as any dump's.
+    if info.layout.is_none() && dump_shape == (true, true) {
+        info.layout = Some(Layout::ClusterInfoDump);
+    }
     unknown.push(false);
     outs.push(direct);
     (outs, info)
+}
+
+/// Whether `path` is a cluster-info dump's `nodes.json` (at the top, or under one directory)
+/// and whether it is one of its `<namespace>/pods.json`.
+fn dump_file(path: &str) -> (bool, bool) {
+    let parts: Vec<&str> = path.split('/').collect();
+    match parts.as_slice() {
+        ["nodes.json"] | [_, "nodes.json"] => (true, false),
+        [_, "pods.json"] | [_, _, "pods.json"] => (false, true),
+        _ => (false, false),
+    }
 }
 
 #[cfg(test)]

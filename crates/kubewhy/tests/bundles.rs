@@ -374,3 +374,39 @@ fn a_k3s_bundle_names_the_shared_causes() {
     );
     assert!(!text.contains("(unknown)"), "an invented object");
 }
+
+/// A `kubectl cluster-info dump` directory archived (with its top directory, or flat) is named as
+/// one in the summary line, and its files are read, their problems said, as any dump's.
+#[test]
+fn an_archived_cluster_info_dump_is_named_and_read_as_a_dump() {
+    let scratch = tempfile::tempdir().unwrap();
+    let dump =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/corrupt-among-good");
+    for (archive, args) in [("dump.tar.gz", vec!["czf"]), ("flat.tar.xz", vec!["cJf"])] {
+        let path = scratch.path().join(archive);
+        let mut tar = std::process::Command::new("tar");
+        tar.args(&args).arg(&path);
+        if archive.starts_with("flat") {
+            tar.arg("-C").arg(&dump).arg(".");
+        } else {
+            tar.arg("-C")
+                .arg(dump.parent().unwrap())
+                .arg("corrupt-among-good");
+        }
+        assert!(tar.status().unwrap().success());
+        let (v, stderr) = scan(&path);
+        assert!(
+            stderr.starts_with(&format!(
+                "kubewhy: kubectl cluster-info dump {}",
+                path.display()
+            )),
+            "{stderr}"
+        );
+        assert!(stderr.contains("3 file(s) read"), "{stderr}");
+        assert!(
+            stderr.contains("shop/events.json:8:85: EOF while parsing a string"),
+            "a dump's broken file is said, not quieted: {stderr}"
+        );
+        assert_eq!(v["findings"][0]["cause"], "image-not-found", "{v}");
+    }
+}
