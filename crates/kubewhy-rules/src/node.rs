@@ -138,7 +138,10 @@ fn with_pods(mut f: Finding, pods: &[&Pod]) -> Finding {
 fn not_ready_or_pleg(ctx: &Ctx, node: &Node, out: &mut Findings) {
     let name = &node.metadata.name;
     let ready = condition(&node.status.conditions, "Ready");
-    let not_ready = node.ready() == Some(false);
+    // Without its conditions (a describe cut before them), the node lifecycle controller's
+    // taint says it: `unreachable` for Ready=Unknown, `not-ready` for Ready=False.
+    let tainted = lifecycle_taint(node).filter(|_| ready.is_none());
+    let not_ready = node.ready() == Some(false) || tainted.is_some();
     let pleg_lines = pleg_lines(ctx, node, not_ready);
     let pleg_in_condition = ready.is_some_and(|c| c.message.contains("PLEG is not healthy"));
     if !not_ready && pleg_lines.is_empty() {
@@ -161,7 +164,41 @@ fn not_ready_or_pleg(ctx: &Ctx, node: &Node, out: &mut Findings) {
     if pods.is_empty() && not_ready_said_elsewhere(ctx, name) {
         return;
     }
-    out.push(not_ready_finding(ctx, node, &pods, &since));
+    let mut f = not_ready_finding(ctx, node, &pods, &since);
+    if let Some(taint) = tainted {
+        f = f.evidence(
+            EvidenceKind::Field,
+            Some(&node_key(node)),
+            "spec.taints",
+            format!(
+                "{taint} (the node lifecycle controller's: the node is {}; its conditions are not in the data)",
+                if taint.contains("unreachable") {
+                    "not reporting"
+                } else {
+                    "not ready"
+                }
+            ),
+        );
+    }
+    out.push(f);
+}
+
+/// The taint the node lifecycle controller puts on a node that is not ready
+/// (`node.kubernetes.io/unreachable` or `…/not-ready`, NoExecute first), as `key:effect`.
+fn lifecycle_taint(node: &Node) -> Option<String> {
+    let mut found: Vec<&kubewhy_model::objects::Taint> = node
+        .spec
+        .taints
+        .iter()
+        .filter(|t| {
+            matches!(
+                t.key.as_str(),
+                "node.kubernetes.io/unreachable" | "node.kubernetes.io/not-ready"
+            )
+        })
+        .collect();
+    found.sort_by_key(|t| t.effect != "NoExecute");
+    found.first().map(|t| format!("{}:{}", t.key, t.effect))
 }
 
 /// The kubelet's PLEG lines that count: on a Ready node, only a relist that took too long

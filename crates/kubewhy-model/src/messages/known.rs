@@ -682,6 +682,12 @@ pub const KNOWN: &[Known] = &[
         VolumeUnmountStuck,
     ),
     k(
+        KUBELET,
+        "pkg/volume/util/volumepathhandler (a block volume's loop device and map path, after a node restart)",
+        r"failed to unmap device from map path|couldn't find loopback device which takes file descriptor lock",
+        VolumeUnmountStuck,
+    ),
+    k(
         APPS,
         "AWS SDKs (a region only the metadata service knows)",
         r"Could not determine region from any metadata service",
@@ -823,6 +829,10 @@ mod tests {
             (
                 "Output: mount.nfs4: Connection timed out",
                 VolumeMountFailed,
+            ),
+            (
+                "failed to unmap device from map path. mapPath is empty",
+                VolumeUnmountStuck,
             ),
             (
                 "configuring worker node(s) custom-c9568e401fa4: Node condition MemoryPressure is Unknown. Node condition Ready is Unknown., waiting for probes: calico, kubelet",
