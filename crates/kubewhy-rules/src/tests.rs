@@ -731,3 +731,48 @@ items:
         .unwrap_or_else(|| panic!("{:#?}", d.findings));
     assert_eq!(f.cause, kubewhy_model::Cause::SecretMissing);
 }
+
+/// A node described without its conditions (a paste cut before them) is judged by the node
+/// lifecycle controller's taint; with its conditions, the conditions decide.
+#[test]
+fn a_node_without_conditions_is_judged_by_the_lifecycle_taint() {
+    let node = |status: &str| {
+        format!(
+            r#"
+apiVersion: v1
+kind: Node
+metadata: {{name: ha-03, uid: n1}}
+spec:
+  taints:
+  - {{key: node.kubernetes.io/unreachable, effect: NoSchedule}}
+  - {{key: node.kubernetes.io/unreachable, effect: NoExecute}}
+{status}"#
+        )
+    };
+    let d = diagnose_yaml(&node(""), "2026-11-27T11:00:00Z");
+    let f = d
+        .findings
+        .iter()
+        .find(|f| f.cause == kubewhy_model::Cause::NodeNotReady)
+        .unwrap_or_else(|| panic!("{:#?}", d.findings));
+    let e = f
+        .evidence
+        .iter()
+        .find(|e| e.source == "spec.taints")
+        .unwrap();
+    assert!(
+        e.quote.starts_with("node.kubernetes.io/unreachable:NoExecute (the node lifecycle controller's: the node is not reporting"),
+        "{}",
+        e.quote
+    );
+    let ready =
+        "status:\n  conditions:\n  - {type: Ready, status: \"True\", reason: KubeletReady}\n";
+    let d = diagnose_yaml(&node(ready), "2026-11-27T11:00:00Z");
+    assert!(
+        d.findings
+            .iter()
+            .all(|f| f.cause != kubewhy_model::Cause::NodeNotReady),
+        "{:#?}",
+        d.findings
+    );
+}
