@@ -258,7 +258,117 @@ fn check_pod(
     if !pod.metadata.finalizers.is_empty() {
         return;
     }
+    if let Some(f) = node_silent(&d) {
+        out.push(f);
+        return;
+    }
     out.push(kubelet(&d));
+}
+
+/// How long a pod bound to a node may wait for its kubelet before that kubelet counts as silent.
+const KUBELET_SILENT_AFTER_SECS: i64 = 600;
+
+/// The node is not in the data (a `get pods -o wide` pasted without `get nodes`), but its other
+/// pods show its kubelet is not there: pods bound to it that it has not started for ten minutes
+/// (DaemonSet pods above all), or every pod of the data on it being deleted, none confirmed.
+/// Low confidence: the node's own state settles it.
+fn node_silent(d: &Deleting) -> Option<Finding> {
+    let (info, snap, now) = (d.info, d.ctx.snap, d.ctx.now);
+    let node_name = d.node_name.as_str();
+    if node_name.is_empty() || snap.node(node_name).is_some() || snap.nodes_known() {
+        return None;
+    }
+    let on_node: Vec<&kubewhy_model::objects::Pod> = snap.pods_on_node(node_name).collect();
+    let unstarted: Vec<&kubewhy_model::objects::Pod> = on_node
+        .iter()
+        .copied()
+        .filter(|p| {
+            p.metadata.deletion_timestamp.is_none()
+                && p.status.phase == "Pending"
+                && !p
+                    .status
+                    .container_statuses
+                    .iter()
+                    .any(|c| c.state.running.is_some())
+                && p.metadata
+                    .creation_timestamp
+                    .is_some_and(|t| now.as_second() - t.as_second() > KUBELET_SILENT_AFTER_SECS)
+        })
+        .collect();
+    let deleting = on_node
+        .iter()
+        .filter(|p| p.metadata.deletion_timestamp.is_some())
+        .count();
+    let all_deleting = deleting >= 2 && deleting == on_node.len();
+    if unstarted.is_empty() && !all_deleting {
+        return None;
+    }
+    let mut said = Vec::new();
+    if !unstarted.is_empty() {
+        let daemons = unstarted
+            .iter()
+            .filter(|p| {
+                p.metadata
+                    .controller()
+                    .is_some_and(|o| o.kind == "DaemonSet")
+            })
+            .count();
+        let oldest = unstarted
+            .iter()
+            .filter_map(|p| p.metadata.creation_timestamp)
+            .min()
+            .map(|t| human_duration(now.as_second() - t.as_second()))
+            .unwrap_or_default();
+        let names: Vec<&str> = unstarted
+            .iter()
+            .take(3)
+            .map(|p| p.metadata.name.as_str())
+            .collect();
+        said.push(format!(
+            "{} pod(s) bound to {node_name} not started by its kubelet, the oldest for {oldest}{} ({}{})",
+            unstarted.len(),
+            if daemons > 0 {
+                format!(", {daemons} of them a DaemonSet's, which run on every working node")
+            } else {
+                String::new()
+            },
+            names.join(", "),
+            if unstarted.len() > names.len() { ", …" } else { "" }
+        ));
+    }
+    if all_deleting {
+        said.push(format!(
+            "every pod of the data on {node_name} ({deleting}) is being deleted and none has been confirmed stopped"
+        ));
+    }
+    let f = Finding::new(
+        Cause::NodeUnreachable,
+        Severity::Warning,
+        format!("The pod's node {node_name} looks down: its kubelet neither starts nor stops pods, so nothing confirms the pod stopped"),
+    )
+    .object(info.key.clone())
+    .group(format!("node|{node_name}"))
+    .confidence(Confidence::Low)
+    .evidence(
+        EvidenceKind::Analysis,
+        Some(&info.key),
+        format!("the pods on node {node_name}"),
+        said.join("; "),
+    )
+    .evidence(
+        EvidenceKind::Absence,
+        Some(&info.key),
+        "spec.nodeName",
+        format!("Node {node_name} is not in the data: its Ready condition would settle it"),
+    );
+    Some(
+        d.del_ev(f)
+            .explain(format!("The API server waits for the kubelet on {node_name} to report the pod's containers stopped before removing it. The node is not in the data, but its other pods say its kubelet is not working: pods bound to it are neither started nor stopped. A node whose kubelet is down (the machine off, a crash, a network partition) keeps its pods Terminating until it comes back or its Node object is deleted."))
+            .step("Settle it: the node's state", Some(format!("kubectl get node {node_name}; kubectl describe node {node_name}")), RiskLevel::None, "")
+            .step("Bring the node back (kubelet, network, machine)", None, RiskLevel::None, "")
+            .step("If the machine is gone for good, delete the Node object: the pod GC then removes its pods", Some(format!("kubectl delete node {node_name}")), RiskLevel::Medium, "Only when the machine is really off: its pods would otherwise run unseen.")
+            .step("Force-delete the pod only when you know the machine is down", Some(d.force_cmd.clone()), RiskLevel::High, d.force_note),
+    )
 }
 
 /// Inside its grace period: nothing is stuck yet (unless its data says why it is being

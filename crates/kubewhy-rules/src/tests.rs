@@ -776,3 +776,55 @@ spec:
         d.findings
     );
 }
+
+/// Without the node in the data, its other pods tell a kubelet that is gone: a pod bound to it
+/// and not started for hours, or every pod on it being deleted.
+#[test]
+fn a_terminating_pod_on_a_node_whose_kubelet_starts_nothing_is_node_unreachable() {
+    let yaml = r#"
+apiVersion: v1
+kind: List
+items:
+- apiVersion: v1
+  kind: Pod
+  metadata: {name: api-1, namespace: shop, uid: p1, creationTimestamp: "2026-11-27T05:00:00Z",
+    deletionTimestamp: "2026-11-27T09:00:00Z", deletionGracePeriodSeconds: 30}
+  spec: {nodeName: w1, containers: [{name: main, image: api:1}]}
+  status: {phase: Running}
+- apiVersion: v1
+  kind: Pod
+  metadata: {name: calico-node-x1, namespace: kube-system, uid: p2, creationTimestamp: "2026-11-27T08:00:00Z",
+    ownerReferences: [{kind: DaemonSet, name: calico-node, uid: d1, controller: true}]}
+  spec: {nodeName: w1, containers: [{name: calico, image: calico:1}]}
+  status: {phase: Pending}
+"#;
+    let d = diagnose_yaml(yaml, "2026-11-27T11:00:00Z");
+    let f = d
+        .findings
+        .iter()
+        .find(|f| f.cause == kubewhy_model::Cause::NodeUnreachable)
+        .unwrap_or_else(|| panic!("{:#?}", d.findings));
+    assert_eq!(f.objects[0].name, "api-1");
+    assert_eq!(f.confidence, kubewhy_model::Confidence::Low);
+    let e = f
+        .evidence
+        .iter()
+        .find(|e| e.source == "the pods on node w1")
+        .unwrap();
+    assert_eq!(
+        e.quote,
+        "1 pod(s) bound to w1 not started by its kubelet, the oldest for 3h0m, 1 of them a DaemonSet's, which run on every working node (calico-node-x1)"
+    );
+    // With the node in the data, Ready, its own state decides: no such guess.
+    let with_node = format!(
+        "{yaml}- apiVersion: v1\n  kind: Node\n  metadata: {{name: w1, uid: n1}}\n  status: {{conditions: [{{type: Ready, status: \"True\"}}]}}\n"
+    );
+    let d = diagnose_yaml(&with_node, "2026-11-27T11:00:00Z");
+    assert!(
+        d.findings
+            .iter()
+            .all(|f| f.cause != kubewhy_model::Cause::NodeUnreachable),
+        "{:#?}",
+        d.findings
+    );
+}
