@@ -274,6 +274,8 @@ pub(crate) fn for_each_entry(
         }
     };
     let budget = Budget::default();
+    // An archive read inside this one, on this thread, spends this budget.
+    let _reading = Reading::enter(&budget);
     // Small reads of the compressed file: what counts as read is what the decoder took, to within
     // 32 KiB (a bomb stops within 200 × 32 KiB of the limit).
     let counted = BufReader::with_capacity(
@@ -326,23 +328,54 @@ pub(crate) fn for_each_entry(
     links_inside
 }
 
-/// `for_each_entry` for a zip held in memory: an archive inside an archive (support-bundle-kit's
-/// `nodes/<node>.zip`), read by the same rules and limits, its ratio counted against its own
-/// compressed size (the outer archive's budget already counted those bytes).
+/// `for_each_zip_entry_in` for a zip held in memory: an archive inside an archive
+/// (support-bundle-kit's `nodes/<node>.zip`), read by the same rules and limits. Inside an
+/// archive being read on this thread it spends that archive's budget: what it expands to counts
+/// with the rest, against the outer archive's compressed bytes (which hold it), and a stop is
+/// said once, for the outer archive. Alone (a bundle's directory), it has a budget of its own.
 pub(crate) fn for_each_zip_entry_in(
     name: &str,
     bytes: &[u8],
     warnings: &mut Vec<InputWarning>,
     each: &mut dyn FnMut(&Entry, &mut dyn Read) -> ControlFlow<()>,
 ) -> usize {
-    let budget = Budget::default();
+    let parent = READING.with(|r| r.borrow().clone());
+    let budget = parent.clone().unwrap_or_default();
+    // The outer archive counted these bytes already: the nested reads are not counted again.
     let counted = Counted {
         inner: std::io::Cursor::new(bytes),
-        n: budget.compressed.clone(),
+        n: if parent.is_some() {
+            Rc::new(Cell::new(0))
+        } else {
+            budget.compressed.clone()
+        },
     };
     let links = zip_entries(name, counted, &budget, warnings, each);
-    budget.say_tripped(name, warnings);
+    if parent.is_none() {
+        budget.say_tripped(name, warnings);
+    }
     links
+}
+
+thread_local! {
+    /// The budget of the archive `for_each_entry` is reading on this thread.
+    static READING: std::cell::RefCell<Option<Budget>> = const { std::cell::RefCell::new(None) };
+}
+
+/// While alive, `budget` is the archive being read on this thread (the previous one back after).
+struct Reading(Option<Budget>);
+
+impl Reading {
+    fn enter(budget: &Budget) -> Reading {
+        Reading(READING.with(|r| r.replace(Some(budget.clone()))))
+    }
+}
+
+impl Drop for Reading {
+    fn drop(&mut self) {
+        let previous = self.0.take();
+        READING.with(|r| *r.borrow_mut() = previous);
+    }
 }
 
 /// What a walk through an archive says: each refused entry once (at most `MAX_SAID`, then how
@@ -742,6 +775,82 @@ mod tests {
             // Stopped within 200 times what the decoder took, not at the end of the entry.
             assert!(got[0].1.len() < 40 << 20, "{codec:?}: {}", got[0].1.len());
         }
+    }
+
+    /// A zip of `entries` (deflated).
+    fn zip_of(entries: &[(&str, Vec<u8>)]) -> Vec<u8> {
+        use std::io::Write;
+        let mut z = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+        for (path, data) in entries {
+            z.start_file(*path, zip::write::SimpleFileOptions::default())
+                .unwrap();
+            z.write_all(data).unwrap();
+        }
+        z.finish().unwrap().into_inner()
+    }
+
+    /// An archive inside an archive spends its parent's budget: the nested bomb stops the
+    /// whole archive, said once, for the outer archive; alone, a zip has a budget of its own.
+    #[test]
+    fn a_nested_archive_spends_its_parents_budget() {
+        let inner = zip_of(&[("kubelet.log", vec![0u8; 48 << 20])]);
+        let outer = compress(
+            Codec::Gzip,
+            &tar_of(&[
+                ("b/nodes/n1.zip", inner.clone()),
+                ("b/after.json", b"{}".to_vec()),
+            ]),
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("outer.tar.gz");
+        std::fs::write(&path, &outer).unwrap();
+        let (mut warnings, mut nested, mut outer_entries) = (Vec::new(), Vec::new(), Vec::new());
+        for_each_entry(
+            "outer.tar.gz",
+            &path,
+            Format::Tar(Some(Codec::Gzip)),
+            &mut warnings,
+            &mut |e, r| {
+                outer_entries.push(e.path.to_string());
+                let mut bytes = Vec::new();
+                let _ = r.read_to_end(&mut bytes);
+                if e.path.ends_with(".zip") {
+                    let mut inner_warnings = Vec::new();
+                    for_each_zip_entry_in(e.path, &bytes, &mut inner_warnings, &mut |ie, ir| {
+                        let mut data = Vec::new();
+                        let _ = ir.read_to_end(&mut data);
+                        nested.push((ie.path.to_string(), data.len()));
+                        ControlFlow::Continue(())
+                    });
+                    assert!(
+                        inner_warnings.is_empty(),
+                        "said by the outer archive: {inner_warnings:?}"
+                    );
+                }
+                ControlFlow::Continue(())
+            },
+        );
+        let said: Vec<String> = warnings.iter().map(|w| w.to_string()).collect();
+        assert_eq!(said.len(), 1, "{said:?}");
+        assert!(
+            said[0].starts_with("outer.tar.gz: expands more than 200 times its compressed size"),
+            "{said:?}"
+        );
+        assert!(nested[0].1 < 40 << 20, "stopped early: {nested:?}");
+        // The outer archive stops there too: nothing after the bomb is read.
+        assert_eq!(outer_entries, ["b/nodes/n1.zip"]);
+        // Alone, the same zip is stopped by a budget of its own and says so itself.
+        let mut alone = Vec::new();
+        for_each_zip_entry_in("n1.zip", &inner, &mut alone, &mut |_, r| {
+            let _ = std::io::copy(r, &mut std::io::sink());
+            ControlFlow::Continue(())
+        });
+        assert!(
+            alone
+                .iter()
+                .any(|w| w.to_string().contains("an archive bomb")),
+            "{alone:?}"
+        );
     }
 
     #[test]

@@ -858,6 +858,20 @@ pub(crate) fn load_archive(
                     info.not_needed += 1;
                     return ControlFlow::Continue(());
                 }
+                // A node's archive is read here, on the archive's thread, so that it spends the
+                // archive's budget (`archive::for_each_zip_entry_in`).
+                Role::NodeArchive => {
+                    let mut bytes = Vec::new();
+                    if let Err(e) = reader.take(MAX_ENTRY + 1).read_to_end(&mut bytes) {
+                        if e.kind() != std::io::ErrorKind::FileTooLarge {
+                            direct.warn(warn_file(&entry_name, format!("cannot read: {e}")));
+                        }
+                        return ControlFlow::Continue(());
+                    }
+                    info.read += 1;
+                    node_archive(&entry_name, &bytes, anchor, &mut direct);
+                    return ControlFlow::Continue(());
+                }
                 Role::ContainerLog { .. } | Role::NodeLog => {
                     info.read += 1;
                     if matches!(role, Role::ContainerLog { .. }) {
