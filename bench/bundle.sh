@@ -74,7 +74,9 @@ flag() { case $1 in gz) echo -z ;; xz) echo -J ;; zst) echo --zstd ;; bz2) echo 
 for c in $CODECS; do
   tar -c "$(flag "$c")" -f "$DATA/bundle.tar.$c" -C "$DATA" "$TOP"
 done
-GZ=$(stat -c %s "$DATA/bundle.tar.gz")
+# The first codec's archive is the one the others and the directory are compared with.
+FIRST=${CODECS%% *}
+PACKED=$(stat -c %s "$DATA/bundle.tar.$FIRST")
 FILES=$(find "$DATA/$TOP" -type f | wc -l)
 rm -rf "$DATA/gen"
 
@@ -95,7 +97,7 @@ measure() {
 }
 untar() { rm -rf "$DATA/x" && mkdir -p "$DATA/x" && tar -x "$(flag "$1")" -f "$DATA/bundle.tar.$1" -C "$DATA/x"; }
 cat "$DATA"/bundle.tar.* >/dev/null
-measure warmup "$BIN" scan --from "$DATA/bundle.tar.gz" -A -o json >/dev/null
+measure warmup "$BIN" scan --from "$DATA/bundle.tar.$FIRST" -A -o json >/dev/null
 RESULTS=$(mktemp)
 for _ in $(seq "$RUNS"); do
   for c in $CODECS; do
@@ -106,13 +108,13 @@ for _ in $(seq "$RUNS"); do
 done
 for c in $CODECS; do
   { "$BIN" scan --from "$DATA/bundle.tar.$c" -A -o json 2>/dev/null || true; } | python3 -c 'import json,sys; [print(c, n) for c, n in sorted((f["cause"], len(f["objects"])) for f in json.load(sys.stdin)["findings"])]' >"$DATA/archive-$c.causes"
-  cmp -s "$DATA/archive-gz.causes" "$DATA/archive-$c.causes" || { echo "the .tar.$c and the .tar.gz disagree"; exit 1; }
+  cmp -s "$DATA/archive-$FIRST.causes" "$DATA/archive-$c.causes" || { echo "the .tar.$c and the .tar.$FIRST disagree"; exit 1; }
   echo "tar.$c: $(( $(stat -c %s "$DATA/bundle.tar.$c") / 1048576 )) MiB"
 done
-{ "$BIN" scan --from "$DATA/bundle.tar.gz" -A -o json 2>"$DATA/archive.err" || true; } | python3 -c 'import json,sys; [print(c, n) for c, n in sorted((f["cause"], len(f["objects"])) for f in json.load(sys.stdin)["findings"])]' >"$DATA/archive.causes"
+{ "$BIN" scan --from "$DATA/bundle.tar.$FIRST" -A -o json 2>"$DATA/archive.err" || true; } | python3 -c 'import json,sys; [print(c, n) for c, n in sorted((f["cause"], len(f["objects"])) for f in json.load(sys.stdin)["findings"])]' >"$DATA/archive.causes"
 { "$BIN" scan --from "$DATA/x/$TOP" -A -o json 2>/dev/null || true; } | python3 -c 'import json,sys; [print(c, n) for c, n in sorted((f["cause"], len(f["objects"])) for f in json.load(sys.stdin)["findings"])]' >"$DATA/dir.causes"
 cmp -s "$DATA/archive.causes" "$DATA/dir.causes" || { echo "the archive and the directory disagree"; diff "$DATA/archive.causes" "$DATA/dir.causes" | head; exit 1; }
-echo "bundle: $FILES files, $((SIZE / 1048576)) MiB uncompressed, $((GZ / 1048576)) MiB as .tar.gz; $(grep -c . "$DATA/archive.causes") findings, the same from the archive and the directory"
+echo "bundle: $FILES files, $((SIZE / 1048576)) MiB uncompressed, $((PACKED / 1048576)) MiB as .tar.$FIRST; $(grep -c . "$DATA/archive.causes") findings, the same from the archive and the directory"
 head -1 "$DATA/archive.err"
 echo "| what | median s | median peak RSS MiB |"
 echo "|---|---:|---:|"

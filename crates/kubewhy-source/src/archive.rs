@@ -63,10 +63,66 @@ impl Codec {
     fn decoder<'r>(self, r: impl std::io::BufRead + 'r) -> std::io::Result<Box<dyn Read + 'r>> {
         Ok(match self {
             Codec::Gzip => Box::new(flate2::bufread::MultiGzDecoder::new(r)),
-            Codec::Xz => Box::new(liblzma::bufread::XzDecoder::new_multi_decoder(r)),
+            Codec::Xz => Box::new(XzStreams::new(r)?),
             Codec::Zstd => Box::new(zstd::stream::read::Decoder::with_buffer(r)?),
             Codec::Bzip2 => Box::new(bzip2::bufread::MultiBzDecoder::new(r)),
         })
+    }
+}
+
+/// An .xz file decoded on every core when it holds several blocks (`xz -T0`, pixz), one stream
+/// after another when several were concatenated (`cat a.xz b.xz`; the padding between them
+/// skipped). liblzma's threaded decoder reads one stream; this starts the next.
+struct XzStreams<R: std::io::BufRead> {
+    current: Option<liblzma::bufread::XzDecoder<R>>,
+}
+
+impl<R: std::io::BufRead> XzStreams<R> {
+    fn new(r: R) -> std::io::Result<Self> {
+        Ok(XzStreams {
+            current: Some(liblzma::bufread::XzDecoder::new_stream(r, Self::stream()?)),
+        })
+    }
+
+    /// A threaded decoder: one thread per core, memory without limit (the archive's budget
+    /// stops a bomb), at most 1 GiB of it for threading before it falls back to one thread.
+    fn stream() -> std::io::Result<liblzma::stream::Stream> {
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get() as u32);
+        liblzma::stream::MtStreamBuilder::new()
+            .threads(threads)
+            .memlimit_threading(1 << 30)
+            .memlimit_stop(u64::MAX)
+            .timeout_ms(300)
+            .decoder()
+            .map_err(std::io::Error::other)
+    }
+}
+
+impl<R: std::io::BufRead> Read for XzStreams<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        loop {
+            let Some(d) = self.current.as_mut() else {
+                return Ok(0);
+            };
+            let n = d.read(buf)?;
+            if n > 0 || buf.is_empty() {
+                return Ok(n);
+            }
+            // This stream ended: another may follow, after stream padding (zeros).
+            let mut r = self.current.take().expect("a decoder").into_inner();
+            loop {
+                let head = r.fill_buf()?;
+                if head.is_empty() {
+                    return Ok(0);
+                }
+                let zeros = head.iter().take_while(|b| **b == 0).count();
+                if zeros == 0 {
+                    break;
+                }
+                r.consume(zeros);
+            }
+            self.current = Some(liblzma::bufread::XzDecoder::new_stream(r, Self::stream()?));
+        }
     }
 }
 
@@ -775,6 +831,49 @@ mod tests {
             // Stopped within 200 times what the decoder took, not at the end of the entry.
             assert!(got[0].1.len() < 40 << 20, "{codec:?}: {}", got[0].1.len());
         }
+    }
+
+    /// An .xz of several blocks (as `xz -T0` writes) is decoded whole, and so are two of them
+    /// concatenated with stream padding between.
+    #[test]
+    fn an_xz_of_many_blocks_and_padded_streams_is_read_whole() {
+        use std::io::Write;
+        let entries: Vec<(String, Vec<u8>)> = (0..40)
+            .map(|i| {
+                (
+                    format!("b/cluster-resources/pods/ns{i}.json"),
+                    vec![b'{'; 50_000],
+                )
+            })
+            .collect();
+        let borrowed: Vec<(&str, Vec<u8>)> = entries
+            .iter()
+            .map(|(p, d)| (p.as_str(), d.clone()))
+            .collect();
+        let tar = tar_of(&borrowed);
+        let stream = liblzma::stream::MtStreamBuilder::new()
+            .threads(2)
+            .block_size(256 << 10)
+            .preset(1)
+            .encoder()
+            .unwrap();
+        let mut e = liblzma::write::XzEncoder::new_stream(Vec::new(), stream);
+        e.write_all(&tar).unwrap();
+        let one = e.finish().unwrap();
+        let (format, got, warnings) = walk(&one);
+        assert_eq!(format, Some(Format::Tar(Some(Codec::Xz))));
+        assert!(warnings.is_empty(), "{warnings:?}");
+        assert_eq!(got.len(), 40);
+        assert!(got.iter().all(|(_, d)| d.len() == 50_000));
+        // The same stream twice, four zero bytes of stream padding between: a tar of the entries
+        // twice (tar stops at the first end-of-archive, so only the first copy's entries count).
+        let mut two = one.clone();
+        two.extend_from_slice(&[0, 0, 0, 0]);
+        two.extend_from_slice(&one);
+        let mut d = XzStreams::new(std::io::BufReader::new(&two[..])).unwrap();
+        let mut out = Vec::new();
+        d.read_to_end(&mut out).unwrap();
+        assert_eq!(out.len(), tar.len() * 2);
     }
 
     /// A zip of `entries` (deflated).
