@@ -427,7 +427,19 @@ pub fn load_onto(base: Snapshot, inputs: Vec<Input>, now: Option<jiff::Timestamp
                         jobs.extend(planned);
                         dir_bundles.push((info, start..jobs.len(), unknown));
                     }
-                    None => jobs.extend(found),
+                    // Not a bundle: its files as any directory's, an archive among them
+                    // (`--from ~/Downloads/`) read as an archive.
+                    None => {
+                        for job in found {
+                            match job {
+                                Job::File(f) => match archive::sniff(&f) {
+                                    Some(format) => archives.push((f, format)),
+                                    None => jobs.push(Job::File(f)),
+                                },
+                                job => jobs.push(job),
+                            }
+                        }
+                    }
                 }
             }
             Input::Path(p) => collect_files(&p, &mut jobs, &mut warnings),

@@ -410,3 +410,31 @@ fn an_archived_cluster_info_dump_is_named_and_read_as_a_dump() {
         assert_eq!(v["findings"][0]["cause"], "image-not-found", "{v}");
     }
 }
+
+/// A directory that holds an archive beside other files (`--from ~/Downloads/`) reads the archive
+/// as an archive, and the rest as any directory's files.
+#[test]
+fn an_archive_inside_a_plain_directory_is_read_as_an_archive() {
+    let scratch = tempfile::tempdir().unwrap();
+    std::fs::copy(
+        fixtures().join("support-bundle.tar.gz"),
+        scratch.path().join("support-bundle.tar.gz"),
+    )
+    .unwrap();
+    let (alone, _) = scan(&fixtures().join("support-bundle.tar.gz"));
+    let (v, stderr) = scan(scratch.path());
+    assert!(
+        stderr.contains("kubewhy: troubleshoot.sh bundle ") && stderr.contains("(tar.gz archive)"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("decompress it first"), "{stderr}");
+    let causes = |v: &Value| {
+        v["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f["cause"].as_str().unwrap().to_string())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(causes(&v), causes(&alone));
+}
