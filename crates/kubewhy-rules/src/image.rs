@@ -202,26 +202,8 @@ fn check_container(
 /// and whether they exist. Only names are shown, never credentials.
 fn auth_evidence(mut f: Finding, ctx: &Ctx, info: &PodInfo, registry: &str) -> Finding {
     let snap = ctx.snap;
-    let mut names: Vec<String> = info
-        .pod
-        .spec
-        .image_pull_secrets
-        .iter()
-        .map(|s| s.name.to_string())
-        .collect();
-    let sa = info
-        .pod
-        .spec
-        .service_account_name
-        .clone()
-        .unwrap_or_else(|| "default".into());
-    if let Some(acct) = snap
-        .service_accounts
-        .iter()
-        .find(|s| s.metadata.ns() == info.ns() && s.metadata.name == sa)
-    {
-        names.extend(acct.image_pull_secrets.iter().map(|s| s.name.to_string()));
-    }
+    let names = crate::podinfo::pull_secret_names(snap, info.pod);
+    let sa = crate::podinfo::service_account(info.pod);
     if names.is_empty() {
         f = f.evidence(
             EvidenceKind::Field,

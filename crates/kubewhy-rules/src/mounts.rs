@@ -268,22 +268,8 @@ pub fn keys_needed(
                 .is_some_and(|w| matches!(w.reason.as_str(), "ImagePullBackOff" | "ErrImagePull"))
         });
         if pulling {
-            let sa = pod
-                .spec
-                .service_account_name
-                .as_deref()
-                .unwrap_or("default");
-            let account = snap
-                .service_accounts
-                .iter()
-                .find(|s| s.metadata.ns() == info.ns() && s.metadata.name == sa);
-            for n in pod
-                .spec
-                .image_pull_secrets
-                .iter()
-                .chain(account.into_iter().flat_map(|a| &a.image_pull_secrets))
-            {
-                want("Secret", info.ns(), &n.name);
+            for n in crate::podinfo::pull_secret_names(snap, pod) {
+                want("Secret", info.ns(), &n);
             }
         }
     }

@@ -319,6 +319,30 @@ pub(crate) fn unexplained_reason(snap: &Snapshot, info: &PodInfo) -> String {
     String::new()
 }
 
+/// The service account a pod runs as (`default` when its spec names none).
+pub(crate) fn service_account(pod: &Pod) -> &str {
+    pod.spec
+        .service_account_name
+        .as_deref()
+        .unwrap_or("default")
+}
+
+/// The pull secrets the kubelet uses for `pod`: its own `imagePullSecrets`, then its service
+/// account's (when the snapshot holds the account). Names only.
+pub(crate) fn pull_secret_names(snap: &Snapshot, pod: &Pod) -> Vec<String> {
+    let sa = service_account(pod);
+    let account = snap
+        .service_accounts
+        .iter()
+        .find(|s| s.metadata.ns() == pod.metadata.ns() && s.metadata.name == sa);
+    pod.spec
+        .image_pull_secrets
+        .iter()
+        .chain(account.into_iter().flat_map(|a| &a.image_pull_secrets))
+        .map(|s| s.name.to_string())
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

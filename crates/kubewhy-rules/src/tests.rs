@@ -32,6 +32,17 @@ pub(crate) fn diagnose_yaml(yaml: &str, now: &str) -> crate::Diagnosis {
     crate::diagnose(&snapshot_of(yaml, now))
 }
 
+/// The diagnosis's finding of `cause` (the findings shown when there is none).
+pub(crate) fn finding_of(
+    d: &crate::Diagnosis,
+    cause: kubewhy_model::Cause,
+) -> &kubewhy_model::Finding {
+    d.findings
+        .iter()
+        .find(|f| f.cause == cause)
+        .unwrap_or_else(|| panic!("no {cause:?} finding: {:#?}", d.findings))
+}
+
 /// The snapshot of YAML text and its diagnosis.
 pub(crate) fn snapshot_and_diagnosis(
     yaml: &str,
@@ -750,11 +761,7 @@ spec:
         )
     };
     let d = diagnose_yaml(&node(""), "2026-11-27T11:00:00Z");
-    let f = d
-        .findings
-        .iter()
-        .find(|f| f.cause == kubewhy_model::Cause::NodeNotReady)
-        .unwrap_or_else(|| panic!("{:#?}", d.findings));
+    let f = finding_of(&d, kubewhy_model::Cause::NodeNotReady);
     let e = f
         .evidence
         .iter()
@@ -799,11 +806,7 @@ items:
   status: {phase: Pending}
 "#;
     let d = diagnose_yaml(yaml, "2026-11-27T11:00:00Z");
-    let f = d
-        .findings
-        .iter()
-        .find(|f| f.cause == kubewhy_model::Cause::NodeUnreachable)
-        .unwrap_or_else(|| panic!("{:#?}", d.findings));
+    let f = finding_of(&d, kubewhy_model::Cause::NodeUnreachable);
     assert_eq!(f.objects[0].name, "api-1");
     assert_eq!(f.confidence, kubewhy_model::Confidence::Low);
     let e = f

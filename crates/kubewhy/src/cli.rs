@@ -188,6 +188,29 @@ impl SourceArgs {
         Ok(self.context.first().cloned())
     }
 
+    /// `-l`, parsed.
+    pub(crate) fn selector(&self) -> anyhow::Result<Option<kubewhy_model::selector::Selector>> {
+        self.selector
+            .as_deref()
+            .map(|s| {
+                kubewhy_model::selector::Selector::parse(s).map_err(|e| anyhow::anyhow!("-l: {e}"))
+            })
+            .transpose()
+    }
+
+    /// `--now`, parsed.
+    pub(crate) fn now(&self) -> anyhow::Result<Option<jiff::Timestamp>> {
+        use anyhow::Context;
+        self.now
+            .as_deref()
+            .map(|s| {
+                s.parse::<jiff::Timestamp>().with_context(|| {
+                    format!("--now {s:?} is not an RFC 3339 time (e.g. 2026-11-22T10:00:00Z)")
+                })
+            })
+            .transpose()
+    }
+
     /// Offline data (files, the demo, a text) rather than a live cluster.
     pub(crate) fn is_offline(&self) -> bool {
         self.demo || !self.from.is_empty() || self.text.is_some()

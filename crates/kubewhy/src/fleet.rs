@@ -32,18 +32,8 @@ pub(crate) fn scan(args: ScanArgs) -> Result<u8> {
     if !args.src.node_logs.is_empty() {
         bail!("--node-logs belongs to one cluster: scan it alone with one --context");
     }
-    let selector = match &args.src.selector {
-        Some(s) => Some(
-            kubewhy_model::selector::Selector::parse(s).map_err(|e| anyhow::anyhow!("-l: {e}"))?,
-        ),
-        None => None,
-    };
-    let now = match &args.src.now {
-        Some(s) => Some(s.parse::<jiff::Timestamp>().map_err(|_| {
-            anyhow::anyhow!("--now {s:?} is not an RFC 3339 time (e.g. 2026-11-22T10:00:00Z)")
-        })?),
-        None => None,
-    };
+    let selector = args.src.selector()?;
+    let now = args.src.now()?;
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
@@ -176,21 +166,7 @@ async fn one_cluster(
         Ok(l) => l,
         Err(e) => return failed(format!("kubewhy failed reading it: {e}"), server),
     };
-    // The kubelet settings of the nodes the rate-limit check would judge, as a one-cluster scan.
-    let nodes = kubewhy_rules::configz_candidates(&loaded.snapshot, kubewhy_live::MAX_CONFIGZ);
-    if !nodes.is_empty() {
-        let (settings, mut more) = kubewhy_live::kubelet_configz(&opts, &nodes).await;
-        loaded.snapshot.node.configz = settings;
-        loaded.warnings.append(&mut more);
-    }
-    let wanted = kubewhy_rules::keys_needed(&loaded.snapshot, kubewhy_live::MAX_KEYED);
-    if !wanted.is_empty() {
-        let (read, mut more) = kubewhy_live::read_keys(&opts, &wanted).await;
-        for (kind, obj) in read {
-            loaded.snapshot.keys_read(kind, obj);
-        }
-        loaded.warnings.append(&mut more);
-    }
+    crate::source::live_extras(&opts, &mut loaded).await;
     let mut warnings = problems;
     warnings.append(&mut loaded.warnings);
     loaded.warnings = warnings;

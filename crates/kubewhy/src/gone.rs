@@ -82,12 +82,7 @@ pub(crate) struct GoneAnswer {
 
 /// Reads every source `args` name and weighs them; warnings on stderr unless `src.quiet`.
 pub(crate) fn answer(args: &GoneArgs) -> Result<GoneAnswer> {
-    let selector = match &args.src.selector {
-        Some(s) => Some(
-            kubewhy_model::selector::Selector::parse(s).map_err(|e| anyhow::anyhow!("-l: {e}"))?,
-        ),
-        None => None,
-    };
+    let selector = args.src.selector()?;
     let (pod_ns, pod, owner) = asked_about(args)?;
     let mut src = args.src.clone();
     if let Some(ns) = &pod_ns {

@@ -219,13 +219,7 @@ impl Kubewhy {
         let mut argv = vec!["scan".to_string()];
         push_opt(&mut argv, "--namespace", &p.namespace);
         push_opt(&mut argv, "--now", &p.now);
-        let text = p.text;
-        blocking(move || {
-            let (mut args, target) = scan_args(argv)?;
-            args.src.text = Some(text);
-            diagnosis(args, target)
-        })
-        .await
+        diagnose(argv, None, Some(p.text)).await
     }
 
     #[tool(
@@ -241,22 +235,12 @@ impl Kubewhy {
             Ok(path) => path,
             Err(e) => return refused(e),
         };
-        let mut argv = match &p.pod {
-            Some(_) => vec!["pod".to_string()],
-            None => vec!["scan".to_string()],
-        };
+        let mut argv = scan_or_pod(&p.pod);
         argv.push(format!("--from={}", path.display()));
         push_opt(&mut argv, "--namespace", &p.namespace);
         push_opt(&mut argv, "--selector", &p.selector);
         push_opt(&mut argv, "--now", &p.now);
-        if let Some(pod) = &p.pod {
-            argv.extend(["--".to_string(), pod.clone()]);
-        }
-        blocking(move || {
-            let (args, target) = scan_args(argv)?;
-            diagnosis(args, target)
-        })
-        .await
+        diagnose(argv, p.pod, None).await
     }
 
     #[tool(
@@ -267,24 +251,14 @@ impl Kubewhy {
         if self.no_cluster {
             return no_cluster();
         }
-        let mut argv = match &p.pod {
-            Some(_) => vec!["pod".to_string()],
-            None => vec!["scan".to_string()],
-        };
+        let mut argv = scan_or_pod(&p.pod);
         self.push_cluster(&mut argv, &p.context);
         push_opt(&mut argv, "--namespace", &p.namespace);
         if p.all_namespaces && p.namespace.is_none() && p.pod.is_none() {
             argv.push("--all-namespaces".into());
         }
         push_opt(&mut argv, "--selector", &p.selector);
-        if let Some(pod) = &p.pod {
-            argv.extend(["--".to_string(), pod.clone()]);
-        }
-        blocking(move || {
-            let (args, target) = scan_args(argv)?;
-            diagnosis(args, target)
-        })
-        .await
+        diagnose(argv, p.pod, None).await
     }
 
     #[tool(
@@ -559,6 +533,29 @@ fn parse(argv: Vec<String>) -> Result<Command> {
     let cli = Cli::try_parse_from(std::iter::once("kubewhy".to_string()).chain(argv))
         .map_err(|e| anyhow::anyhow!("{}", e.render().to_string().trim_end()))?;
     Ok(cli.command)
+}
+
+/// The command of a diagnosis: `pod` when one pod is asked about, else `scan`.
+fn scan_or_pod(pod: &Option<String>) -> Vec<String> {
+    vec![if pod.is_some() { "pod" } else { "scan" }.to_string()]
+}
+
+/// Runs `scan` or `pod` with `argv` (the pod's name appended after `--`), reading `text` as
+/// the paste when given.
+async fn diagnose(
+    mut argv: Vec<String>,
+    pod: Option<String>,
+    text: Option<String>,
+) -> CallToolResult {
+    if let Some(pod) = pod {
+        argv.extend(["--".to_string(), pod]);
+    }
+    blocking(move || {
+        let (mut args, target) = scan_args(argv)?;
+        args.src.text = text;
+        diagnosis(args, target)
+    })
+    .await
 }
 
 /// The arguments of `scan` or `pod`, quiet, with what they ask about.

@@ -54,12 +54,7 @@ pub(crate) fn exit_code(fail_on: FailOn, diagnosis: &kubewhy_rules::Diagnosis) -
 /// Loads what `args` name, finds the target, diagnoses and narrows to the scope; notes on
 /// stderr unless `args.src.quiet`.
 pub(crate) fn diagnose(args: &ScanArgs, target: &Target) -> Result<Diagnosed> {
-    let selector = match &args.src.selector {
-        Some(s) => Some(
-            kubewhy_model::selector::Selector::parse(s).map_err(|e| anyhow::anyhow!("-l: {e}"))?,
-        ),
-        None => None,
-    };
+    let selector = args.src.selector()?;
     let focus = match target {
         Target::Namespace(n) => vec![n.clone()],
         _ => Vec::new(),

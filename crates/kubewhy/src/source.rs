@@ -2,7 +2,7 @@
 //! the demo, plus `--node-logs`; input problems said once on stderr.
 
 use crate::cli::SourceArgs;
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, bail};
 use kubewhy_source::Input;
 use std::io::Write;
 
@@ -39,12 +39,7 @@ pub(crate) struct Source {
 
 /// Loads the snapshot `args` name, printing input warnings to stderr.
 pub(crate) fn load_source(args: &SourceArgs, focus: Vec<String>, command: &str) -> Result<Source> {
-    let now = match &args.now {
-        Some(s) => Some(s.parse::<jiff::Timestamp>().with_context(|| {
-            format!("--now {s:?} is not an RFC 3339 time (e.g. 2026-11-22T10:00:00Z)")
-        })?),
-        None => None,
-    };
+    let now = args.now()?;
     let live = !args.is_offline();
     let live_opts = kubewhy_live::LiveOptions {
         kubeconfig: args.kubeconfig.clone(),
@@ -120,14 +115,7 @@ pub(crate) fn load_source(args: &SourceArgs, focus: Vec<String>, command: &str) 
     // Live: the kubelet settings of the nodes the rate-limit check would judge (a few requests,
     // only when a node is busy or a pod's status lags).
     if let Some(rt) = &rt {
-        let nodes = kubewhy_rules::configz_candidates(&loaded.snapshot, kubewhy_live::MAX_CONFIGZ);
-        if !nodes.is_empty() {
-            let (settings, mut problems) =
-                rt.block_on(kubewhy_live::kubelet_configz(&live_opts, &nodes));
-            loaded.snapshot.node.configz = settings;
-            loaded.warnings.append(&mut problems);
-        }
-        read_keys(rt, &live_opts, &mut loaded);
+        rt.block_on(live_extras(&live_opts, &mut loaded));
     }
     live_problems.append(&mut loaded.warnings);
     loaded.warnings = live_problems;
@@ -140,23 +128,29 @@ pub(crate) fn load_source(args: &SourceArgs, focus: Vec<String>, command: &str) 
     })
 }
 
-/// Live, Secrets and ConfigMaps are listed as metadata only: the keys of the few a check needs
-/// (referenced by key by a pod that has not started, pull secrets of a pod whose image is not
-/// pulled) are read one by one.
-pub(crate) fn read_keys(
-    rt: &tokio::runtime::Runtime,
+/// What a live read adds once its lists are loaded: the kubelet settings of the nodes the
+/// rate-limit check would judge (a few requests, only when a node is busy or a pod's status
+/// lags), and — Secrets and ConfigMaps being listed as metadata only — the keys of the few a
+/// check needs (referenced by key by a pod that has not started, pull secrets of a pod whose
+/// image is not pulled), read one by one. Shared by one cluster's scan and the fleet's.
+pub(crate) async fn live_extras(
     opts: &kubewhy_live::LiveOptions,
     loaded: &mut kubewhy_source::Loaded,
 ) {
+    let nodes = kubewhy_rules::configz_candidates(&loaded.snapshot, kubewhy_live::MAX_CONFIGZ);
+    if !nodes.is_empty() {
+        let (settings, mut problems) = kubewhy_live::kubelet_configz(opts, &nodes).await;
+        loaded.snapshot.node.configz = settings;
+        loaded.warnings.append(&mut problems);
+    }
     let wanted = kubewhy_rules::keys_needed(&loaded.snapshot, kubewhy_live::MAX_KEYED);
-    if wanted.is_empty() {
-        return;
+    if !wanted.is_empty() {
+        let (read, mut problems) = kubewhy_live::read_keys(opts, &wanted).await;
+        for (kind, obj) in read {
+            loaded.snapshot.keys_read(kind, obj);
+        }
+        loaded.warnings.append(&mut problems);
     }
-    let (read, mut problems) = rt.block_on(kubewhy_live::read_keys(opts, &wanted));
-    for (kind, obj) in read {
-        loaded.snapshot.keys_read(kind, obj);
-    }
-    loaded.warnings.append(&mut problems);
 }
 
 /// Says on stderr what the input's problems were (each once), which kinds were kept without a
