@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Live-cluster benchmark of kubewhy on the real cluster of ../shared/realcluster.
 
-For each size (pods created through the API, Pending: they select a node label nobody has):
+For each size (pods created through the API, Pending: they select a node label nobody has; with
+`--events N`, the default, no scheduler serves them and each gets exactly N FailedScheduling events
+in the scheduler's wording, so that the memory per pod is measured at a known number of events):
   * requests per `kubewhy scan -A`, counted from the API server's audit log (the API server is
     restarted with a policy that records every request of a dedicated service account, and
     restored afterwards);
@@ -9,7 +11,7 @@ For each size (pods created through the API, Pending: they select a node label n
   * `kubewhy watch`: resident memory once every watch holds the cluster; the difference between
     sizes divided by the difference in pods is the memory per watched pod.
 
-    bench/live.py [--sizes 500,5000] [--kubewhy target/release/kubewhy] [--out bench/LIVE.md]
+    bench/live.py [--sizes 500,5000] [--events 2] [--kubewhy target/release/kubewhy] [--out bench/LIVE.md]
 
 Needs a running cluster (../shared/realcluster: build.sh && up.sh) and root (the restart).
 Targets (issue 7): requests per scan constant; scan within 1.5x of that kubectl call; under 2 KB
@@ -81,9 +83,9 @@ def yaml_like(path):
     return out
 
 
-def pod(ns, i):
+def pod(ns, i, scheduler=None):
     """A pod shaped like a Deployment's: owner-like labels, env names, resources, probes."""
-    return {
+    p = {
         "apiVersion": "v1",
         "kind": "Pod",
         "metadata": {
@@ -109,9 +111,50 @@ def pod(ns, i):
             "volumes": [{"name": "cache", "emptyDir": {}}],
         },
     }
+    if scheduler:
+        p["spec"]["schedulerName"] = scheduler
+    return p
 
 
-def ensure_pods(api, total):
+# The scheduler's own words for these pods (kube-scheduler 1.20, one node).
+FAILED_SCHEDULING = "0/1 nodes are available: 1 node(s) didn't match node selector."
+
+
+def ensure_events(api, per_pod):
+    """Gives every bench pod `per_pod` FailedScheduling events as the scheduler writes them
+    (names `<pod>.<16 hex digits>`, the pod's uid, source default-scheduler)."""
+    t = time.time()
+    now = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    work = []
+    for n in range(NAMESPACES):
+        ns = f"bench-{n}"
+        code, body = api.call("GET", f"/api/v1/namespaces/{ns}/pods")
+        if code != 200:
+            raise RuntimeError(f"listing pods of {ns}: HTTP {code}")
+        for item in json.loads(body)["items"]:
+            for k in range(per_pod):
+                work.append((ns, item["metadata"]["name"], item["metadata"]["uid"], k))
+
+    def create(w):
+        ns, name, uid, k = w
+        event = {
+            "apiVersion": "v1", "kind": "Event",
+            "metadata": {"name": f"{name}.{int(uid.replace('-', '')[-12:], 16) << 4 | k:016x}", "namespace": ns},
+            "involvedObject": {"kind": "Pod", "namespace": ns, "name": name, "uid": uid, "apiVersion": "v1"},
+            "reason": "FailedScheduling", "message": FAILED_SCHEDULING, "type": "Warning",
+            "source": {"component": "default-scheduler"},
+            "firstTimestamp": now, "lastTimestamp": now, "count": 1,
+        }
+        code, body = api.call("POST", f"/api/v1/namespaces/{ns}/events", event)
+        if code not in (201, 409):
+            raise RuntimeError(f"creating event {w}: HTTP {code} {body[:200]!r}")
+
+    with ThreadPoolExecutor(16) as ex:
+        list(ex.map(create, work))
+    log(f"{per_pod} events for each pod ({time.time() - t:.0f} s)")
+
+
+def ensure_pods(api, total, scheduler=None):
     """Creates pods until the bench namespaces hold `total`."""
     per = total // NAMESPACES
     work = []
@@ -124,7 +167,7 @@ def ensure_pods(api, total):
 
     def create(w):
         for _ in range(60):
-            code, body = api.call("POST", f"/api/v1/namespaces/{w[0]}/pods", pod(*w))
+            code, body = api.call("POST", f"/api/v1/namespaces/{w[0]}/pods", pod(*w, scheduler))
             # A new namespace's service account gets its token Secret moments later (1.20).
             if code == 500 and b"No API token found" in body:
                 time.sleep(0.5)
@@ -362,6 +405,9 @@ def main():
     ap.add_argument("--kubewhy", default=os.path.join(ROOT, "target/release/kubewhy"))
     ap.add_argument("--out", default=os.path.join(ROOT, "bench/LIVE.md"))
     ap.add_argument("--keep", action="store_true", help="leave the bench pods in the cluster")
+    ap.add_argument("--events", type=int, default=2,
+                    help="FailedScheduling events per pod, written by the benchmark (0: no scheduler "
+                         "events but the real scheduler's own, however many it writes)")
     a = ap.parse_args()
     sizes = [int(s) for s in a.sizes.split(",")]
     if not os.path.exists(a.kubewhy):
@@ -376,7 +422,9 @@ def main():
     try:
         server.record_bench_account()
         for size in sizes:
-            ensure_pods(api, size)
+            ensure_pods(api, size, "kubewhy-bench" if a.events else None)
+            if a.events:
+                ensure_events(api, a.events)
             time.sleep(5)
             start = server.lines()
             scan = statistics.median(timed([a.kubewhy, "scan", "-A", "-o", "json", "--kubeconfig", bkc]) for _ in range(3))
@@ -389,21 +437,24 @@ def main():
             events = int(kubectl(["get", "events", "-A", "--no-headers"], a.kubeconfig, a.kubectl, check=False).count("\n"))
             rows.append({"size": size, "pods": total, "events": events, "requests": requests,
                          "scan": scan, "kubectl": kget, "rss": rss, "rss_rec": rss_rec,
-                         "held_events": held_events, "page": page})
+                         "held_events": held_events, "page": page, "per_pod": a.events})
             log(f"{rows[-1]}")
     finally:
         server.restore()
         if not a.keep:
             for n in range(NAMESPACES):
                 api.call("DELETE", f"/api/v1/namespaces/bench-{n}")
-    report(rows, a.out)
+    report(rows, a.out, a.events)
 
 
-def report(rows, out):
+def report(rows, out, events_per_pod):
+    how = (f"no scheduler serves them, and the benchmark gives each pod {events_per_pod} FailedScheduling "
+           "events in the scheduler's words" if events_per_pod else
+           "the scheduler adds FailedScheduling events, as many as it writes")
     lines = ["# Live-cluster benchmark", "",
-             f"`bench/live.py` on the real single-node Kubernetes 1.20 cluster of ../shared/realcluster, "
-             f"{time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores. Pods are Pending (they select a node label "
-             "nobody has), so the scheduler adds a FailedScheduling event for each.", "",
+             f"`bench/live.py --events {events_per_pod}` on the real single-node Kubernetes 1.20 cluster of "
+             f"../shared/realcluster, {time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores. Pods are Pending "
+             f"(they select a node label nobody has); {how}.", "",
              "| pods in the cluster | events (held by the watch) | requests per `kubewhy scan -A` (audit log) | scan (median of 3) | `kubectl get pods -A -o json` | ratio | `kubewhy watch` RSS | with `--record` | page |",
              "|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
@@ -414,7 +465,8 @@ def report(rows, out):
         pods = max(1, b["pods"] - a["pods"])
         per_pod = (b["rss"] - a["rss"]) * 1024 / pods
         per_pod_rec = (b["rss_rec"] - a["rss_rec"]) * 1024 / pods
-        lines += ["", f"Watch mode memory per watched pod (each with its FailedScheduling events): "
+        events_each = f"{events_per_pod} events each" if events_per_pod else "each with its FailedScheduling events"
+        lines += ["", f"Watch mode memory per watched pod ({events_each}): "
                   f"({b['rss']} KiB - {a['rss']} KiB) / ({b['pods']} - {a['pods']}) pods = **{per_pod:.0f} bytes** "
                   "(target: under 2 KB); with the flight recorder: "
                   f"**{per_pod_rec:.0f} bytes** per pod.",

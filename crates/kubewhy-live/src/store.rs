@@ -14,6 +14,9 @@ use kubewhy_source::Object;
 use std::collections::HashMap;
 use std::sync::Mutex;
 
+mod compact;
+use compact::{Atoms, Held};
+
 /// The state of one kind's watch.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum WatchStatus {
@@ -62,10 +65,12 @@ struct KindState {
     failed: Option<(String, Option<u16>, std::time::Instant)>,
     errors_by_code: std::collections::BTreeMap<u16, u64>,
     objects: HashMap<Uid, Object>,
+    /// Events, held compact (`compact`): `objects` holds none.
+    events: HashMap<Uid, Held>,
     /// Pods: the specs and labels their replicas share.
     shared: kubewhy_source::SharedParts,
     /// During a (re)list: what it has listed so far.
-    relist: Option<HashMap<Uid, Object>>,
+    relist: Option<(HashMap<Uid, Object>, HashMap<Uid, Held>)>,
     status: WatchStatus,
     lists: u64,
     errors: u64,
@@ -77,8 +82,27 @@ struct KindState {
 /// 16 bytes, anything else as its text. One string allocation less per watched object.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 enum Uid {
-    Uuid(u128),
+    /// Two halves rather than a `u128`, whose alignment would make every key 32 bytes.
+    Uuid(u64, u64),
     Text(Box<str>),
+}
+
+impl std::fmt::Display for Uid {
+    /// The uid as the API server wrote it.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Uid::Uuid(hi, lo) => write!(
+                f,
+                "{:08x}-{:04x}-{:04x}-{:04x}-{:012x}",
+                hi >> 32,
+                (hi >> 16) & 0xffff,
+                hi & 0xffff,
+                lo >> 48,
+                lo & 0xffff_ffff_ffff
+            ),
+            Uid::Text(t) => f.write_str(t),
+        }
+    }
 }
 
 impl Uid {
@@ -96,7 +120,7 @@ impl Uid {
         if canonical {
             let hex: String = s.chars().filter(|&c| c != '-').collect();
             if let Ok(n) = u128::from_str_radix(&hex, 16) {
-                return Uid::Uuid(n);
+                return Uid::Uuid((n >> 64) as u64, n as u64);
             }
         }
         Uid::Text(s.into())
@@ -110,6 +134,8 @@ pub struct Store {
 
 struct Inner {
     kinds: Vec<KindState>,
+    /// The texts the held events share.
+    atoms: Atoms,
     /// Bumped by every change: evaluation can skip when nothing moved.
     changes: u64,
 }
@@ -163,6 +189,7 @@ impl Store {
                         kind: i,
                         scope,
                         objects: HashMap::new(),
+                        events: HashMap::new(),
                         shared: Default::default(),
                         relist: None,
                         failed: None,
@@ -174,6 +201,7 @@ impl Store {
                         api_version: String::new(),
                     })
                     .collect(),
+                atoms: Atoms::default(),
                 changes: 0,
             }),
         }
@@ -214,7 +242,7 @@ impl Store {
                 resource: k.resource.plural,
                 scope: k.scope.clone(),
                 status: k.status(),
-                objects: k.objects.len(),
+                objects: k.len(),
                 lists: k.lists,
                 errors: k.errors,
                 errors_by_code: k.errors_by_code.clone(),
@@ -243,15 +271,27 @@ impl Store {
                 )),
                 _ => {}
             }
-            if k.lists > 0 && k.objects.is_empty() {
+            if k.lists > 0 && k.len() == 0 {
                 empty.push(r.kind);
             }
         }
         if !forbidden.is_empty() {
             problems.insert(0, crate::permission_summary(&forbidden));
         }
-        let snap =
-            kubewhy_source::snapshot_of(inner.kinds.iter().flat_map(|k| k.objects.values()), empty);
+        let events: Vec<Object> = inner
+            .kinds
+            .iter()
+            .flat_map(|k| k.events.values())
+            .map(|h| Object::event(h.event(&inner.atoms)))
+            .collect();
+        let snap = kubewhy_source::snapshot_of(
+            inner
+                .kinds
+                .iter()
+                .flat_map(|k| k.objects.values())
+                .chain(&events),
+            empty,
+        );
         (snap, problems)
     }
 
@@ -274,19 +314,12 @@ impl Store {
             .flat_map(|k| k.objects.keys().cloned())
             .collect();
         let mut dropped = 0;
-        for events in inner
-            .kinds
-            .iter_mut()
-            .filter(|k| k.resource.plural == "events")
-        {
-            let before = events.objects.len();
-            events.objects.retain(|_, o| match o.event_about() {
-                Some(("Pod", uid, at)) if !uid.is_empty() && !alive.contains(&Uid::new(uid)) => {
-                    at.is_some_and(|t| now.as_second() - t.as_second() < grace)
-                }
-                _ => true,
-            });
-            dropped += before - events.objects.len();
+        let Inner { kinds, atoms, .. } = &mut *inner;
+        for k in kinds.iter_mut() {
+            let before = k.events.len();
+            k.events
+                .retain(|_, h| !h.about_gone_pod(atoms, &alive, now, grace));
+            dropped += before - k.events.len();
         }
         dropped
     }
@@ -328,61 +361,115 @@ impl Store {
     /// benchmark, which feeds a store without a cluster).
     pub fn apply(&self, index: usize, ev: &WEvent<DynamicObject>) {
         let mut inner = self.lock();
-        let Inner { kinds, changes } = &mut *inner;
+        let Inner {
+            kinds,
+            atoms,
+            changes,
+        } = &mut *inner;
         let k = &mut kinds[index];
         // A (re)list starting says nothing yet: the failure stands until something is read.
         if !matches!(ev, WEvent::Init) {
             k.failed = None;
         }
-        let decode = |k: &mut KindState, o: &DynamicObject| -> Option<(Uid, Object)> {
+        let decode = |k: &mut KindState, atoms: &mut Atoms, o: &DynamicObject| {
             let uid = Uid::new(o.metadata.uid.as_deref()?);
             let v = serde_json::to_value(o).ok()?;
             match Object::decode(k.resource.kind, &k.api_version, &v) {
-                Ok(mut obj) => {
-                    obj.share(&v, &mut k.shared);
-                    Some((uid, obj))
-                }
+                Ok(obj) => match obj.as_event() {
+                    Some(e) => Some((uid, Decoded::Event(Held::new(e, atoms)))),
+                    None => {
+                        let mut obj = obj;
+                        obj.share(&v, &mut k.shared);
+                        Some((uid, Decoded::Object(obj)))
+                    }
+                },
                 Err(_) => {
                     k.undecodable += 1;
                     None
                 }
             }
         };
+        let mut held_events = false;
         match ev {
-            WEvent::Init => k.relist = Some(HashMap::new()),
+            WEvent::Init => k.relist = Some(Default::default()),
             WEvent::InitApply(o) => {
-                if let Some((uid, obj)) = decode(k, o)
-                    && let Some(buf) = k.relist.as_mut()
+                if let Some((uid, obj)) = decode(k, atoms, o)
+                    && let Some((objects, events)) = k.relist.as_mut()
                 {
-                    buf.insert(uid, obj);
+                    held_events |= obj.insert_into(uid, objects, events);
                 }
             }
             WEvent::InitDone => {
-                if let Some(buf) = k.relist.take() {
-                    k.objects = buf;
+                if let Some((objects, events)) = k.relist.take() {
+                    k.objects = objects;
+                    k.events = events;
                 }
                 k.lists += 1;
                 k.status = WatchStatus::Up;
                 *changes += 1;
             }
             WEvent::Apply(o) => {
-                if let Some((uid, obj)) = decode(k, o) {
-                    k.objects.insert(uid, obj);
+                if let Some((uid, obj)) = decode(k, atoms, o) {
+                    held_events |= obj.insert_into(uid, &mut k.objects, &mut k.events);
                 }
                 k.status = WatchStatus::Up;
                 *changes += 1;
             }
             WEvent::Delete(o) => {
                 if let Some(uid) = &o.metadata.uid {
-                    k.objects.remove(&Uid::new(uid));
+                    let uid = Uid::new(uid);
+                    k.objects.remove(&uid);
+                    k.events.remove(&uid);
                 }
                 *changes += 1;
+            }
+        }
+        if held_events && atoms.sweep_due() {
+            let mut held: Vec<&mut Held> = kinds
+                .iter_mut()
+                .flat_map(|k| {
+                    let relisted = k.relist.as_mut().map(|(_, e)| e.values_mut());
+                    k.events.values_mut().chain(relisted.into_iter().flatten())
+                })
+                .collect();
+            atoms.sweep(&mut held);
+        }
+    }
+}
+
+/// One watched object, decoded for the store.
+enum Decoded {
+    Object(Object),
+    Event(Held),
+}
+
+impl Decoded {
+    /// Puts it in the map for its sort; says whether it was an event.
+    fn insert_into(
+        self,
+        uid: Uid,
+        objects: &mut HashMap<Uid, Object>,
+        events: &mut HashMap<Uid, Held>,
+    ) -> bool {
+        match self {
+            Decoded::Object(o) => {
+                objects.insert(uid, o);
+                false
+            }
+            Decoded::Event(e) => {
+                events.insert(uid, e);
+                true
             }
         }
     }
 }
 
 impl KindState {
+    /// Objects held.
+    fn len(&self) -> usize {
+        self.objects.len() + self.events.len()
+    }
+
     fn status(&self) -> WatchStatus {
         match &self.failed {
             // Refused or throttled: retried minutes apart, failing until an event arrives.
@@ -427,7 +514,7 @@ mod tests {
     #[test]
     fn uuids_are_keyed_in_sixteen_bytes_and_nothing_else_is_mistaken_for_one() {
         let a = "0b9a6f0e-3f43-4c1a-9d1e-2f4b5c6d7e8f";
-        assert!(matches!(Uid::new(a), Uid::Uuid(_)));
+        assert!(matches!(Uid::new(a), Uid::Uuid(..)));
         assert_eq!(Uid::new(a), Uid::new(a));
         assert_ne!(
             Uid::new(a),
@@ -515,6 +602,124 @@ mod tests {
             s.kinds_loaded.get("Pod"),
             Some(&0),
             "listed and empty: known empty"
+        );
+    }
+
+    fn event(uid: &str, name: &str, pod_uid: &str, at: &str, message: &str) -> DynamicObject {
+        serde_json::from_value(serde_json::json!({
+            "apiVersion": "v1", "kind": "Event",
+            "metadata": {"name": name, "namespace": "shop", "uid": uid},
+            "involvedObject": {"kind": "Pod", "namespace": "shop", "name": "web-1",
+                "uid": pod_uid, "fieldPath": "spec.containers{app}"},
+            "reason": "FailedScheduling", "message": message, "type": "Warning",
+            "source": {"component": "default-scheduler"},
+            "firstTimestamp": at, "lastTimestamp": at, "count": 3
+        }))
+        .unwrap()
+    }
+
+    /// What the store's snapshot holds of events, as the loader's view prints them.
+    fn events(store: &Store) -> Vec<String> {
+        let (s, _) = store.snapshot();
+        let mut v: Vec<String> = s.events.iter().map(|e| format!("{e:?}")).collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn events_held_compact_come_back_as_decoded_and_go_with_their_pod() {
+        let store = Store::new();
+        let (pods_i, events_i) = (index("pods"), index("events"));
+        let pod_uid = "0b9a6f0e-3f43-4c1a-9d1e-2f4b5c6d7e8f";
+        let gone_uid = "1b9a6f0e-3f43-4c1a-9d1e-2f4b5c6d7e8f";
+        store.apply(pods_i, &WEvent::Init);
+        store.apply(pods_i, &WEvent::InitApply(pod(pod_uid, "web-1", "Pending")));
+        store.apply(pods_i, &WEvent::InitDone);
+        let long = "0/3 nodes are available: 3 node(s) didn't match Pod's node affinity/selector.";
+        let listed = [
+            event(
+                "e1",
+                "web-1.17a8b3c4d5e6f708",
+                pod_uid,
+                "2026-11-25T10:00:01Z",
+                long,
+            ),
+            event(
+                "e2",
+                "web-1.17a8b3c4d5e6f709",
+                gone_uid,
+                "2026-11-25T10:00:01Z",
+                long,
+            ),
+            event(
+                "e3",
+                "unrelated-name",
+                gone_uid,
+                "2026-11-25T11:59:30Z",
+                "short",
+            ),
+        ];
+        store.apply(events_i, &WEvent::Init);
+        for e in &listed {
+            store.apply(events_i, &WEvent::InitApply(e.clone()));
+        }
+        store.apply(events_i, &WEvent::InitDone);
+        // Field for field what the loader makes of the same objects.
+        let mut decoded: Vec<String> = listed
+            .iter()
+            .map(|e| {
+                let v = serde_json::to_value(e).unwrap();
+                let o = Object::decode("Event", "v1", &v).unwrap();
+                format!("{:?}", o.as_event().unwrap())
+            })
+            .collect();
+        decoded.sort();
+        assert_eq!(events(&store), decoded);
+        assert_eq!(store.health()[events_i].objects, 3);
+        // The event about a pod that is gone goes once it is two minutes old; the recent one
+        // stays (it may have come before its pod); the live pod's stays.
+        let now = "2026-11-25T12:00:00Z".parse().unwrap();
+        assert_eq!(store.forget_events_of_gone_pods(now, 120), 1);
+        let left = events(&store);
+        assert_eq!(left.len(), 2);
+        assert!(left.iter().any(|e| e.contains("web-1.17a8b3c4d5e6f708")));
+        assert!(left.iter().any(|e| e.contains("unrelated-name")));
+        store.apply(events_i, &WEvent::Delete(listed[2].clone()));
+        assert_eq!(events(&store).len(), 1);
+    }
+
+    #[test]
+    fn texts_no_event_holds_any_more_are_let_go() {
+        let store = Store::new();
+        let i = index("events");
+        store.apply(i, &WEvent::Init);
+        store.apply(i, &WEvent::InitDone);
+        let pod_uid = "0b9a6f0e-3f43-4c1a-9d1e-2f4b5c6d7e8f";
+        let at = "2026-11-25T10:00:01Z";
+        for n in 0..20_000 {
+            let e = event(
+                &format!("e{n}"),
+                &format!("web-1.{n}"),
+                pod_uid,
+                at,
+                &format!("m{n}"),
+            );
+            store.apply(i, &WEvent::Apply(e.clone()));
+            if n < 19_990 {
+                store.apply(i, &WEvent::Delete(e));
+            }
+        }
+        // 20,000 messages came and went; what is held is bounded by the sweeps, not by them.
+        assert!(
+            store.lock().atoms.len() < 9_000,
+            "{}",
+            store.lock().atoms.len()
+        );
+        let left = events(&store);
+        assert_eq!(left.len(), 10);
+        assert!(
+            left.iter().all(|e| e.contains("message: \"m199")),
+            "{left:?}"
         );
     }
 

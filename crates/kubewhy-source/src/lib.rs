@@ -281,16 +281,17 @@ impl Object {
         self.0.kind()
     }
 
-    /// For an Event: the kind and uid of the object it is about, and when it last happened.
-    pub fn event_about(&self) -> Option<(&str, &str, Option<jiff::Timestamp>)> {
+    /// An Event's slim view, when it is one.
+    pub fn as_event(&self) -> Option<&kubewhy_model::objects::Event> {
         match &self.0 {
-            decode::Obj::Event(e) => Some((
-                e.involved.kind.as_str(),
-                e.involved.uid.as_str(),
-                e.last_time.or(e.first_time),
-            )),
+            decode::Obj::Event(e) => Some(e),
             _ => None,
         }
+    }
+
+    /// An Event as an object (watch mode holds events in a form of its own).
+    pub fn event(e: kubewhy_model::objects::Event) -> Object {
+        Object(decode::Obj::Event(std::sync::Arc::new(e)))
     }
 }
 

@@ -296,9 +296,13 @@ fn main() -> Result<()> {
     let cli = Cli::parse();
     STAGES.store(cli.stages, Relaxed);
     if cli.one {
-        // As the watch does (`one_malloc_arena`): one glibc arena for every thread.
+        // As the watch does (`kubewhy_service::one_malloc_arena`, not a dependency of this
+        // crate): one glibc arena for every thread, a fixed threshold for blocks of their own.
         // SAFETY: allocator tuning, before any other thread runs.
-        unsafe { libc::mallopt(libc::M_ARENA_MAX, 1) };
+        unsafe {
+            libc::mallopt(libc::M_ARENA_MAX, 1);
+            libc::mallopt(libc::M_MMAP_THRESHOLD, 128 * 1024);
+        }
         let m = measure(cli.pods[0], cli.events, cli.evaluations)?;
         println!("{}", serde_json::to_string(&m)?);
         return Ok(());
