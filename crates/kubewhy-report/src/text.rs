@@ -80,11 +80,21 @@ pub(crate) fn render(r: &Report) -> String {
         }
     }
     if !r.unexplained.is_empty() {
+        let namespaces = r
+            .unexplained
+            .iter()
+            .filter(|u| u.object.kind == "Namespace")
+            .count();
+        let pods = r.unexplained.len() - namespaces;
+        let what = match (pods, namespaces) {
+            (p, 0) => format!("{p} pod(s) are unhealthy"),
+            (0, n) => format!("{n} namespace(s) are stuck deleting"),
+            (p, n) => format!("{p} pod(s) are unhealthy and {n} namespace(s) stuck deleting"),
+        };
         let _ = writeln!(
             out,
-            "\n{}  {} pod(s) are unhealthy but the data does not show why",
+            "\n{}  {what} but the data does not show why",
             paint(sev_style(Severity::Warning), "NOT EXPLAINED"),
-            r.unexplained.len()
         );
         let shown = if r.summary_only {
             0

@@ -77,6 +77,26 @@ pub fn example_container_logs(page: &str) -> Vec<kubewhy_model::objects::Contain
 /// The numbered steps of a page's "How to fix it safely" section: the action, the commands in
 /// backticks, and the risk the step states (`risk: low`; a step that states none is
 /// read-only when its command is, else low).
+/// A cause page's step with its backticked words (a field, a value: `hostPort`) written
+/// plainly, its commands (`kubectl get pods -o wide`, `dmesg`) left in backticks.
+fn inline_words(text: &str) -> String {
+    const TOOLS: &[&str] = &[
+        "dmesg", "lsof", "mount", "df", "ps", "free", "top", "uptime",
+    ];
+    let mut out = String::with_capacity(text.len());
+    for (i, part) in text.split('`').enumerate() {
+        let command = part.contains(' ') || TOOLS.contains(&part);
+        if i % 2 == 1 && command {
+            out.push('`');
+            out.push_str(part);
+            out.push('`');
+        } else {
+            out.push_str(part);
+        }
+    }
+    out
+}
+
 pub fn steps(cause: Cause) -> Vec<kubewhy_model::Step> {
     use kubewhy_model::RiskLevel;
     let Some(page) = page(cause) else {
@@ -95,6 +115,8 @@ pub fn steps(cause: Cause) -> Vec<kubewhy_model::Step> {
         if n.is_empty() || !n.chars().all(|c| c.is_ascii_digit()) {
             continue;
         }
+        // A word in backticks (`hostPort`) is a word of the sentence, not a command.
+        let text = &inline_words(text);
         // Every command in backticks, in order.
         let commands: Vec<&str> = text
             .split('`')

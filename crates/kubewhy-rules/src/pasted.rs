@@ -178,6 +178,18 @@ pub(crate) fn from_messages(snap: &Snapshot, findings: &mut Vec<Finding>) {
             causes.push(m.cause);
         }
     }
+    // A namespace's content remains because of its finalizers when its conditions say both
+    // (NamespaceContentRemaining, then NamespaceFinalizersRemaining): the finalizers come first.
+    if let (Some(content), Some(finalizers)) = (
+        causes
+            .iter()
+            .position(|c| *c == Cause::NsResourcesRemaining),
+        causes.iter().position(|c| *c == Cause::NsFinalizerPending),
+    ) && finalizers > content
+    {
+        causes.remove(finalizers);
+        causes.insert(content, Cause::NsFinalizerPending);
+    }
     for cause in causes {
         if findings.iter().any(|f| f.cause == cause) {
             continue;
@@ -336,10 +348,13 @@ fn settle_for(o: &ObjectKey) -> String {
     }
 }
 
+/// `s` with its first letter in lower case, unless it begins an acronym (`DNS failure`).
 fn lower_first(s: &str) -> String {
     let mut c = s.chars();
     match c.next() {
-        Some(f) => f.to_lowercase().chain(c).collect(),
-        None => String::new(),
+        Some(f) if !s.chars().nth(1).is_some_and(char::is_uppercase) => {
+            f.to_lowercase().chain(c).collect()
+        }
+        _ => s.to_string(),
     }
 }

@@ -140,7 +140,13 @@ fn why(ctx: &Ctx, pod: &Pod) -> Option<Why> {
 fn check(ctx: &Ctx, pod: &Pod) -> Option<Finding> {
     let key = ObjectKey::of("Pod", &pod.metadata);
     let (ns, name) = (pod.metadata.ns(), pod.metadata.name.as_str());
-    let node = pod.spec.node_name.clone().unwrap_or_default();
+    // A pasted status stanza may not say the node.
+    let node = pod
+        .spec
+        .node_name
+        .clone()
+        .filter(|n| !n.is_empty())
+        .unwrap_or_else(|| "NODE".into());
     let reason = pod.status.reason.as_deref().unwrap_or("");
     let message = pod.status.message.clone().unwrap_or_default();
     let target =
@@ -210,7 +216,7 @@ fn check(ctx: &Ctx, pod: &Pod) -> Option<Finding> {
         _ => String::new(),
     };
     let after = if cause == Cause::NodeShutdown {
-        shutdown_context(ctx, pod, &node)
+        shutdown_context(ctx, pod, pod.spec.node_name.as_deref().unwrap_or_default())
     } else {
         String::new()
     };
@@ -231,11 +237,17 @@ fn what_happened(
     message: &str,
     victim_class: &str,
 ) -> (String, String, String) {
+    // "The kubelet on node-1", or "The kubelet" when the data does not say the node.
+    let kubelet = if node == "NODE" {
+        "The kubelet".to_string()
+    } else {
+        format!("The kubelet on {node}")
+    };
     match w.cause {
         Cause::EvictedNodePressure => {
             let what = pressure(message).unwrap_or_else(|| "a resource".into());
             (
-                format!("The kubelet on {node} evicted the pod: the node was low on {what}"),
+                format!("{kubelet} evicted the pod: the node was low on {what}"),
                 format!("pressure|{node}|{what}"),
                 format!(
                     "{} An evicted pod stays as a Failed object (status.reason Evicted) until the pod garbage collector removes it; its controller, if any, starts a replacement — which may be evicted again if the node is still short of {what}.",
@@ -262,7 +274,11 @@ fn what_happened(
             mechanism(w.cause).to_string(),
         ),
         Cause::EvictedTaint => (
-            format!("The pod was evicted by a NoExecute taint on {node}"),
+            if node == "NODE" {
+                "The pod was evicted by a NoExecute taint on its node".to_string()
+            } else {
+                format!("The pod was evicted by a NoExecute taint on {node}")
+            },
             format!("taint|{node}"),
             mechanism(w.cause).to_string(),
         ),
@@ -280,7 +296,7 @@ fn what_happened(
             ),
         ),
         Cause::NodeShutdown => (
-            format!("The kubelet on {node} stopped the pod: the node was shutting down"),
+            format!("{kubelet} stopped the pod: the node was shutting down"),
             format!("shutdown|{node}"),
             mechanism(w.cause).to_string(),
         ),

@@ -831,3 +831,59 @@ items:
         d.findings
     );
 }
+
+/// The diagnosis of a pasted text, judged as of `now` (what the paste reader warns is allowed).
+fn diagnose_paste(text: &str, now: &str) -> crate::Diagnosis {
+    let loaded = load(
+        &[Input::Text {
+            name: "paste.txt".into(),
+            text: text.into(),
+        }],
+        Some(now.parse().expect("now is RFC 3339")),
+    );
+    crate::diagnose(&loaded.snapshot)
+}
+
+#[test]
+fn a_namespaces_finalizers_come_before_the_content_they_hold() {
+    // `kubectl describe namespace` conditions, as pasted in cozystack issue 3793.
+    let d = diagnose_paste(
+        "NamespaceContentRemaining:    Some resources are remaining: kafkatopics.kafka.strimzi.io has 1 resource instances\n\
+         NamespaceFinalizersRemaining: Some content in the namespace has finalizers remaining: strimzi.io/topic-operator in 1 resource instances\n",
+        "2026-11-25T00:00:00Z",
+    );
+    assert_eq!(d.findings[0].cause, Cause::NsFinalizerPending);
+}
+
+#[test]
+fn events_read_without_their_pods_still_say_the_failure() {
+    // One item of `kubectl get events -o yaml` (kops PR 16909): the message's quotes doubled and
+    // wrapped; no pod in the input.
+    let d = diagnose_paste(
+        "- apiVersion: v1\n  count: 13\n  firstTimestamp: \"2024-10-16T14:42:36Z\"\n  involvedObject:\n    apiVersion: v1\n    kind: Pod\n    name: ebs-csi-controller-6c444dc485-8zlmm\n    namespace: kube-system\n  kind: Event\n  lastTimestamp: \"2024-10-16T14:50:45Z\"\n  message: '0/15 nodes are available: 12 node(s) didn''t match Pod''s node affinity/selector,\n    3 node(s) didn''t have free ports for the requested pod ports. preemption: 0/15\n    nodes are available: 12 Preemption is not helpful for scheduling, 3 No preemption\n    victims found for incoming pod..'\n  metadata:\n    name: ebs-csi-controller-6c444dc485-8zlmm.17fef5f8db9d27c1\n    namespace: kube-system\n  reason: FailedScheduling\n  source:\n    component: default-scheduler\n  type: Warning\n",
+        "2026-11-25T00:00:00Z",
+    );
+    let f = crate::tests::finding_of(&d, Cause::HostPortConflict);
+    assert_eq!(d.findings.len(), 1);
+    assert_eq!(f.objects[0].name, "ebs-csi-controller-6c444dc485-8zlmm");
+    assert!(
+        f.evidence[0]
+            .quote
+            .contains("3 node(s) didn't have free ports")
+    );
+}
+
+#[test]
+fn a_status_stanza_cut_before_its_first_indent_is_read() {
+    // kube-ovn issue (Kubernetes 1.28): `phase: Failed` copied without its indentation.
+    let d = diagnose_paste(
+        "phase: Failed\n  podIP: 10.16.0.50\n  qosClass: BestEffort\n  reason: Evicted\n\napiVersion: v1\nkind: Pod\n....\n",
+        "2026-11-25T00:00:00Z",
+    );
+    let f = crate::tests::finding_of(&d, Cause::EvictedNodePressure);
+    assert!(
+        f.summary.starts_with("The kubelet evicted the pod"),
+        "{}",
+        f.summary
+    );
+}

@@ -521,6 +521,9 @@ pub fn load_onto(base: Snapshot, inputs: Vec<Input>, now: Option<jiff::Timestamp
         }
     }
     snap.append(parts);
+    if !snap.kinds_loaded.contains_key("Pod") {
+        messages_of_events(snap);
+    }
     for (kind, n) in &snap.kinds_loaded {
         if !decode::KNOWN_KINDS.contains(&kind.as_str()) {
             loaded.other_kinds.insert(kind.clone(), *n);
@@ -532,6 +535,42 @@ pub fn load_onto(base: Snapshot, inputs: Vec<Input>, now: Option<jiff::Timestamp
     loaded.empty = all_empty;
     loaded.warnings = warnings;
     loaded
+}
+
+/// Events about pods when no pod was read (`kubectl get events -o yaml` alone): their known
+/// failure messages speak as a paste's do (`Snapshot::pasted_messages`), each naming the pod it
+/// is about, so that a failure the events show is never "no problems". The first few of each
+/// cause are kept, with how many events show it.
+fn messages_of_events(snap: &mut Snapshot) {
+    const KEPT_PER_CAUSE: usize = 3;
+    let mut counts: std::collections::HashMap<kubewhy_model::Cause, usize> = Default::default();
+    let mut found = Vec::new();
+    for e in snap
+        .events
+        .iter()
+        .filter(|e| e.involved.kind == "Pod" && e.type_ != "Normal")
+    {
+        let Some(r) = kubewhy_model::messages::recognise(&e.message) else {
+            continue;
+        };
+        let n = counts.entry(r.cause).or_default();
+        *n += 1;
+        if *n <= KEPT_PER_CAUSE {
+            found.push(kubewhy_model::PastedMessage {
+                at: e.origin(),
+                quote: bounded(e.message.trim(), 300),
+                cause: r.cause,
+                confidence: r.confidence,
+                speaker: r.speaker.describe(),
+                object: Some(e.involved.clone()),
+                same: 0,
+            });
+        }
+    }
+    for m in &mut found {
+        m.same = counts[&m.cause];
+    }
+    snap.pasted_messages.extend(found);
 }
 
 #[derive(Clone)]

@@ -1271,14 +1271,21 @@ fn yaml_block(
     let Some(&(line, _)) = block.first() else {
         return;
     };
-    let lines: Vec<&str> = block
+    if let Some(end) = cut_stanza_end(block, base)
+        && end < block.len()
+    {
+        yaml_block(name, &block[..end], base, c, out);
+        return yaml_block(name, &block[end..], base, c, out);
+    }
+    let mut lines: Vec<std::borrow::Cow<str>> = block
         .iter()
         .filter(|(_, l)| !elision(l))
         .map(|(_, l)| {
             let indent = l.len() - l.trim_start().len();
-            &l[indent.min(base)..]
+            l[indent.min(base)..].into()
         })
         .collect();
+    reindent_cut_first_line(&mut lines);
     let mut keep = lines.len();
     let mut first_error = None;
     while keep > 0 && lines.len() - keep <= 3 {
@@ -1305,6 +1312,49 @@ fn yaml_block(
                 msg.lines().next().unwrap_or("")
             ),
         ));
+    }
+}
+
+/// A stanza copied from the middle of a line on: its first line lost the indentation its
+/// siblings keep (`phase: Failed` then `  podIP: …`, `  reason: Evicted`): the indentation of
+/// its second line, when the first is a key with a value (nothing can be nested under it) at
+/// the block's own indentation and the second is indented more.
+fn cut_first_line(lines: &[&str]) -> Option<usize> {
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    let first = lines.first()?;
+    let scalar_key = first.split_once(": ").is_some_and(|(k, v)| {
+        !k.is_empty()
+            && !k.starts_with(['-', ' ', '#'])
+            && !v.trim().is_empty()
+            && !v.trim().starts_with(['|', '>'])
+    });
+    let second = indent(lines[1..].iter().find(|l| !l.trim().is_empty())?);
+    (indent(first) == 0 && scalar_key && second > 0).then_some(second)
+}
+
+/// Where a stanza whose first line was cut (`cut_first_line`) ends: at the first later line
+/// indented less than its siblings, which begins another block.
+fn cut_stanza_end(block: &[(u64, &str)], base: usize) -> Option<usize> {
+    let dedented: Vec<&str> = block
+        .iter()
+        .map(|(_, l)| {
+            let indent = l.len() - l.trim_start().len();
+            &l[indent.min(base)..]
+        })
+        .collect();
+    let kept: Vec<&str> = dedented.iter().copied().filter(|l| !elision(l)).collect();
+    let siblings = cut_first_line(&kept)?;
+    let end = dedented.iter().enumerate().skip(1).position(|(_, l)| {
+        !l.trim().is_empty() && !elision(l) && l.len() - l.trim_start().len() < siblings
+    });
+    Some(end.map_or(block.len(), |p| p + 1))
+}
+
+/// `cut_first_line`'s repair: the first line indented as its siblings.
+fn reindent_cut_first_line(lines: &mut [std::borrow::Cow<str>]) {
+    let plain: Vec<&str> = lines.iter().map(|l| l.as_ref()).collect();
+    if let Some(siblings) = cut_first_line(&plain) {
+        lines[0] = format!("{}{}", " ".repeat(siblings), lines[0]).into();
     }
 }
 
@@ -1547,7 +1597,8 @@ fn fuse(c: &mut Collected, out: &mut FileOut) {
     }
     let mut named: Vec<(String, String)> = Vec::new();
     let mut add = |ns: &str, n: &str| {
-        if !unknown(n) && !named.iter().any(|(_, m)| m == n) {
+        // A document without a name (refused when decoded) names no pod.
+        if !unknown(n) && !n.is_empty() && !named.iter().any(|(_, m)| m == n) {
             named.push((ns.to_string(), n.to_string()));
         }
     };

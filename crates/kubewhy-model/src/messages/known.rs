@@ -586,6 +586,18 @@ pub const KNOWN: &[Known] = &[
         ImageRegistryUnreachable,
     ),
     k(
+        KUBELET,
+        "pkg/credentialprovider/plugin/plugin.go (kubelet image credential provider plugins: ecr-credential-provider, acr-credential-provider, gke's auth provider)",
+        r"Failed getting credential from external registry credential provider|error execing credential provider plugin",
+        ImagePullAuth,
+    ),
+    k(
+        REGISTRIES,
+        "Go's resolver (net.DNSError) naming a well-known registry host: the node cannot resolve where it pulls from",
+        r"lookup (?:registry-1\.docker\.io|index\.docker\.io|auth\.docker\.io|registry\.k8s\.io|[\w.-]*(?:gcr\.io|pkg\.dev|azurecr\.io|ecr\.[\w-]+\.amazonaws\.com|quay\.io|ghcr\.io|docker\.com))(?: on [\d.:\[\]a-f]+)?: (?:Try again|no such host|i/o timeout|server misbehaving|Temporary failure in name resolution)",
+        ImageRegistryUnreachable,
+    ),
+    k(
         RUNC,
         "ps: a container's process left a zombie its shim does not reap",
         r"\\_ \[[^\]\s]+\] <defunct>",
@@ -1021,6 +1033,18 @@ mod tests {
             ("    Could not resolve Linux kernel version", AppExitError),
             (
                 "level=warning msg=\"Error getting v2 registry: Get https://k8s.gcr.io/v2/: dial tcp: lookup k8s.gcr.io on 192.168.49.1:53: i/o timeout\"",
+                ImageRegistryUnreachable,
+            ),
+            (
+                "E0415 17:54:20.388462   20666 plugin.go:233] Failed getting credential from external registry credential provider: error execing credential provider plugin ecr-credential-provider for image 123.dkr.ecr.eu-west-1.amazonaws.com/app: exit status 1",
+                ImagePullAuth,
+            ),
+            (
+                "dial tcp: lookup registry-1.docker.io: Try again",
+                ImageRegistryUnreachable,
+            ),
+            (
+                "Get \"https://ghcr.io/v2/\": dial tcp: lookup ghcr.io on 127.0.0.53:53: server misbehaving",
                 ImageRegistryUnreachable,
             ),
             (

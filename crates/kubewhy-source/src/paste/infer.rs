@@ -351,6 +351,13 @@ pub(super) fn settle_deletion(ns: &str, name: &str, node: Option<&str>) -> Strin
     )
 }
 
+/// What settles why a namespace is stuck deleting: its conditions, and what is left in it.
+pub(super) fn settle_namespace_deletion(name: &str) -> String {
+    format!(
+        "kubectl get namespace {name} -o jsonpath='{{.status.conditions}}' && kubectl api-resources --verbs=list --namespaced -o name | xargs -n 1 kubectl get --show-kind --ignore-not-found -n {name}"
+    )
+}
+
 /// A node known only through its pods' `NodeNotReady` events: Ready Unknown since the event.
 pub(super) fn node_not_ready(node: &str, e: &EventRow) -> (Value, Pasted) {
     let since = e.first.or(e.last).map(|t| t.to_string());
@@ -607,7 +614,9 @@ pub(super) fn from_row(
         } else {
             "its state beyond the table's columns".into()
         },
-        settle: if status == "Terminating" || deleted {
+        settle: if row.kind == "Namespace" && status == "Terminating" {
+            settle_namespace_deletion(&row.name)
+        } else if status == "Terminating" || deleted {
             settle_deletion(&row.namespace, &row.name, v["spec"]["nodeName"].as_str())
         } else {
             settle(row.kind, &row.namespace, &row.name)

@@ -106,13 +106,26 @@ pub(super) fn lines(name: &str, lines: &Lines) -> Vec<PastedMessage> {
     all
 }
 
+/// A YAML single-quoted string's doubled quote inside a word (`didn''t`, `Pod''s`, as
+/// `kubectl get -o yaml` writes a scheduler's message) read as the one quote it stands for.
+static DOUBLED_QUOTE: LazyLock<Regex> = LazyLock::new(|| re(r"(\w)''(\w)"));
+
+fn undouble(line: &str) -> std::borrow::Cow<'_, str> {
+    if line.contains("''") {
+        DOUBLED_QUOTE.replace_all(line, "$1'$2")
+    } else {
+        line.into()
+    }
+}
+
 /// Every known failure message in the lines, in order, to `out`.
 fn scan(name: &str, lines: &Lines, out: &mut dyn FnMut(PastedMessage)) {
     let mut i = 0;
     // What the previous step found of this line, when it looked ahead.
     let mut known: Option<(usize, Option<Recognition>)> = None;
     while let Some((no, line)) = lines.get(i) {
-        let line = line.trim();
+        let line = undouble(line.trim());
+        let line = line.as_ref();
         if line.is_empty() {
             i += 1;
             continue;
@@ -122,6 +135,21 @@ fn scan(name: &str, lines: &Lines, out: &mut dyn FnMut(PastedMessage)) {
             _ => recognise(line),
         };
         if let Some(r) = here {
+            // A list of reasons cut after a comma (the scheduler's `0/15 nodes are available:
+            // 12 …,` wrapped) is judged whole: which reason is the cause depends on all of them.
+            if line.ends_with(',')
+                && let Some((_, next)) = lines.get(i + 1)
+                && let next = undouble(next.trim())
+                && !next.is_empty()
+                && !NEW_ENTRY.is_match(&next)
+            {
+                let joined = format!("{line} {next}");
+                if let Some(whole) = recognise(&joined) {
+                    out(message(name, no, &joined, whole));
+                    i += 2;
+                    continue;
+                }
+            }
             out(message(name, no, line, r));
             i += 1;
             continue;
@@ -135,12 +163,12 @@ fn scan(name: &str, lines: &Lines, out: &mut dyn FnMut(PastedMessage)) {
                 let Some((_, next)) = lines.get(k) else {
                     break;
                 };
-                let next = next.trim();
-                if next.is_empty() || NEW_ENTRY.is_match(next) {
+                let next = undouble(next.trim());
+                if next.is_empty() || NEW_ENTRY.is_match(&next) {
                     break;
                 }
                 joined.push(' ');
-                joined.push_str(next);
+                joined.push_str(&next);
                 if let Some(r) = recognise(&joined) {
                     found = Some((k, r));
                     break;
@@ -155,11 +183,11 @@ fn scan(name: &str, lines: &Lines, out: &mut dyn FnMut(PastedMessage)) {
         // A message wrapped over two lines (a terminal's width, a describe's Message column, a
         // YAML folded string): read joined, when the next line alone says nothing.
         if let Some((_, next)) = lines.get(i + 1) {
-            let next = next.trim();
+            let next = undouble(next.trim());
             let alone = if next.is_empty() {
                 None
             } else {
-                recognise(next)
+                recognise(&next)
             };
             known = Some((i + 1, alone));
             if !next.is_empty() && alone.is_none() {
@@ -191,5 +219,19 @@ mod tests {
         assert_eq!(m[1].cause, Cause::ContainerStopTimeout);
         let o = m[1].object.as_ref().unwrap();
         assert_eq!((o.namespace.as_str(), o.name.as_str()), ("shop", "web-1"));
+    }
+
+    #[test]
+    fn a_yaml_single_quoted_message_is_read_with_its_quotes_undoubled() {
+        // kubectl get events -o yaml (kops PR 16909): the message wrapped, its quotes doubled.
+        let text = "  message: '0/15 nodes are available: 12 node(s) didn''t match Pod''s node affinity/selector,\n    3 node(s) didn''t have free ports for the requested pod ports. preemption: 0/15\n";
+        let m = lines("events.yaml", &Lines::new(text));
+        assert_eq!(m.len(), 1);
+        assert_eq!(m[0].cause, Cause::HostPortConflict);
+        assert!(
+            m[0].quote.contains("didn't have free ports"),
+            "{}",
+            m[0].quote
+        );
     }
 }
