@@ -158,6 +158,8 @@ fn run_checks(ctx: &Ctx) -> Vec<Finding> {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let next = AtomicUsize::new(0);
     let pods = node::PodLines::new(ctx);
+    // `KUBEWHY_CHECK_TIMES=1`: each check's time on stderr (for `kubewhy-bench phases`).
+    let timed = std::env::var_os("KUBEWHY_CHECK_TIMES").is_some();
     let results: std::sync::Mutex<Vec<(usize, kubewhy_model::Merger)>> = Default::default();
     std::thread::scope(|s| {
         for _ in 0..threads.min(REGISTRY.len()) {
@@ -166,7 +168,15 @@ fn run_checks(ctx: &Ctx) -> Vec<Finding> {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(&check) = REGISTRY.get(i) else { break };
                     let mut out = Findings::new(check, pods.as_ref());
+                    let started = std::time::Instant::now();
                     check.run(ctx, &mut out);
+                    if timed {
+                        eprintln!(
+                            "check {:<12} {:>8.1} ms",
+                            check.name(),
+                            started.elapsed().as_secs_f64() * 1e3
+                        );
+                    }
                     results
                         .lock()
                         .unwrap_or_else(|e| e.into_inner())

@@ -80,11 +80,9 @@ fn why(ctx: &Ctx, pod: &Pod) -> Option<Why> {
         condition(&pod.status.conditions, "DisruptionTarget").filter(|c| c.status == "True");
     let by_target = target.and_then(|c| disruption::target_cause(&c.reason, &c.message));
     let deleting = pod.metadata.deletion_timestamp.is_some();
-    let events = ctx.snap.events_for("Pod", &pod.metadata);
-    let said: Vec<Said> = events.iter().map(|e| Said::of(e)).collect();
-    let preempted_event = events
-        .iter()
-        .any(|e| e.reason == "Preempted" && e.message.contains("Preempted by"));
+    // The pod's events are read only for a pod whose status or deletion calls for them: most
+    // pods are neither, and reading every pod's events was this check's whole cost at scale.
+    let events = || ctx.snap.events_for("Pod", &pod.metadata);
     let plain = |cause| {
         Some(Why {
             cause,
@@ -94,6 +92,7 @@ fn why(ctx: &Ctx, pod: &Pod) -> Option<Why> {
         })
     };
     let preempted = |confidence| {
+        let said: Vec<Said> = events().iter().map(|e| Said::of(e)).collect();
         Some(Why {
             cause: Cause::Preempted,
             confidence,
@@ -117,7 +116,10 @@ fn why(ctx: &Ctx, pod: &Pod) -> Option<Why> {
     // Before newer clusters set DisruptionTarget (≈1.26): the scheduler's event on its victim,
     // the PodDisruptionBudget an eviction went through, a higher-priority pod nominated to
     // the node.
-    if preempted_event {
+    if events()
+        .iter()
+        .any(|e| e.reason == "Preempted" && e.message.contains("Preempted by"))
+    {
         return preempted(Confidence::High);
     }
     if let Some(pdb) = disruption::pdb_disrupted(ctx.snap, ns, name) {
@@ -138,6 +140,7 @@ fn why(ctx: &Ctx, pod: &Pod) -> Option<Why> {
 }
 
 fn check(ctx: &Ctx, pod: &Pod) -> Option<Finding> {
+    let w = why(ctx, pod)?;
     let key = ObjectKey::of("Pod", &pod.metadata);
     let (ns, name) = (pod.metadata.ns(), pod.metadata.name.as_str());
     // A pasted status stanza may not say the node.
@@ -151,7 +154,6 @@ fn check(ctx: &Ctx, pod: &Pod) -> Option<Finding> {
     let message = pod.status.message.clone().unwrap_or_default();
     let target =
         condition(&pod.status.conditions, "DisruptionTarget").filter(|c| c.status == "True");
-    let w = why(ctx, pod)?;
     let cause = w.cause;
     let victim_class = disruption::class_words(
         pod.spec.priority_class_name.as_deref().unwrap_or_default(),
