@@ -1369,7 +1369,47 @@ fn stanza_or_object(name: &str, line: u64, mut v: Value, c: &mut Collected, out:
             }
             return;
         }
-        c.objects.push((line, v, None));
+        // A pod's YAML pasted without its name (`....` where the metadata was): the pod the
+        // paste is about, not an object to refuse.
+        let nameless = v["kind"] == "Pod"
+            && v["metadata"]["name"].as_str().is_none_or(str::is_empty)
+            && v.get("metadata").is_none_or(Value::is_object);
+        if !nameless {
+            c.objects.push((line, v, None));
+            return;
+        }
+        let name_ = c.pod_name();
+        // Another fragment of the same unnamed pod came first (a status stanza): that one is
+        // the pod, and fragments are not merged field by field.
+        let same = |k: &str, n: &str| k == "Pod" && n == name_;
+        if c.seen.keys().any(|(k, _, n)| same(k, n))
+            || c.objects.iter().any(|(_, o, _)| {
+                same(
+                    o["kind"].as_str().unwrap_or_default(),
+                    o["metadata"]["name"].as_str().unwrap_or_default(),
+                )
+            })
+        {
+            return;
+        }
+        let ns = v["metadata"]["namespace"]
+            .as_str()
+            .map(str::to_string)
+            .or_else(|| c.namespace.clone())
+            .unwrap_or_else(|| UNKNOWN.into());
+        v["metadata"]["name"] = json!(name_);
+        v["metadata"]["namespace"] = json!(ns);
+        let partial = Pasted {
+            object: ObjectKey::new("Pod", &ns, &name_, ""),
+            from: "a pod's YAML without its name".into(),
+            missing: "its name and events".into(),
+            settle: format!(
+                "kubectl get pod {} -n {} -o yaml",
+                if name_ == UNKNOWN { "NAME" } else { &name_ },
+                if ns == UNKNOWN { "NAMESPACE" } else { &ns }
+            ),
+        };
+        c.objects.push((line, v, Some(partial)));
         return;
     }
     let Value::Object(mut map) = v else { return };
