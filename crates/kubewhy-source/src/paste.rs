@@ -1726,10 +1726,79 @@ fn fuse(c: &mut Collected, out: &mut FileOut) {
     }
 }
 
+/// A pod the paste shows whole (its YAML, a describe) and also as a `get` row saying
+/// `Terminating` (or listed after its `kubectl delete`): the row says what the fragment cut
+/// off, that it is being deleted. When the deletion began is not said: at the earliest, when
+/// the pod was created, as for a pod known only by its row.
+fn deleting_by_row(c: &Collected, anchor: Timestamp, out: &mut FileOut) {
+    let rows: Vec<&Row> = c
+        .rows
+        .iter()
+        .filter(|r| r.kind == "Pod")
+        .filter(|r| {
+            r.deleted
+                || r.cells
+                    .iter()
+                    .any(|(k, v)| k == "STATUS" && v == "Terminating")
+        })
+        .collect();
+    if rows.is_empty() {
+        return;
+    }
+    let mut marked = Vec::new();
+    for part in out
+        .parts
+        .iter_mut()
+        .chain(std::iter::once(&mut out.objects))
+    {
+        for p in part.pods.iter_mut() {
+            if p.metadata.deletion_timestamp.is_some() {
+                continue;
+            }
+            let Some(row) = rows.iter().find(|r| {
+                r.name == p.metadata.name.as_str()
+                    && (r.namespace == UNKNOWN
+                        || r.namespace.is_empty()
+                        || r.namespace == p.metadata.ns())
+            }) else {
+                continue;
+            };
+            let at = p
+                .metadata
+                .creation_timestamp
+                .or_else(|| infer::created_by_age(row, anchor))
+                .unwrap_or(anchor);
+            let p = std::sync::Arc::make_mut(p);
+            p.metadata.deletion_timestamp = Some(at);
+            p.metadata.deletion_grace_period_seconds.get_or_insert(0);
+            marked.push(ObjectKey::of("Pod", &p.metadata));
+        }
+    }
+    // What the pod's fragment lacked is said, and its findings are one level less certain.
+    for key in marked {
+        let lacks = "when its deletion began (a row says Terminating; the rest of the paste was cut before deletionTimestamp)";
+        match out.pasted.iter_mut().find(|p| p.object == key) {
+            Some(p) if p.missing.is_empty() => p.missing = lacks.into(),
+            Some(p) => p.missing = format!("{}, and {lacks}", p.missing),
+            None => out.pasted.push(Pasted {
+                settle: format!(
+                    "kubectl get pod {} -n {} -o jsonpath='{{.metadata.deletionTimestamp}} {{.metadata.finalizers}}'",
+                    key.name,
+                    if key.namespace == UNKNOWN { "NAMESPACE" } else { &key.namespace }
+                ),
+                object: key,
+                from: "its YAML and a kubectl get pods row".into(),
+                missing: lacks.into(),
+            }),
+        }
+    }
+}
+
 /// Turns what was collected into objects, events, stubs, node lines and container logs.
 fn finish(name: &str, mut c: Collected, anchor: Timestamp, out: &mut FileOut) {
     c.emit(name, out);
     fuse(&mut c, out);
+    deleting_by_row(&c, anchor, out);
     let known: HashSet<Key> = c.seen.keys().cloned().collect();
     for (line, v) in std::mem::take(&mut c.context) {
         let (k, ns, n) = key_of(&v);

@@ -435,7 +435,7 @@ pub(super) fn from_events(
 }
 
 /// When the row's AGE says the object was created.
-fn created_by_age(row: &Row, anchor: Timestamp) -> Option<Timestamp> {
+pub(super) fn created_by_age(row: &Row, anchor: Timestamp) -> Option<Timestamp> {
     table::get(&row.cells, "AGE")
         .split_whitespace()
         .next()

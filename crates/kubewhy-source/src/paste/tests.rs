@@ -353,3 +353,30 @@ fn fragments_of_one_pod_are_one_pod() {
     ));
     assert_eq!(s.pods.len(), 3);
 }
+
+/// A `Terminating` row and the same pod's YAML cut before `deletionTimestamp` (kubernetes issue
+/// 121605): one pod, being deleted, whose paste lacks when that began.
+#[test]
+fn a_terminating_row_says_what_the_pods_yaml_was_cut_before() {
+    let (snap, _) = paste(
+        "❯ k -n qa get pod\nNAME        READY   STATUS        RESTARTS   AGE\njob-9dcql   0/1     Terminating   0          2d18h\n\napiVersion: v1\nkind: Pod\nmetadata:\n  finalizers:\n  - batch.kubernetes.io/job-tracking\n  name: job-9dcql\n  namespace: qa\nspec:\n  containers:\n  ....\n",
+    );
+    assert_eq!(snap.pods.len(), 1);
+    let p = &snap.pods[0];
+    assert_eq!(p.metadata.name, "job-9dcql");
+    // 2d18h before the anchor: at the earliest, when it was created.
+    assert_eq!(
+        p.metadata.deletion_timestamp.map(|t| t.to_string()),
+        Some("2026-11-20T18:00:00Z".to_string())
+    );
+    let lacks = snap
+        .pasted
+        .iter()
+        .find(|x| x.object.name == "job-9dcql")
+        .unwrap();
+    assert!(
+        lacks.missing.starts_with("when its deletion began"),
+        "{}",
+        lacks.missing
+    );
+}
