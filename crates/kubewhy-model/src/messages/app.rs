@@ -54,7 +54,14 @@ pub static REFUSED: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)connection refus
 pub static IN_USE: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)address already in use|EADDRINUSE"));
 pub static NOT_EMPTY: LazyLock<Regex> =
     LazyLock::new(|| re(r"(?i)exists but is not empty|lost\+found|data directory has files in it"));
-pub static DENIED: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)permission denied|EACCES"));
+/// The application may not use a path: denied (EACCES), not permitted (EPERM: `chown`,
+/// `chmod` on a volume the user does not own), or PostgreSQL refusing a data directory whose
+/// mode a volume did not keep.
+pub static DENIED: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)permission denied|EACCES|operation not permitted|\bEPERM\b|data directory .* has invalid permissions",
+    )
+});
 /// A path in a line (`'/data/x'`, `"/var/lib/…"`).
 pub static PATH: LazyLock<Regex> = LazyLock::new(|| re(r#"['"]?(/[\w.@+-]+(?:/[\w.@+-]+)*)"#));
 /// What follows these words is an address (`dial tcp 10.0.0.7:5432`, `lookup orders-db on …`).
@@ -164,6 +171,21 @@ pub fn classify(l: &str) -> Option<AppLine> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_path_the_application_may_not_change_is_a_permission_problem() {
+        for l in [
+            "chown: /var/lib/grafana: Operation not permitted",
+            "initdb: could not change permissions of directory \"/var/lib/postgresql/data\": Operation not permitted",
+            "FATAL:  data directory \"/var/lib/postgresql/data/pgdata/pg13\" has invalid permissions",
+        ] {
+            assert_eq!(
+                classify(l).map(|a| a.name),
+                Some("permission-denied"),
+                "{l}"
+            );
+        }
+    }
 
     #[test]
     fn causes_of_lines() {

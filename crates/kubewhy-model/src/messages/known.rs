@@ -586,6 +586,48 @@ pub const KNOWN: &[Known] = &[
         ImageRegistryUnreachable,
     ),
     k(
+        RUNC,
+        "containers/crun (src/libcrun/cgroup*.c): the device cgroup of cgroup v1 refused",
+        r"writing file `devices\.allow`: Operation not permitted",
+        ContainerStartFailed,
+    ),
+    k(
+        CNI,
+        "weaveworks/weave (net/ipam, weaver's allocation range check)",
+        r"Network \S+ overlaps with existing route \S+ on host",
+        AppExitError,
+    ),
+    k(
+        CNI,
+        "cloudnativelabs/kube-router (pkg/utils/node.go): no pod CIDR allocated to the node",
+        r"node\.Spec\.PodCIDR not set for node",
+        AppExitError,
+    ),
+    k(
+        CSI,
+        "openebs/zfs-localpv, lvm-localpv (pkg/zfs/zfs_util.go): the node plugin's zfs/lvm command failed, the volume is not provisioned",
+        r"could not create volume \S+ cmd \[create",
+        PvcUnbound,
+    ),
+    k(
+        CSI,
+        "kubernetes-sigs/vsphere-csi-driver (pkg/csi/service/node.go): NodeUnpublish of a block volume",
+        r"error getting block device for volume: \S+, err: lstat",
+        VolumeUnmountStuck,
+    ),
+    k(
+        CSI,
+        "ps: a FUSE-based CSI driver's mount process (seaweedfs, s3fs, juicefs, rclone) still serving a volume under the kubelet's directory, which holds the volume's unmount",
+        r"^\S+\s+\d+\s+[\d.]+\s+[\d.]+\s+\d+\s+\d+\s+\S+\s+\S+\s+\S+\s+[\d:.]+\s+\S*(?:weed|s3fs|juicefs|rclone|goofys|mount\.s3|gcsfuse)\b.*\bmount\b.*/kubelet/(?:plugins/kubernetes\.io/csi/|pods/)",
+        VolumeUnmountStuck,
+    ),
+    k(
+        APPS,
+        "redis (src/config.c): a directive the server does not know, printed before it exits (between `***`, which a paste's markdown may eat)",
+        r"FATAL CONFIG FILE ERROR \(Redis",
+        AppExitError,
+    ),
+    k(
         KUBELET,
         "pkg/credentialprovider/plugin/plugin.go (kubelet image credential provider plugins: ecr-credential-provider, acr-credential-provider, gke's auth provider)",
         r"Failed getting credential from external registry credential provider|error execing credential provider plugin",
@@ -1038,6 +1080,34 @@ mod tests {
             (
                 "E0415 17:54:20.388462   20666 plugin.go:233] Failed getting credential from external registry credential provider: error execing credential provider plugin ecr-credential-provider for image 123.dkr.ecr.eu-west-1.amazonaws.com/app: exit status 1",
                 ImagePullAuth,
+            ),
+            (
+                "Error: container create failed: writing file `devices.allow`: Operation not permitted",
+                ContainerStartFailed,
+            ),
+            (
+                "FATA: 2021/03/04 10:00:00.000000 Network 10.32.0.0/12 overlaps with existing route 10.0.0.0/8 on host",
+                AppExitError,
+            ),
+            (
+                "F0101 main.go:1] Failed to get pod CIDR details from Node.spec: node.Spec.PodCIDR not set for node: master-etcd3",
+                AppExitError,
+            ),
+            (
+                "could not create volume rpool/k3s/pvc-9c3 cmd [create -o quota=4294967296 rpool/k3s/pvc-9c3] error: zfs: version `GLIBC_2.28' not found",
+                PvcUnbound,
+            ),
+            (
+                "NodeUnpublishVolume: error getting block device for volume: 268e7aa8-754e, err: lstat devtmpfs: no such file or directory",
+                VolumeUnmountStuck,
+            ),
+            (
+                "*** FATAL CONFIG FILE ERROR (Redis 6.2.5) ***",
+                AppExitError,
+            ),
+            (
+                "root     1334193  0.0  0.0 774944 54492 ?        Sl   May08   0:21 weed -logtostderr=true mount -dirAutoCreate=true -umask=000 -dir=/var/lib/k0s/kubelet/plugins/kubernetes.io/csi/seaweedfs-csi-driver/a2817/globalmount",
+                VolumeUnmountStuck,
             ),
             (
                 "dial tcp: lookup registry-1.docker.io: Try again",
