@@ -914,8 +914,17 @@ fn json_opens(text: &str) -> bool {
     let next = rest.as_str().trim_start().chars().next();
     match (open, next) {
         (Some('{'), Some(c)) => matches!(c, '"' | '}'),
-        (Some('['), Some(c)) => {
-            matches!(c, '{' | '[' | '"' | ']' | '-' | 't' | 'f' | 'n') || c.is_ascii_digit()
+        (Some('['), Some(c)) if matches!(c, '{' | '[' | '"' | ']') => true,
+        // A scalar first: only if it is one (`[2025-12-02, 11:00:52 UTC]` opens a log line,
+        // `[trace]` a tool's output).
+        (Some('['), Some(_)) => {
+            let token = rest
+                .as_str()
+                .trim_start()
+                .split(|c: char| c.is_whitespace() || c == ',' || c == ']')
+                .next()
+                .unwrap_or_default();
+            matches!(token, "true" | "false" | "null") || token.parse::<f64>().is_ok()
         }
         _ => true,
     }

@@ -622,6 +622,42 @@ pub const KNOWN: &[Known] = &[
         VolumeUnmountStuck,
     ),
     k(
+        RUNC,
+        "docker / runc (libcontainer rootfs): a mount with HostToContainer or Bidirectional propagation whose host path is a private mount",
+        r"is mounted on \S+ but it is not a shared(?: or slave)? mount",
+        ContainerStartFailed,
+    ),
+    k(
+        CNI,
+        "iptables in an init container (linkerd-init, istio-init, CNI agents): the legacy backend on a host without its kernel modules",
+        r"iptables who\? \(do you need to insmod\?\)",
+        AppExitError,
+    ),
+    k(
+        CONTROLLERS,
+        "kube-scheduler before 1.7 (plugin/pkg/scheduler/generic_scheduler.go): the node's resources do not fit",
+        r"fit failure on node \([^)]*\): Insufficient (?:cpu|memory|ephemeral-storage)",
+        InsufficientResources,
+    ),
+    k(
+        APPS,
+        "Apache Airflow's task runner: the task's process was killed by SIGKILL (-9), the kernel's OOM killer as a rule",
+        r"Command exited with return code -9\b",
+        OomKilled,
+    ),
+    k(
+        APPS,
+        "node agents that load eBPF or kernel modules (Datadog system-probe, Sysdig, Falco): the host's kernel refuses or its headers are missing",
+        r"failed to create system probe: |Your kernel headers for kernel \S+ cannot be found",
+        AppExitError,
+    ),
+    k(
+        APPS,
+        "any process at its open-files or inotify limit (promtail, fluent-bit, grafana agent watching every log file)",
+        r"(?i)too many open files",
+        AppExitError,
+    ),
+    k(
         APPS,
         "redis (src/config.c): a directive the server does not know, printed before it exits (between `***`, which a paste's markdown may eat)",
         r"FATAL CONFIG FILE ERROR \(Redis",
@@ -1103,6 +1139,31 @@ mod tests {
             ),
             (
                 "*** FATAL CONFIG FILE ERROR (Redis 6.2.5) ***",
+                AppExitError,
+            ),
+            (
+                "Error response from daemon: linux mounts: path / is mounted on / but it is not a shared or slave mount",
+                ContainerStartFailed,
+            ),
+            (
+                "iptables-save v1.8.7 (legacy): Cannot initialize: iptables who? (do you need to insmod?)",
+                AppExitError,
+            ),
+            (
+                "fit failure on node (minikube): Insufficient memory",
+                InsufficientResources,
+            ),
+            ("\"Command exited with return code -9\"", OomKilled),
+            (
+                "SYS-PROBE | CRITICAL | (cmd/system-probe/main_common.go:94 in runAgent) | failed to create system probe: could not enable kprobe",
+                AppExitError,
+            ),
+            (
+                "Your kernel headers for kernel 4.4.35+ cannot be found at",
+                AppExitError,
+            ),
+            (
+                "level=error msg=\"error creating promtail\" error=\"failed to make file target manager: too many open files\"",
                 AppExitError,
             ),
             (
