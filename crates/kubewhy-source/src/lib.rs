@@ -914,7 +914,7 @@ fn json_opens(text: &str) -> bool {
     let next = rest.as_str().trim_start().chars().next();
     match (open, next) {
         (Some('{'), Some(c)) => matches!(c, '"' | '}'),
-        (Some('['), Some(c)) if matches!(c, '{' | '[' | '"' | ']') => true,
+        (Some('['), Some('{' | '[' | '"' | ']')) => true,
         // A scalar first: only if it is one (`[2025-12-02, 11:00:52 UTC]` opens a log line,
         // `[trace]` a tool's output).
         (Some('['), Some(_)) => {
