@@ -7,13 +7,7 @@ use kubewhy_source::{Input, load};
 
 /// The snapshot of YAML text judged as of `now`; the text must load without a warning.
 pub(crate) fn snapshot_of(yaml: &str, now: &str) -> kubewhy_model::Snapshot {
-    let loaded = load(
-        &[Input::Text {
-            name: "test.yaml".into(),
-            text: yaml.into(),
-        }],
-        Some(now.parse().expect("now is RFC 3339")),
-    );
+    let loaded = load_text("test.yaml", yaml, now);
     assert!(loaded.warnings.is_empty(), "{:?}", loaded.warnings);
     loaded.snapshot
 }
@@ -832,16 +826,20 @@ items:
     );
 }
 
-/// The diagnosis of a pasted text, judged as of `now` (what the paste reader warns is allowed).
-fn diagnose_paste(text: &str, now: &str) -> crate::Diagnosis {
-    let loaded = load(
+/// `text` loaded as the file `name`, judged as of `now`.
+fn load_text(name: &str, text: &str, now: &str) -> kubewhy_source::Loaded {
+    load(
         &[Input::Text {
-            name: "paste.txt".into(),
+            name: name.into(),
             text: text.into(),
         }],
         Some(now.parse().expect("now is RFC 3339")),
-    );
-    crate::diagnose(&loaded.snapshot)
+    )
+}
+
+/// The diagnosis of a pasted text, judged as of `now` (what the paste reader warns is allowed).
+fn diagnose_paste(text: &str, now: &str) -> crate::Diagnosis {
+    crate::diagnose(&load_text("paste.txt", text, now).snapshot)
 }
 
 #[test]

@@ -542,9 +542,7 @@ pub fn load_onto(base: Snapshot, inputs: Vec<Input>, now: Option<jiff::Timestamp
 /// is about, so that a failure the events show is never "no problems". The first few of each
 /// cause are kept, with how many events show it.
 fn messages_of_events(snap: &mut Snapshot) {
-    const KEPT_PER_CAUSE: usize = 3;
-    let mut counts: std::collections::HashMap<kubewhy_model::Cause, usize> = Default::default();
-    let mut found = Vec::new();
+    let mut kept = paste::Kept::default();
     for e in snap
         .events
         .iter()
@@ -553,24 +551,17 @@ fn messages_of_events(snap: &mut Snapshot) {
         let Some(r) = kubewhy_model::messages::recognise(&e.message) else {
             continue;
         };
-        let n = counts.entry(r.cause).or_default();
-        *n += 1;
-        if *n <= KEPT_PER_CAUSE {
-            found.push(kubewhy_model::PastedMessage {
-                at: e.origin(),
-                quote: bounded(e.message.trim(), 300),
-                cause: r.cause,
-                confidence: r.confidence,
-                speaker: r.speaker.describe(),
-                object: Some(e.involved.clone()),
-                same: 0,
-            });
-        }
+        kept.add(r.cause, || kubewhy_model::PastedMessage {
+            at: e.origin(),
+            quote: bounded(e.message.trim(), 300),
+            cause: r.cause,
+            confidence: r.confidence,
+            speaker: r.speaker.describe(),
+            object: Some(e.involved.clone()),
+            same: 0,
+        });
     }
-    for m in &mut found {
-        m.same = counts[&m.cause];
-    }
-    snap.pasted_messages.extend(found);
+    snap.pasted_messages.extend(kept.done());
 }
 
 #[derive(Clone)]

@@ -15,6 +15,7 @@ mod clean;
 mod describe;
 mod infer;
 mod recognise;
+pub(crate) use recognise::Kept;
 mod table;
 #[cfg(test)]
 mod tests;
@@ -1109,10 +1110,7 @@ fn fragment_block(block: &[(u64, &str)], base: usize, anchor: Timestamp, c: &mut
     ];
     let body: Vec<String> = block
         .iter()
-        .map(|(_, l)| {
-            let indent = l.len() - l.trim_start().len();
-            format!("    {}", &l[indent.min(base)..])
-        })
+        .map(|(_, l)| format!("    {}", dedent(l, base)))
         .collect();
     let lines: Vec<(u64, &str)> = head
         .iter()
@@ -1280,10 +1278,7 @@ fn yaml_block(
     let mut lines: Vec<std::borrow::Cow<str>> = block
         .iter()
         .filter(|(_, l)| !elision(l))
-        .map(|(_, l)| {
-            let indent = l.len() - l.trim_start().len();
-            l[indent.min(base)..].into()
-        })
+        .map(|(_, l)| dedent(l, base).into())
         .collect();
     reindent_cut_first_line(&mut lines);
     let mut keep = lines.len();
@@ -1315,12 +1310,21 @@ fn yaml_block(
     }
 }
 
+/// The width of a line's leading whitespace, in bytes.
+fn indent(l: &str) -> usize {
+    l.len() - l.trim_start().len()
+}
+
+/// A line of a block without the block's own indentation (`base`), or as much of it as it has.
+fn dedent(l: &str, base: usize) -> &str {
+    &l[indent(l).min(base)..]
+}
+
 /// A stanza copied from the middle of a line on: its first line lost the indentation its
 /// siblings keep (`phase: Failed` then `  podIP: …`, `  reason: Evicted`): the indentation of
 /// its second line, when the first is a key with a value (nothing can be nested under it) at
 /// the block's own indentation and the second is indented more.
 fn cut_first_line(lines: &[&str]) -> Option<usize> {
-    let indent = |l: &str| l.len() - l.trim_start().len();
     let first = lines.first()?;
     let scalar_key = first.split_once(": ").is_some_and(|(k, v)| {
         !k.is_empty()
@@ -1335,18 +1339,14 @@ fn cut_first_line(lines: &[&str]) -> Option<usize> {
 /// Where a stanza whose first line was cut (`cut_first_line`) ends: at the first later line
 /// indented less than its siblings, which begins another block.
 fn cut_stanza_end(block: &[(u64, &str)], base: usize) -> Option<usize> {
-    let dedented: Vec<&str> = block
-        .iter()
-        .map(|(_, l)| {
-            let indent = l.len() - l.trim_start().len();
-            &l[indent.min(base)..]
-        })
-        .collect();
+    let dedented: Vec<&str> = block.iter().map(|(_, l)| dedent(l, base)).collect();
     let kept: Vec<&str> = dedented.iter().copied().filter(|l| !elision(l)).collect();
     let siblings = cut_first_line(&kept)?;
-    let end = dedented.iter().enumerate().skip(1).position(|(_, l)| {
-        !l.trim().is_empty() && !elision(l) && l.len() - l.trim_start().len() < siblings
-    });
+    let end = dedented
+        .iter()
+        .enumerate()
+        .skip(1)
+        .position(|(_, l)| !l.trim().is_empty() && !elision(l) && indent(l) < siblings);
     Some(end.map_or(block.len(), |p| p + 1))
 }
 

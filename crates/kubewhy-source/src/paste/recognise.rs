@@ -91,19 +91,39 @@ const KEPT_PER_CAUSE: usize = 3;
 /// The known failure messages in the lines, in order: the first few of each cause, each with
 /// how many lines of the paste show that cause.
 pub(super) fn lines(name: &str, lines: &Lines) -> Vec<PastedMessage> {
-    let mut all = Vec::new();
-    let mut counts: std::collections::HashMap<kubewhy_model::Cause, usize> = Default::default();
-    scan(name, lines, &mut |m| {
-        let n = counts.entry(m.cause).or_default();
+    let mut kept = Kept::default();
+    scan(name, lines, &mut |m| kept.add(m.cause, || m));
+    kept.done()
+}
+
+/// Recognised messages as a snapshot keeps them: the first `KEPT_PER_CAUSE` of each cause, each
+/// with how many were seen of its cause (`PastedMessage::same`).
+#[derive(Default)]
+pub(crate) struct Kept {
+    kept: Vec<PastedMessage>,
+    counts: std::collections::HashMap<kubewhy_model::Cause, usize>,
+}
+
+impl Kept {
+    /// Counts one message of `cause`; `make` builds it only when it is kept.
+    pub(crate) fn add(
+        &mut self,
+        cause: kubewhy_model::Cause,
+        make: impl FnOnce() -> PastedMessage,
+    ) {
+        let n = self.counts.entry(cause).or_default();
         *n += 1;
         if *n <= KEPT_PER_CAUSE {
-            all.push(m);
+            self.kept.push(make());
         }
-    });
-    for m in &mut all {
-        m.same = counts[&m.cause];
     }
-    all
+
+    pub(crate) fn done(mut self) -> Vec<PastedMessage> {
+        for m in &mut self.kept {
+            m.same = self.counts[&m.cause];
+        }
+        self.kept
+    }
 }
 
 /// A YAML single-quoted string's doubled quote inside a word (`didn''t`, `Pod''s`, as
