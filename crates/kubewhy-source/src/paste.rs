@@ -45,7 +45,7 @@ static EVENT_ROW: LazyLock<Regex> =
 /// A shell prompt with a kubectl command.
 static COMMAND: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"^(?:PS )?(?:\[[^\]\n]*\]\s?[$#]\s*|\S*[$%#>❯➜]\s*)?(?:kubectl|oc|k)\s+(?:\S+\s+)*?(?:describe|get|logs|events)\b",
+        r"^(?:PS )?(?:\[[^\]\n]*\]\s?[$#]\s*|\S*[$%#>❯➜›]\s*|\S+\s+[❯➜›]\s*)?(?:kubectl|oc|k)\s+(?:\S+\s+)*?(?:describe|get|logs|events)\b",
     )
 });
 /// A container's state as describe prints it, where a fragment of a pod's describe starts.
@@ -69,7 +69,7 @@ static OBJECT_NAME: LazyLock<Regex> = LazyLock::new(|| re(r"^[a-z0-9]([-a-z0-9._
 /// Any kubectl command at a prompt (`delete`, `apply`, …): it ends what its previous output was.
 static ANY_COMMAND: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"^(?:PS )?(?:\[[^\]\n]*\]\s?[$#]\s*|\S*[$%#>❯➜]\s*)?(?:kubectl|oc|k)\s+(?:-\S+\s+\S+\s+)*(?:get|describe|delete|logs|apply|create|edit|patch|replace|drain|cordon|uncordon|rollout|scale|exec|top|events|label|annotate|taint|wait|debug|run|expose|set|explain|version|cluster-info|config)\b",
+        r"^(?:PS )?(?:\[[^\]\n]*\]\s?[$#]\s*|\S*[$%#>❯➜›]\s*|\S+\s+[❯➜›]\s*)?(?:kubectl|oc|k)\s+(?:-\S+\s+\S+\s+)*(?:get|describe|delete|logs|apply|create|edit|patch|replace|drain|cordon|uncordon|rollout|scale|exec|top|events|label|annotate|taint|wait|debug|run|expose|set|explain|version|cluster-info|config)\b",
     )
 });
 /// Where a YAML object or stanza starts.
@@ -419,6 +419,9 @@ struct Collected {
     /// --namespaced -o name | xargs -n 1 kubectl get --show-kind -n NS`): what one runs when
     /// a namespace will not finish deleting.
     leftovers_of: Vec<(u64, String)>,
+    /// Objects of any kind shown only as `--show-kind` rows (`challenge.acme…/name`), made
+    /// when nothing else in the paste shows them.
+    shown: Vec<(u64, Value)>,
 }
 
 impl Collected {
@@ -1030,10 +1033,10 @@ fn table_row(h: &[(String, usize)], no: u64, line: &str, anchor: Timestamp, c: &
             } else {
                 format!("{group}/v1")
             };
-            c.objects.push((
+            // Held to the end: a describe or YAML of the same object says more.
+            c.shown.push((
                 no,
                 json!({"apiVersion": api, "kind": kind.into_iter().collect::<String>(), "metadata": {"name": n, "namespace": ns}}),
-                None,
             ));
             return;
         }
@@ -1201,6 +1204,11 @@ fn describe_block(block: &[(u64, &str)], anchor: Timestamp, c: &mut Collected) {
         Kind::Pvc => vec![describe::pvc(&t, ns_opt)],
         Kind::Deployment | Kind::ReplicaSet | Kind::StatefulSet | Kind::DaemonSet | Kind::Job => {
             vec![describe::workload(&t, kind, ns_opt)]
+        }
+        Kind::Unknown if !name.is_empty() && describe::custom(&t, ns_opt).is_some() => {
+            let v = describe::custom(&t, ns_opt).expect("just read");
+            c.objects.push((line, v, None));
+            return;
         }
         Kind::Unknown => {
             let last = block.last().map_or(line, |b| b.0);
@@ -1800,7 +1808,8 @@ fn finish(name: &str, mut c: Collected, anchor: Timestamp, out: &mut FileOut) {
     fuse(&mut c, out);
     deleting_by_row(&c, anchor, out);
     let known: HashSet<Key> = c.seen.keys().cloned().collect();
-    for (line, v) in std::mem::take(&mut c.context) {
+    let context = std::mem::take(&mut c.context);
+    for (line, v) in std::mem::take(&mut c.shown).into_iter().chain(context) {
         let (k, ns, n) = key_of(&v);
         if !known.contains(&(k, ns, n)) {
             c.objects.push((line, v, None));
@@ -1893,7 +1902,9 @@ fn stubs(c: &mut Collected, known: &HashSet<Key>, anchor: Timestamp) {
         .collect();
     let mut stubbed: HashSet<Key> = HashSet::new();
     let mut made = Vec::new();
-    for row in &c.rows {
+    // Rows of one object pasted more than once (`get pods -w`, two `get`s in a row): the last
+    // is the latest state, so it is the one that stands.
+    for row in c.rows.iter().rev() {
         let ns = if cluster_scoped(row.kind) {
             ""
         } else {
@@ -1920,6 +1931,7 @@ fn stubs(c: &mut Collected, known: &HashSet<Key>, anchor: Timestamp) {
         }
     }
     drop(by_object);
+    made.sort_by_key(|m| m.0);
     c.objects.extend(made);
 }
 

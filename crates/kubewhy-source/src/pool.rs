@@ -226,7 +226,8 @@ impl<'a> Pool<'a> {
         }
     }
 
-    fn decode(&self, b: Block) {
+    fn decode(&self, mut b: Block) {
+        crate::stream::empty_managed_fields(&mut b.bytes);
         let part = crate::json::fast_items(&b.bytes, &b.item_kind, &b.api).map(Box::new);
         self.buffers.give(b.bytes, 2 * self.threads + 2);
         lock(&self.done).push((b.job, Done::Block { seq: b.seq, part }));

@@ -53,6 +53,7 @@ const EVICTORS: &str = "autoscalers and evictors";
 const CONTROLLERS: &str = "controllers";
 const AGGREGATOR: &str = "aggregator";
 const APPS: &str = "applications";
+const ADMISSION: &str = "API server admission";
 
 /// The table, most specific first.
 pub const KNOWN: &[Known] = &[
@@ -297,7 +298,7 @@ pub const KNOWN: &[Known] = &[
     k(
         CONTROLLERS,
         "pkg/controller/volume/persistentvolume/pv_controller.go",
-        r"no persistent volumes available for this claim and no storage class is set|waiting for a volume to be created, either by external provisioner|failed to provision volume with StorageClass|storageclass\.storage\.k8s\.io \S+ not found|requested PV is too small|storageClassName does not match",
+        r"no persistent volumes available for this claim and no storage class is set|waiting for a volume to be created, either by external provisioner|[Ff]ailed to provision volume with StorageClass|storageclass\.storage\.k8s\.io \S+ not found|requested PV is too small|storageClassName does not match",
         PvcUnbound,
     ),
     // ---- registries: an image that is not there, credentials refused (bare lines; a pull's
@@ -344,7 +345,75 @@ pub const KNOWN: &[Known] = &[
         r"unauthorized to access repository|access to the requested resource is not authorized|denied: requested access to the resource is denied",
         ImagePullAuth,
     ),
+    // ---- the API server refusing a pod (or the workload that makes it), in any text: a
+    // controller's log, `kubectl apply`'s error, an operator's status.
+    k(
+        ADMISSION,
+        "staging/src/k8s.io/apiserver/pkg/admission/plugin/webhook (validating and mutating webhooks; GKE Autopilot's Warden, Kyverno, Gatekeeper)",
+        r#"admission webhook "[^"]+" denied the request|GKE Warden rejected the request"#,
+        PodCreationRejected,
+    ),
+    k(
+        ADMISSION,
+        "plugin/pkg/admission/security/podsecurity (Pod Security admission, 1.23+) and PodSecurityPolicy (≤1.24)",
+        r#"violates PodSecurity "|is forbidden: unable to validate against any pod security policy|PodSecurityPolicy: unable to admit pod"#,
+        PodCreationRejected,
+    ),
+    k(
+        ADMISSION,
+        "OpenShift's SecurityContextConstraints admission",
+        r"is forbidden: unable to validate against any security context constraint",
+        PodCreationRejected,
+    ),
+    k(
+        KUBELET,
+        "pkg/kubelet/kubelet_pods.go (a container's env or volume names a Secret that is not there: CreateContainerConfigError's message, as a TaskRun or a status excerpt quotes it)",
+        r#"(?:^|message:\s*"?|Error:\s*|[\s'"])secret "[\w.-]+" not found|couldn't find key \S+ in Secret "#,
+        SecretMissing,
+    ),
+    k(
+        KUBELET,
+        "pkg/kubelet/kubelet_pods.go (the same for a ConfigMap)",
+        r#"(?:^|message:\s*"?|Error:\s*|[\s'"])configmaps? "[\w.-]+" not found|couldn't find key \S+ in ConfigMap "#,
+        ConfigmapMissing,
+    ),
+    k(
+        KUBELET,
+        "pkg/kubelet/kuberuntime/kuberuntime_container.go (executePreStopHook: the hook still ran when the grace period ended; before 1.21 `preStop hook for container … did not complete`)",
+        r"PreStop hook not completed in grace period|preStop hook for container \S+ did not complete in \d+ seconds",
+        LifecycleHookFailed,
+    ),
+    k(
+        KUBELET,
+        "pkg/volume/util/subpath/subpath_linux.go (doCleanSubPaths): a subPath bind mount the kubelet cannot clean, most often under an NFS mount gone stale when its server restarted",
+        r"error cleaning subPath mounts for volume|(?i:stale NFS file handle)",
+        VolumeUnmountStuck,
+    ),
+    k(
+        ADMISSION,
+        "the API server's validation of a pod a controller creates (`Failed to create the pod: Pod \"x\" is invalid: …`, `Error creating: Pod \"x\" is invalid`)",
+        r#"(?:[Ff]ailed to create (?:the )?pod|Error creating|error creating pod)\S*:? Pods? "[^"]+" is invalid: "#,
+        PodCreationRejected,
+    ),
+    k(
+        RUNC,
+        "the kernel's NFS client (dmesg): the server stopped answering; every access to the mount hangs, unmounting too, and the kubelet with it",
+        r"nfs: server \S+ not responding, (?:still trying|timed out)",
+        VolumeUnmountStuck,
+    ),
     // ---- evictions, drains and budgets.
+    k(
+        EVICTORS,
+        "kubernetes-sigs/karpenter pkg/controllers/node/termination/terminator/events.go (EvictPod: `Evicted pod`, with the node and the disruption reason since v1.1)",
+        r"Evicted pod: node \S+ \w+|(?m)\bEvicted\s+(?:pod/)?\S+\s+Evicted pod\s*$",
+        EvictedApi,
+    ),
+    k(
+        EVICTORS,
+        "AKS upgrade and node-image drains (aka.ms/aks/debugdrainfailures): a PodDisruptionBudget refuses the eviction",
+        r"Drain of \S+ did not complete|blocked by pdb \S+ with unready pods|Eviction blocked by Too many Requests \(usually a pdb\)",
+        DisruptionBudgetBlocking,
+    ),
     k(
         EVICTORS,
         "pkg/registry/core/pod/storage/eviction.go",
@@ -653,8 +722,38 @@ pub const KNOWN: &[Known] = &[
     ),
     k(
         APPS,
-        "any process at its open-files or inotify limit (promtail, fluent-bit, grafana agent watching every log file)",
-        r"(?i)too many open files",
+        "rabbitmq/cluster-operator's preStop hook (`rabbitmq-upgrade await_online_quorum_plus_one`): it waits until stopping the node would leave every quorum and stream queue available, and with too few replicas never returns",
+        r"will become unavailable if node rabbit@\S+ stops",
+        LifecycleHookFailed,
+    ),
+    k(
+        APPS,
+        "coredns/coredns plugin/loop: its own query came back, a forwarding loop (the node's resolv.conf names a local stub resolver such as systemd-resolved's 127.0.0.53); CoreDNS exits",
+        r"plugin/loop: Loop \([^)]*\) detected|plugin/loop: Seen .* more than twice, loop detected",
+        AppExitError,
+    ),
+    k(
+        APPS,
+        "operators built with controller-runtime (kubebuilder's main.go: `problem running manager` / `unable to start manager`, then exit 1)",
+        r#"(?:setup\s+)?problem running manager|"unable to start manager"|unable to start manager"#,
+        AppExitError,
+    ),
+    k(
+        APPS,
+        "k8s.io/apiserver healthz and controller-runtime's /readyz?verbose: a named check failing, so the readiness probe fails",
+        r"^\[-\]\S+ failed: reason withheld|readyz check failed|healthz check failed",
+        ReadinessProbeFailing,
+    ),
+    k(
+        APPS,
+        "falcosecurity/falco and its driver loader (falco-driver-loader): no kernel module or eBPF probe for the node's kernel",
+        r"Unable to load the driver\. Exiting|Failure to find a BPF probe|Unable to find a prebuilt falco module|Unable to load the driver|Failed to load falco module",
+        AppExitError,
+    ),
+    k(
+        APPS,
+        "any process at its open-files or inotify limit (promtail, fluent-bit, grafana agent watching every log file; .NET's FileSystemWatcher: `The configured user limit (128) on the number of inotify instances has been reached`)",
+        r"(?i)too many open files|number of inotify instances has been reached|inotify_init(?:1)?(?:\(\))?: too many",
         AppExitError,
     ),
     k(
@@ -673,6 +772,12 @@ pub const KNOWN: &[Known] = &[
         REGISTRIES,
         "Go's resolver (net.DNSError) naming a well-known registry host: the node cannot resolve where it pulls from",
         r"lookup (?:registry-1\.docker\.io|index\.docker\.io|auth\.docker\.io|registry\.k8s\.io|[\w.-]*(?:gcr\.io|pkg\.dev|azurecr\.io|ecr\.[\w-]+\.amazonaws\.com|quay\.io|ghcr\.io|docker\.com))(?: on [\d.:\[\]a-f]+)?: (?:Try again|no such host|i/o timeout|server misbehaving|Temporary failure in name resolution)",
+        ImageRegistryUnreachable,
+    ),
+    k(
+        REGISTRIES,
+        "nslookup / dig on the node naming a well-known registry host: the node's resolver fails",
+        r"server can't find (?:registry-1\.docker\.io|index\.docker\.io|auth\.docker\.io|registry\.k8s\.io|[\w.-]*(?:gcr\.io|pkg\.dev|azurecr\.io|ecr\.[\w-]+\.amazonaws\.com|quay\.io|ghcr\.io|docker\.com)): (?:SERVFAIL|NXDOMAIN|REFUSED)",
         ImageRegistryUnreachable,
     ),
     k(
@@ -1203,6 +1308,96 @@ mod tests {
                 EvictedNodePressure,
             ),
             ("Error: unknown flag: --log-file", NodeNotReady),
+            // Batch 13 (tests/fixtures/wild 715-884), each a real paste.
+            (
+                r#"level=warning msg="Non-transient error: admission webhook \"warden-validating.common-webhooks.networking.gke.io\" denied the request: GKE Warden rejected the request because it violates one or more constraints.""#,
+                PodCreationRejected,
+            ),
+            (
+                r#"Pods "fleet-controller-6dd4d48bb-59sfb" is forbidden: violates PodSecurity "restricted:latest": unrestricted capabilities"#,
+                PodCreationRejected,
+            ),
+            (
+                r#"Error from server (Forbidden): pods "mycluster-x4rx9-master-0-debug" is forbidden: unable to validate against any security context constraint: [provider "anyuid": Forbidden"#,
+                PodCreationRejected,
+            ),
+            (
+                r#"      message: secret "oci-store" not found"#,
+                SecretMissing,
+            ),
+            (
+                r#"Error: couldn't find key password in Secret shop/db"#,
+                SecretMissing,
+            ),
+            (
+                r#"Error: configmap "app-config" not found"#,
+                ConfigmapMissing,
+            ),
+            (
+                r#"Apr 29 15:25:01 kubelet[2384]: "PreStop hook not completed in grace period" pod="prod/web-68c6fc9b7d-26fwh" gracePeriod=300"#,
+                LifecycleHookFailed,
+            ),
+            (
+                "keda   85s   Normal   Evicted   pod/keda-operator-688bc9b887-7t4gd   Evicted pod: node worker-qa-czn28/ip-10-115-195-50.us-east-2.compute.internal drifted",
+                EvictedApi,
+            ),
+            (
+                "default  21m  Warning   Drain   node/akswin1000002   upgrader   Eviction blocked by Too many Requests (usually a pdb): [mloskot-myapp1-97fb5fd59-mngxr]",
+                DisruptionBudgetBlocking,
+            ),
+            (
+                "azure-workload-identity-system/azure-wi-webhook-controller-manager-749b9d5cc8-2chl9 blocked by pdb azure-wi-webhook-controller-manager with unready pods [].",
+                DisruptionBudgetBlocking,
+            ),
+            (
+                "Fri May 22 11:22:16 2020: Unable to load the driver. Exiting.",
+                AppExitError,
+            ),
+            ("Unable to find a prebuilt falco module", AppExitError),
+            (
+                r#"2018/09/06 13:02:45 [FATAL] plugin/loop: Seen "HINFO IN 2050421060481615995.5620656063561519376." more than twice, loop detected"#,
+                AppExitError,
+            ),
+            (
+                r#"[FATAL] plugin/loop: Loop (127.0.0.1:55953 -> :53) detected for zone ".", see https://coredns.io/plugins/loop#troubleshooting"#,
+                AppExitError,
+            ),
+            (
+                r#"2024-12-11T18:40:28Z ERROR setup problem running manager {"error": "ConsolePlugin.console.openshift.io \"odf-console\" is invalid"}"#,
+                AppExitError,
+            ),
+            (
+                "[-]crd-inject failed: reason withheld",
+                ReadinessProbeFailing,
+            ),
+            (
+                "on the number of inotify instances has been reached, or the per-process",
+                AppExitError,
+            ),
+            (
+                "[11859608.510084] nfs: server 10.36.3.5 not responding, still trying",
+                VolumeUnmountStuck,
+            ),
+            (
+                r#"Failed to create the pod: Pod "mis-v7mzn-runner-bn6zd" is invalid: spec.initContainers[1].restartPolicy: Unsupported value: "OnFailure""#,
+                PodCreationRejected,
+            ),
+            (
+                r#"Warning   ProvisioningFailed   persistentvolume-controller   Failed to provision volume with StorageClass "fast": googleapi: Error 403: Quota 'SSD_TOTAL_GB' exceeded."#,
+                PvcUnbound,
+            ),
+            (
+                "queue 'BenchmarkDotNet0' in vhost '/' will become unavailable if node rabbit@tls-server-0.tls-nodes.stream-clients-test stops",
+                LifecycleHookFailed,
+            ),
+            (
+                r#"Error: "error cleaning subPath mounts for volume \"nfs-content\": error reading /var/lib/kubelet/pods/redacted/volume-subpaths/nfs-content/redacted: lstat /var/lib/kubelet/pods/redacted/volume-subpaths/nfs-content/redacted/2: stale NFS file handle""#,
+                VolumeUnmountStuck,
+            ),
+            (
+                "** server can't find registry-1.docker.io: SERVFAIL",
+                ImageRegistryUnreachable,
+            ),
             (
                 "Pod sandbox changed, it will be killed and re-created.",
                 NodeRestarted,

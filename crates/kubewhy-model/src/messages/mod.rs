@@ -269,8 +269,11 @@ pub fn event_cause(reason: &str, msg: &str) -> Option<(Cause, Confidence)> {
         }),
         "FailedCreate" => Some((Cause::PodCreationRejected, High)),
         // The kubelet evicts for pressure (or a pod over its ephemeral-storage limit); others
-        // (Karpenter, the cluster autoscaler: "Evicted pod") evict through the Eviction API.
-        "Evicted" if msg.trim_end_matches('.') == "Evicted pod" => {
+        // (Karpenter, the cluster autoscaler: "Evicted pod", Karpenter ≥1.1 "Evicted pod: node
+        // NODECLAIM/NODE drifted") evict through the Eviction API.
+        "Evicted"
+            if msg.trim_end_matches('.') == "Evicted pod" || msg.starts_with("Evicted pod: ") =>
+        {
             Some((Cause::EvictedApi, Medium))
         }
         "Evicted" => Some((Cause::EvictedNodePressure, High)),

@@ -346,9 +346,13 @@ pub fn set_aside(cause: Cause, text: &str) -> Option<SetAside> {
 ///   while other nodes fail for another reason: the answer is why those nodes fail;
 /// - when every reason is of that kind, nodes out of service come before the pod's intent (a
 ///   node that passed the pod's node selector and was then rejected is the one it wants);
-/// - among what is left, the reason that rules out the most nodes; on a tie a cordon first
-///   (the scheduler's first filter), then the cause's order. A reason without a count (a
-///   PreFilter failure) rules out every node.
+/// - when the pod's node selector or affinity set nodes aside, the reasons of filters that run
+///   after it (resources, ports, volumes, pod affinity) come first: their nodes passed it, while
+///   a tainted or cordoned node may be one the pod never wanted;
+/// - among what is left, the reason that rules out the most nodes; on a tie the later filter
+///   (`filter_stage`: its nodes passed every earlier one), or with old overlapping counts a
+///   cordon first, then the cause's order. A reason without a count (a PreFilter failure)
+///   rules out every node.
 ///
 /// A reason that rules out every node (`total`, when known) is never set aside: old schedulers
 /// listed every failing predicate of each node, and a selector no node matches is the answer.
@@ -376,19 +380,54 @@ pub fn pick_primary(
     };
     let best_tier = (0..reasons.len()).map(tier).min()?;
     let rank = |c: Cause| u8::from(c != Cause::NodeUnschedulable);
-    let chosen = (0..reasons.len())
+    // Each node is reported under the first filter it fails. When the pod's own node
+    // selector or affinity set nodes aside, a reason of a later filter is about nodes the pod
+    // may run on (they passed it); a cordon's or a taint's may be about nodes it never wanted.
+    let intent_aside = !overlap
+        && (0..reasons.len()).any(|i| reasons[i].1 == Cause::NodeSelectorMismatch && tier(i) == 2);
+    let wanted = |i: usize| filter_stage(reasons[i].1) > filter_stage(Cause::NodeSelectorMismatch);
+    let mut candidates: Vec<usize> = (0..reasons.len())
         .filter(|&i| tier(i) == best_tier)
-        .max_by(|&a, &b| {
-            let (x, y) = (&reasons[a], &reasons[b]);
-            x.0.cmp(&y.0)
-                .then(rank(y.1).cmp(&rank(x.1)))
-                .then(y.1.cmp(&x.1))
-                .then(b.cmp(&a))
-        })?;
+        .collect();
+    if intent_aside && candidates.iter().any(|&i| wanted(i)) {
+        candidates.retain(|&i| wanted(i));
+    }
+    let chosen = candidates.into_iter().max_by(|&a, &b| {
+        let (x, y) = (&reasons[a], &reasons[b]);
+        // On a tie of real reasons without overlap, the later filter: its nodes passed every
+        // earlier one.
+        let later = if overlap || best_tier > 0 {
+            std::cmp::Ordering::Equal
+        } else {
+            filter_stage(x.1).cmp(&filter_stage(y.1))
+        };
+        x.0.cmp(&y.0)
+            .then(later)
+            .then(rank(y.1).cmp(&rank(x.1)))
+            .then(y.1.cmp(&x.1))
+            .then(b.cmp(&a))
+    })?;
     let aside = (0..reasons.len())
         .filter(|&i| tier(i) > best_tier)
         .collect();
     Some((chosen, aside))
+}
+
+/// Where a reason's filter runs in the scheduler's default profile (NodeUnschedulable,
+/// TaintToleration, NodeAffinity, NodePorts, NodeResourcesFit, volume limits, VolumeBinding,
+/// PodTopologySpread, InterPodAffinity, DynamicResources): a node is counted under the first
+/// filter it fails, so it passed every filter before.
+fn filter_stage(c: Cause) -> u8 {
+    match c {
+        Cause::NodeUnschedulable | Cause::NodeNotReady => 0,
+        Cause::UntoleratedTaint | Cause::NodePressure => 1,
+        Cause::NodeSelectorMismatch => 2,
+        Cause::InsufficientResources | Cause::TooManyPods => 4,
+        Cause::VolumeNodeAffinityConflict | Cause::PvcUnbound | Cause::PvcMissing => 6,
+        Cause::PodAffinityUnsatisfiable => 8,
+        Cause::ResourceClaimUnallocatable => 9,
+        _ => 3,
+    }
 }
 
 /// The reason to fix first: (node count, cause, detail, the reason's text); see
@@ -515,6 +554,34 @@ mod tests {
             primary("0/3 nodes are available: 3 node(s) didn't match node selector.");
         assert_eq!(cause, Cause::NodeSelectorMismatch);
         assert!(aside.is_empty());
+    }
+
+    /// Real pastes (tests/fixtures/wild 730, 808, 880): each node is counted under the first
+    /// filter it fails.
+    #[test]
+    fn a_later_filter_speaks_of_nodes_the_pod_may_run_on() {
+        // A DaemonSet pod: its affinity leaves one node, which passed the taints and lacks cpu
+        // (the node Karpenter made is too small for every DaemonSet).
+        let (cause, _, _) = primary(
+            "0/26 nodes are available: 1 Insufficient cpu, 22 node(s) didn't match Pod's node affinity/selector, 3 node(s) had taint {CriticalAddonsOnly: }, that the pod didn't tolerate.",
+        );
+        assert_eq!(cause, Cause::InsufficientResources);
+        // Nodes dedicated to others (a taint each) beside the one the selector leaves, which
+        // the anti-affinity refuses.
+        let (cause, _, _) = primary(
+            "0/12 nodes are available: 1 node(s) didn't match pod anti-affinity rules, 1 node(s) had untolerated taint {dedicated: 937f8800}, 1 node(s) had untolerated taint {dedicated: adb4b9b9}, 2 node(s) didn't match Pod's node affinity/selector.",
+        );
+        assert_eq!(cause, Cause::PodAffinityUnsatisfiable);
+        // A tie: the volume's node passed the resources filter.
+        let (cause, _, _) = primary(
+            "0/3 nodes are available: 1 Insufficient memory, 1 Too many pods, 1 node(s) had volume node affinity conflict.",
+        );
+        assert_eq!(cause, Cause::VolumeNodeAffinityConflict);
+        // More nodes for one reason still decide.
+        let (cause, _, _) = primary(
+            "0/4 nodes are available: 3 Insufficient memory, 1 node(s) had volume node affinity conflict.",
+        );
+        assert_eq!(cause, Cause::InsufficientResources);
     }
 
     #[test]

@@ -26,6 +26,9 @@ const PHRASES: &[(&str, Cause)] = &[
         "Some content in the namespace has finalizers remaining",
         Cause::NsFinalizerPending,
     ),
+    // The condition's reason when True (False says `ContentHasNoFinalizers`): a paste cut
+    // before the message still shows it.
+    ("SomeFinalizersRemain", Cause::NsFinalizerPending),
     ("Some resources are remaining", Cause::NsResourcesRemaining),
     (
         "Failed to delete all resource types",

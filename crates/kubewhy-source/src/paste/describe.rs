@@ -539,6 +539,44 @@ fn deletion(status: &str, anchor: Timestamp) -> Option<Timestamp> {
 }
 
 /// The pod a describe block shows.
+/// A custom resource's describe (`Kind:` and `API Version:` at the top, its metadata under
+/// `Metadata:`): the object with what a namespace's deletion hinges on, its finalizers and its
+/// deletion time. `None` for a describe that does not print its kind.
+pub(super) fn custom(t: &DNode, namespace: Option<&str>) -> Option<Value> {
+    let kind = t.val("Kind")?;
+    let api = t.val("API Version")?;
+    let name = t.val("Name")?;
+    let mut m = json!({"name": name});
+    if let Some(ns) = t.val("Namespace").or(namespace) {
+        m["namespace"] = json!(ns);
+    }
+    let md = t.get("Metadata");
+    let time = |key: &str| {
+        md.and_then(|md| md.val(key))
+            .and_then(|v| v.parse::<Timestamp>().ok().or_else(|| parse_rfc1123(v)))
+    };
+    if let Some(ts) = time("Creation Timestamp") {
+        m["creationTimestamp"] = json!(ts.to_string());
+    }
+    if let Some(ts) = time("Deletion Timestamp") {
+        m["deletionTimestamp"] = json!(ts.to_string());
+    }
+    // `Finalizers:` with one finalizer per line under it (or, cut short, on its own line).
+    if let Some(f) = md.and_then(|md| md.get("Finalizers")) {
+        let list: Vec<&str> = f
+            .value
+            .lines()
+            .chain(f.rows.iter().map(|(_, r)| r.as_str()))
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .collect();
+        if !list.is_empty() {
+            m["finalizers"] = json!(list);
+        }
+    }
+    Some(json!({"apiVersion": api, "kind": kind, "metadata": m}))
+}
+
 pub(super) fn pod(t: &DNode, namespace: Option<&str>, anchor: Timestamp) -> Value {
     let mut metadata = meta(t, namespace);
     let status_text = t.val("Status").unwrap_or("");

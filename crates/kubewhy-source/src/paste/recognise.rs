@@ -6,7 +6,7 @@
 
 use super::{Lines, UNKNOWN};
 use kubewhy_model::messages::{Recognition, recognise};
-use kubewhy_model::{ObjectKey, PastedMessage};
+use kubewhy_model::{Cause, ObjectKey, PastedMessage};
 use regex::Regex;
 use std::sync::LazyLock;
 
@@ -157,14 +157,23 @@ fn scan(name: &str, lines: &Lines, out: &mut dyn FnMut(PastedMessage)) {
         if let Some(r) = here {
             // A list of reasons cut after a comma (the scheduler's `0/15 nodes are available:
             // 12 …,` wrapped) is judged whole: which reason is the cause depends on all of them.
-            if line.ends_with(',')
+            // So is a message whose line says only what failed, not why (`MountVolume.SetUp
+            // failed for volume "x" : secret` / `"x" not found`), when the join says why.
+            let vague = matches!(
+                r.cause,
+                Cause::VolumeMountFailed | Cause::ContainerStartFailed
+            );
+            if (line.ends_with(',') || vague)
                 && let Some((_, next)) = lines.get(i + 1)
                 && let next = undouble(next.trim())
                 && !next.is_empty()
                 && !NEW_ENTRY.is_match(&next)
+                && (!vague || recognise(&next).is_none())
             {
                 let joined = format!("{line} {next}");
-                if let Some(whole) = recognise(&joined) {
+                if let Some(whole) = recognise(&joined)
+                    && (!vague || whole.cause != r.cause)
+                {
                     out(message(name, no, &joined, whole));
                     i += 2;
                     continue;
@@ -253,5 +262,23 @@ mod tests {
             "{}",
             m[0].quote
         );
+    }
+
+    #[test]
+    fn a_mount_failure_wrapped_before_its_why_is_read_whole() {
+        // A describe's Events column wrapped by the terminal (tests/fixtures/wild 829).
+        let text = " to 10.112.78.7 Warning  FailedMount  14s (x7 over 46s)  kubelet   MountVolume.SetUp failed for volume \"registry-creds\" : secret \n\"sbu-pipeline2\" not found\n";
+        let m = lines("paste.txt", &Lines::new(text));
+        assert_eq!(m.len(), 1);
+        assert_eq!(m[0].cause, Cause::SecretMissing);
+        assert!(
+            m[0].quote.contains("\"sbu-pipeline2\" not found"),
+            "{}",
+            m[0].quote
+        );
+        // A next line that says something of its own is not joined.
+        let text = "Warning  FailedMount  1m  kubelet  MountVolume.SetUp failed for volume \"data\" : mount failed: exit status 32\nWarning  BackOff  1m  kubelet  Back-off pulling image \"x\"\n";
+        let m = lines("paste.txt", &Lines::new(text));
+        assert_eq!(m[0].cause, Cause::VolumeMountFailed);
     }
 }

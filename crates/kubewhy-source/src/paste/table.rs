@@ -300,6 +300,34 @@ pub(super) fn headerless(row: &str) -> Option<Vec<(String, usize)>> {
             return Some(col(&names, &w));
         }
     }
+    // Events: [NAMESPACE] LAST SEEN TYPE REASON OBJECT MESSAGE (`get events -A | grep x`).
+    if let Some(t) = w
+        .iter()
+        .position(|(_, t)| matches!(*t, "Normal" | "Warning"))
+        .filter(|t| (1..=2).contains(t))
+        && w.len() >= t + 4
+        && age(w[t - 1].1.split_whitespace().next().unwrap_or(""))
+        && (t == 1 || name(w[0].1))
+        && w[t + 1].1.starts_with(|c: char| c.is_ascii_uppercase())
+        && w[t + 1].1.bytes().all(|c| c.is_ascii_alphanumeric())
+        && w[t + 2].1.split_once('/').is_some_and(|(k, n)| {
+            !k.is_empty() && k.bytes().all(|c| c.is_ascii_lowercase() || c == b'.') && name(n)
+        })
+    {
+        let names: &[&str] = if t == 2 {
+            &[
+                "NAMESPACE",
+                "LAST SEEN",
+                "TYPE",
+                "REASON",
+                "OBJECT",
+                "MESSAGE",
+            ]
+        } else {
+            &["LAST SEEN", "TYPE", "REASON", "OBJECT", "MESSAGE"]
+        };
+        return Some(col(names, &w));
+    }
     // Nodes: NAME STATUS ROLES AGE VERSION [INTERNAL-IP …].
     if w.len() >= 5
         && name(w[0].1)
@@ -362,6 +390,21 @@ mod headerless_tests {
             ("NotReady", "v1.17.4")
         );
         assert!(names("node-1   Ready,SchedulingDisabled   <none>   3d   v1.29.2").is_some());
+        // `kubectl get events -A | grep …` (tests/fixtures/wild 715), with and without NAMESPACE.
+        let c = names("keda        85s         Normal    Evicted      pod/keda-operator-688bc9b887-7t4gd      Evicted pod: node worker-qa-czn28/ip-10-115-195-50.us-east-2.compute.internal drifted").unwrap();
+        assert_eq!(
+            (get(&c, "NAMESPACE"), get(&c, "REASON"), get(&c, "OBJECT")),
+            ("keda", "Evicted", "pod/keda-operator-688bc9b887-7t4gd")
+        );
+        assert_eq!(
+            get(&c, "MESSAGE"),
+            "Evicted pod: node worker-qa-czn28/ip-10-115-195-50.us-east-2.compute.internal drifted"
+        );
+        let c = names("5m (x3 over 10m)   Warning   FailedMount   pod/web-1   MountVolume.SetUp failed for volume \"certs\" : secret \"tls\" not found").unwrap();
+        assert_eq!(
+            (get(&c, "TYPE"), get(&c, "REASON")),
+            ("Warning", "FailedMount")
+        );
         // Prose, log lines and other tables are no rows.
         for line in [
             "the pod is 1/2 ready since yesterday and restarts",

@@ -380,3 +380,69 @@ fn a_terminating_row_says_what_the_pods_yaml_was_cut_before() {
         lacks.missing
     );
 }
+
+/// `kubectl get pods -w` (tests/fixtures/wild 802): one pod in many rows, the last its latest
+/// state.
+#[test]
+fn rows_of_one_pod_pasted_again_stand_by_the_last() {
+    let (s, _) = paste(
+        "kubectl -n kyverno get pods -w\nkyverno-55c6f57c6b-vmv28   0/1     Init:0/1   0          5s\nkyverno-55c6f57c6b-vmv28   0/1     Running           0          30s\nkyverno-55c6f57c6b-vmv28   0/1     OOMKilled         1          67s\n",
+    );
+    assert_eq!(s.pods.len(), 1);
+    let p = &s.pods[0];
+    assert_eq!(p.metadata.name, "kyverno-55c6f57c6b-vmv28");
+    assert_eq!(p.status.container_statuses[0].restart_count, 1);
+    let t = p.status.container_statuses[0]
+        .last_state
+        .terminated
+        .as_deref()
+        .or(p.status.container_statuses[0].state.terminated.as_deref())
+        .expect("the OOM kill");
+    assert_eq!(t.reason, "OOMKilled");
+}
+
+/// A custom resource's describe (tests/fixtures/wild 866): its finalizers and deletion time are
+/// what a namespace's deletion waits on; with its `--show-kind` row, it is one object.
+#[test]
+fn a_custom_resources_describe_keeps_its_finalizers() {
+    let (s, w) = paste(
+        "$ kubectl api-resources --verbs=list --namespaced -o name | xargs -n 1 kubectl get --show-kind --ignore-not-found -n rio-system\nNAME                                                     AGE\nchallenge.certmanager.k8s.io/rio-wildcard-1178074089-0   15m\n\n$ kubectl describe challenge.certmanager.k8s.io rio-wildcard-1178074089-0\nName:         rio-wildcard-1178074089-0\nNamespace:    rio-system\nAPI Version:  certmanager.k8s.io/v1alpha1\nKind:         Challenge\nMetadata:\n  Creation Timestamp:             2019-05-23T00:50:57Z\n  Deletion Grace Period Seconds:  0\n  Deletion Timestamp:             2019-05-23T01:02:38Z\n  Finalizers:\n    finalizer.acme.cert-manager.io\n  Generation:  4\n",
+    );
+    assert!(w.is_empty(), "{w:?}");
+    assert_eq!(s.others.len(), 1, "{:?}", s.others);
+    let o = &s.others[0];
+    assert_eq!(
+        (o.kind.as_str(), o.metadata.name.as_str()),
+        ("Challenge", "rio-wildcard-1178074089-0")
+    );
+    assert_eq!(o.metadata.ns(), "rio-system");
+    assert_eq!(o.metadata.finalizers, ["finalizer.acme.cert-manager.io"]);
+    assert_eq!(
+        o.metadata.deletion_timestamp.map(|t| t.to_string()),
+        Some("2019-05-23T01:02:38Z".to_string())
+    );
+}
+
+/// `kubectl get events -A | grep …` without its header (tests/fixtures/wild 715).
+#[test]
+fn event_rows_without_their_header_are_events() {
+    let (s, w) = paste(
+        "keda        85s         Normal    Evicted      pod/keda-operator-688bc9b887-7t4gd      Evicted pod: node worker-qa-czn28/ip-10-115-195-50.us-east-2.compute.internal drifted\n",
+    );
+    assert!(w.is_empty(), "{w:?}");
+    let e = &s.events[0];
+    assert_eq!(
+        (
+            e.reason.as_str(),
+            e.involved.kind.as_str(),
+            e.involved.name.as_str(),
+            e.namespace.as_str()
+        ),
+        ("Evicted", "Pod", "keda-operator-688bc9b887-7t4gd", "keda")
+    );
+    assert!(
+        e.message.starts_with("Evicted pod: node worker-qa-czn28/"),
+        "{}",
+        e.message
+    );
+}

@@ -214,3 +214,57 @@ fn a_large_list_with_a_bad_field_is_read_again_and_the_field_reported() {
     assert_eq!(streamed.snapshot.pods.len(), 40_000);
     assert_eq!(names(&streamed), names(&whole));
 }
+
+/// A pod's metadata with managedFields as kubectl prints them (the key 12 spaces in).
+const MANAGED: &str = "            \"managedFields\": [\n                {\n                    \"manager\": \"kubelet\",\n                    \"fieldsV1\": {\n                        \"f:status\": {}\n                    }\n                }\n            ],\n";
+
+fn with_managed(i: usize) -> String {
+    pod(i, false).replacen(
+        "            \"metadata\": {\n",
+        &format!(
+            "            \"metadata\": {{\n{}",
+            MANAGED.replace("            ", "                ")
+        ),
+        1,
+    )
+}
+
+#[test]
+fn managed_fields_are_emptied_and_nothing_else_changes() {
+    let block = format!("[\n{},\n{}]", with_managed(1), with_managed(2));
+    let mut emptied = block.clone().into_bytes();
+    empty_managed_fields(&mut emptied);
+    let emptied = String::from_utf8(emptied).unwrap();
+    assert_eq!(
+        emptied.matches("\"managedFields\": []").count(),
+        2,
+        "{emptied}"
+    );
+    assert!(!emptied.contains("kubelet"), "{emptied}");
+    assert_eq!(
+        emptied.replace("                \"managedFields\": [],\n", ""),
+        block.replace(&MANAGED.replace("            ", "                "), ""),
+    );
+    let a = crate::json::fast_items(block.as_bytes(), "", "").unwrap();
+    let b = crate::json::fast_items(emptied.as_bytes(), "", "").unwrap();
+    assert_eq!(format!("{:?}", a.pods), format!("{:?}", b.pods));
+    assert_eq!(b.pods.len(), 2);
+}
+
+#[test]
+fn managed_fields_not_laid_out_as_kubectl_writes_them_are_left_alone() {
+    for text in [
+        // empty, on one line
+        "[{\n    \"metadata\": {\n        \"managedFields\": [],\n        \"name\": \"a\"\n    }\n}]",
+        // not at the start of its line
+        "[{\n    \"metadata\": {\"managedFields\": [\n        {}\n    ], \"name\": \"a\"\n    }\n}]",
+        // a line inside the list no deeper than the key: the first closing line is not its own
+        "[{\n    \"metadata\": {\n        \"managedFields\": [\n        {}\n        ],\n        \"name\": \"a\"\n    }\n}]",
+        // never closed at the key's indentation
+        "[{\n    \"metadata\": {\n        \"managedFields\": [\n            {}\n    ]}\n}]",
+    ] {
+        let mut b = text.as_bytes().to_vec();
+        empty_managed_fields(&mut b);
+        assert_eq!(String::from_utf8(b).unwrap(), text);
+    }
+}
