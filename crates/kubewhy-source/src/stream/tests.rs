@@ -258,8 +258,9 @@ fn managed_fields_not_laid_out_as_kubectl_writes_them_are_left_alone() {
         "[{\n    \"metadata\": {\n        \"managedFields\": [],\n        \"name\": \"a\"\n    }\n}]",
         // not at the start of its line
         "[{\n    \"metadata\": {\"managedFields\": [\n        {}\n    ], \"name\": \"a\"\n    }\n}]",
-        // a line inside the list no deeper than the key: the first closing line is not its own
-        "[{\n    \"metadata\": {\n        \"managedFields\": [\n        {}\n        ],\n        \"name\": \"a\"\n    }\n}]",
+        // a `]` before the closing line: that line may close something else
+        "[{\n    \"metadata\": {\n        \"managedFields\": [\n            {}\n            ],\n            \"x\": [\n        ]\n    }\n}]",
+        "[{\n    \"metadata\": {\n        \"managedFields\": [\n            {\"v:\\\"[a]\\\"\": {}}\n        ]\n    }\n}]",
         // never closed at the key's indentation
         "[{\n    \"metadata\": {\n        \"managedFields\": [\n            {}\n    ]}\n}]",
     ] {
