@@ -585,6 +585,8 @@ fn summary(cause: Cause, c: &str, t: Option<&StateTerminated>, limit: Option<&st
                 "Container \"{c}\"'s postStart hook fails, so the kubelet kills and restarts it"
             )
         }
+        // The data may not show the exit at all (a `get pods` row): no code is then said.
+        _ if t.is_none() => format!("Container \"{c}\" exits and is restarted over and over"),
         _ if code == 0 => {
             format!("Container \"{c}\" exits (code 0) and is restarted over and over")
         }
@@ -614,6 +616,7 @@ fn explain(
         Cause::CompletedButRestarted => "Nothing crashed: the process does its work and exits with code 0, but the pod's restartPolicy is Always (as in every Deployment, StatefulSet and DaemonSet), so the kubelet starts it again, with a growing back-off that shows as CrashLoopBackOff. Typical: a one-shot command (a migration, a script) run as a Deployment instead of a Job, a shell or entrypoint that ends, or a server that forks into the background so its foreground process exits.".into(),
         Cause::LifecycleHookFailed => "The kubelet runs a container's postStart hook right after starting it; when the hook fails (its command exits non-zero or is missing, its HTTP call fails or times out), the kubelet kills the container (event FailedPostStartHook, waiting reason PostStartHookError) and restarts it with a growing back-off. The application itself may be fine: the hook is what fails.".into(),
         Cause::ContainerStartFailed => "The container was created but the runtime could not start its process: see the message for the reason (permission denied, exec format error, read-only file system, mount target missing).".into(),
+        _ if t.is_none() => "The application exits by itself (the data does not show its exit code); the kubelet restarts it with an increasing back-off (up to 5 minutes). The reason is in its own output: read the last log lines.".into(),
         _ if code == 0 => "The process finishes successfully, but the pod's restartPolicy (Always, as for every Deployment) restarts it: a long-running command is expected.".into(),
         _ => format!("The application itself exits with code {code}; the kubelet restarts it with an increasing back-off (up to 5 minutes). The reason is in its own output: read the last log lines."),
     };

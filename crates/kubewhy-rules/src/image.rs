@@ -477,6 +477,13 @@ mod tests {
 
     #[test]
     fn runtime_wordings() {
+        // A connection cut mid-request (tests/fixtures/wild 905: a firewall in front of ghcr.io).
+        assert_eq!(
+            c(
+                "failed to pull and unpack image \"ghcr.io/fluxcd/helm-controller:v0.9.0\": failed to resolve reference \"ghcr.io/fluxcd/helm-controller:v0.9.0\": failed to do request: Head https://ghcr.io/v2/fluxcd/helm-controller/manifests/v0.9.0: EOF"
+            ),
+            Some(Cause::ImageRegistryUnreachable)
+        );
         // containerd, the real 1.20 cluster's local registry.
         assert_eq!(
             c(

@@ -11,12 +11,16 @@
 //! | `rbac-forbidden` | `User "system:serviceaccount:NS:SA" cannot VERB resource "R"` | the service account lacks RBAC permission |
 //! | `address-in-use` | `address already in use`, `EADDRINUSE` | two processes want the same port (containers of one pod share it; hostNetwork shares the node's) |
 //! | `data-dir-not-empty` | postgres `initdb: … exists but is not empty`, `lost+found`, mysql `data directory has files in it` | a fresh volume's `lost+found` is in the data directory: use a subdirectory |
-//! | `permission-denied` | `open /data/x: permission denied`, `EACCES: permission denied`, `Permission denied` with a path | the process's user cannot write the mounted path: `fsGroup` / `runAsUser` |
+//! | `permission-denied` | `open /data/x: permission denied`, `EACCES: permission denied`, `Permission denied` with a path or naming a directory or file | the process's user cannot write the mounted path: `fsGroup` / `runAsUser` |
 //! | `exec-format` | `exec format error` | an image for another CPU architecture (image-platform-mismatch) |
 //! | `command-not-found` | `executable file not found in $PATH` | the command is not in the image |
 //! | `service-ip-timeout` | `dial tcp 10.96.0.1:443: i/o timeout` | the pod cannot reach Service IPs (pod-network-broken) |
 //! | `connection-timeout` | `dial tcp 10.0.0.7:5432: i/o timeout` | a dependency does not answer (dependency-unreachable) |
 //! | `java-heap` | `java.lang.OutOfMemoryError: Java heap space` | the JVM heap (-Xmx), not the container limit, is too small |
+//! | `read-only-fs` | `Read-only file system` | the path is mounted read-only (ConfigMap, Secret, projected, readOnly) |
+//! | `disk-full` | `no space left on device` | the volume (or the node's disk, for emptyDir) is full |
+//! | `file-busy` | `Text file busy` | a program copied over one still running from a shared volume |
+//! | `lock-held` | Prometheus `lock DB directory: resource temporarily unavailable`, `database is locked` | another instance (the old pod of a rolling update) holds the data directory |
 
 use kubewhy_model::messages::app::{self, HOST, PATH, RBAC};
 use kubewhy_model::{Cause, RiskLevel};
@@ -147,8 +151,27 @@ pub(crate) fn recognise_line(line: &str, ns: &str) -> Option<Recognised> {
             "The JVM ran out of its own heap (-Xmx or its default share of the container's memory), which is not the container's memory limit: raising the limit alone does not help.".into(),
             ("Raise the heap (-Xmx, or -XX:MaxRAMPercentage) and keep it well below the container's memory limit".into(), None, RiskLevel::Low, "A heap close to the limit turns this into an OOM kill."),
         ),
+        "read-only-fs" => {
+            let path = PATH.captures(l).map_or_else(|| "the path it names".to_string(), |c| c[1].to_string());
+            r(
+                format!("The process writes to {path}, which is mounted read-only: ConfigMap, Secret, downwardAPI and projected volumes always are, and so is a volume mounted readOnly or an NFS export that is."),
+                ("Mount a writable volume (an emptyDir or a claim) at the path the process writes, or make the volume's mount writable".into(), None, RiskLevel::Low, "Rolls the workload."),
+            )
+        }
+        "disk-full" => r(
+            "The filesystem the process writes is full: its volume (a claim that needs to grow, a WAL or log that fills it) or, for an emptyDir or the container's own layer, the node's disk.".into(),
+            ("See which filesystem is full, then grow the claim (its StorageClass must allow expansion) or free space".into(), Some(format!("kubectl get pvc -n {ns}")), RiskLevel::Low, "Deleting data to free space loses it; growing a claim cannot be undone."),
+        ),
+        "file-busy" => r(
+            "The process copies a program over a file that another process is running (an init container copying into a shared volume that the main container, or its previous run, still executes).".into(),
+            ("Recreate the pod so the shared volume starts empty, and make the copy write a new file and rename it".into(), None, RiskLevel::Low, "Deleting the pod restarts it on a fresh emptyDir."),
+        ),
+        "lock-held" => r(
+            "Another instance holds the data directory's lock: in a rolling update the old pod keeps running, and with it the lock, while the new pod mounts the same volume.".into(),
+            ("Use the Recreate strategy (or a StatefulSet) for a workload whose pods share one data volume, so the old pod is gone before the new one starts".into(), None, RiskLevel::Low, "Recreate means a short outage at each rollout."),
+        ),
         "permission-denied" => {
-            let path = PATH.captures(l).map(|c| c[1].to_string())?;
+            let path = PATH.captures(l).map_or_else(|| "the directory it names".to_string(), |c| c[1].to_string());
             r(
                 format!("The process's user may not write {path}: a mounted volume is owned by another user (root, or the previous image's user)."),
                 ("Set securityContext.fsGroup (and runAsUser) in the pod so the volume is writable by the process's user".into(), None, RiskLevel::Low, "fsGroup changes the ownership of every file on the volume at mount, which is slow on large volumes."),

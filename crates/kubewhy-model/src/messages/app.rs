@@ -87,6 +87,24 @@ pub static NOT_IN_PATH: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// A write to a path mounted read-only (a ConfigMap, Secret or projected volume, a PV mounted
+/// readOnly, an NFS export that is).
+pub static READ_ONLY: LazyLock<Regex> = LazyLock::new(|| re(r"Read-only file system"));
+/// The filesystem the process writes is full (its volume, or the node's disk for emptyDir).
+pub static DISK_FULL: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)no space left on device"));
+/// Writing over a program another process runs (a shared volume copied into again).
+pub static FILE_BUSY: LazyLock<Regex> = LazyLock::new(|| re(r"Text file busy"));
+/// A data directory locked by another instance (the old pod of a rolling update still holds a
+/// ReadWriteOnce volume's lock).
+pub static LOCK_HELD: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"lock DB directory: resource temporarily unavailable|(?i)unable to (?:acquire|obtain) (?:the )?lock on|database is locked",
+    )
+});
+/// A permission refusal that names a directory or file without its absolute path.
+static NAMES_A_FILE: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i)\b(?:dir|directory|folder|file)\b"));
+
 /// Every wording below at once, for one cheap pass before the ordered tests.
 static MAY_MATTER: LazyLock<regex::RegexSet> = LazyLock::new(|| {
     regex::RegexSet::new([
@@ -102,6 +120,10 @@ static MAY_MATTER: LazyLock<regex::RegexSet> = LazyLock::new(|| {
         IO_TIMEOUT.as_str(),
         r"java\.lang\.OutOfMemoryError",
         DENIED.as_str(),
+        READ_ONLY.as_str(),
+        DISK_FULL.as_str(),
+        FILE_BUSY.as_str(),
+        LOCK_HELD.as_str(),
     ])
     .expect("application patterns")
 });
@@ -158,10 +180,23 @@ pub fn classify(l: &str) -> Option<AppLine> {
     if l.contains("java.lang.OutOfMemoryError") {
         return line("java-heap", None);
     }
+    if READ_ONLY.is_match(l) {
+        return line("read-only-fs", None);
+    }
+    if DISK_FULL.is_match(l) {
+        return line("disk-full", None);
+    }
+    if FILE_BUSY.is_match(l) {
+        return line("file-busy", None);
+    }
+    if LOCK_HELD.is_match(l) {
+        return line("lock-held", None);
+    }
     if DENIED.is_match(l)
-        && PATH
-            .captures(l)
-            .is_some_and(|c| !c[1].starts_with("/usr/") && !c[1].starts_with("/bin/"))
+        && match PATH.captures(l) {
+            Some(c) => !c[1].starts_with("/usr/") && !c[1].starts_with("/bin/"),
+            None => NAMES_A_FILE.is_match(l),
+        }
     {
         return line("permission-denied", None);
     }
@@ -209,5 +244,30 @@ mod tests {
             Some("ipv6-listen")
         );
         assert_eq!(classify("starting"), None);
+        // Batch 14 (tests/fixtures/wild 889, 902, 911, 916, 926): what a volume refuses.
+        let n = |l: &str| classify(l).map(|a| a.name);
+        assert_eq!(
+            n("Can't open or create append-only dir appendonlydir: Permission denied"),
+            Some("permission-denied")
+        );
+        assert_eq!(
+            n("mkdir: can't create directory '/var/lib/grafana/plugins': Read-only file system"),
+            Some("read-only-fs")
+        );
+        assert_eq!(
+            n(
+                r#"msg="error running loki" err="open /var/loki/wal/00039919: no space left on device"#
+            ),
+            Some("disk-full")
+        );
+        assert_eq!(
+            n("opening storage failed: lock DB directory: resource temporarily unavailable"),
+            Some("lock-held")
+        );
+        assert_eq!(
+            n("cp: cannot create regular file '/shared/argocd-util': Text file busy"),
+            Some("file-busy")
+        );
+        assert_eq!(n("sh: Permission denied"), None);
     }
 }

@@ -106,6 +106,9 @@ pub fn classify_pull_error(text: &str) -> Option<(Cause, Confidence)> {
         "504 gateway timeout",
         "registry is unavailable",
         "connection reset by peer",
+        // containerd's resolver when the connection is cut (a firewall or proxy): `failed to
+        // do request: Head https://ghcr.io/v2/…/manifests/v0.9.0: EOF`.
+        "failed to do request",
     ]) {
         (Cause::ImageRegistryUnreachable, High)
     } else if has(&[

@@ -356,7 +356,7 @@ pub const KNOWN: &[Known] = &[
     k(
         ADMISSION,
         "plugin/pkg/admission/security/podsecurity (Pod Security admission, 1.23+) and PodSecurityPolicy (≤1.24)",
-        r#"violates PodSecurity "|is forbidden: unable to validate against any pod security policy|PodSecurityPolicy: unable to admit pod"#,
+        r#"violates PodSecurity "|is forbidden: unable to validate against any pod security policy|PodSecurityPolicy: unable to admit pod|Host port \d+ is not allowed to be used\. Allowed ports"#,
         PodCreationRejected,
     ),
     k(
@@ -392,7 +392,7 @@ pub const KNOWN: &[Known] = &[
     k(
         ADMISSION,
         "the API server's validation of a pod a controller creates (`Failed to create the pod: Pod \"x\" is invalid: …`, `Error creating: Pod \"x\" is invalid`)",
-        r#"(?:[Ff]ailed to create (?:the )?pod|Error creating|error creating pod)\S*:? Pods? "[^"]+" is invalid: "#,
+        r#"(?:[Ff]ailed to create (?:the )?pod|Error creating|error creating pod|unable to create Pod)\S*:? Pods? \\?"[^"\\]+\\?" is invalid: "#,
         PodCreationRejected,
     ),
     k(
@@ -400,6 +400,42 @@ pub const KNOWN: &[Known] = &[
         "the kernel's NFS client (dmesg): the server stopped answering; every access to the mount hangs, unmounting too, and the kubelet with it",
         r"nfs: server \S+ not responding, (?:still trying|timed out)",
         VolumeUnmountStuck,
+    ),
+    k(
+        CONTROLLERS,
+        "helm's --wait (pkg/kube/ready.go) and the scheduler: a claim the release waits on is not bound",
+        r"PersistentVolumeClaim is not bound: ",
+        PvcUnbound,
+    ),
+    k(
+        AGENTS,
+        "k3s-io/k3s pkg/cgroups (the agent refuses a kernel without the memory cgroup controller)",
+        r"failed to find memory cgroup",
+        NodeNotReady,
+    ),
+    k(
+        KUBELET,
+        "the kubelet admitting a pod that asks for an extended resource (nvidia.com/gpu) whose device plugin has not registered on the node yet (quoted from a pod's status on Bottlerocket NVIDIA nodes)",
+        r#"Resource "[\w./-]+" was requested but not registered"#,
+        DeviceAllocationFailed,
+    ),
+    k(
+        KUBELET,
+        "cAdvisor and the kubelet on cgroup v1 with a kernel (6.x) that no longer has the memory controller's kmem files",
+        r"memory\.kmem\.limit_in_bytes: no such file or directory",
+        NodeNotReady,
+    ),
+    k(
+        KUBELET,
+        "custom columns or a script printing a pod's phase and reason (`phase=Failed reason=Evicted`): the kubelet evicted it",
+        r"\bphase=Failed reason=Evicted\b",
+        EvictedNodePressure,
+    ),
+    k(
+        EVICTORS,
+        "jenkinsci/kubernetes-plugin: the agent pod's containers ended because the pod was evicted through the Eviction API (a drain, the autoscaler)",
+        r"Pod was evicted by the Kubernetes Eviction API",
+        EvictedApi,
     ),
     // ---- evictions, drains and budgets.
     k(
@@ -735,7 +771,7 @@ pub const KNOWN: &[Known] = &[
     k(
         APPS,
         "operators built with controller-runtime (kubebuilder's main.go: `problem running manager` / `unable to start manager`, then exit 1)",
-        r#"(?:setup\s+)?problem running manager|"unable to start manager"|unable to start manager"#,
+        r#"(?:setup\s+)?problem running manager|unable to start manager|Cannot start controller manager"#,
         AppExitError,
     ),
     k(
@@ -743,6 +779,60 @@ pub const KNOWN: &[Known] = &[
         "k8s.io/apiserver healthz and controller-runtime's /readyz?verbose: a named check failing, so the readiness probe fails",
         r"^\[-\]\S+ failed: reason withheld|readyz check failed|healthz check failed",
         ReadinessProbeFailing,
+    ),
+    k(
+        APPS,
+        "fluent-bit (src/flb_signals.h): the engine caught a fatal signal and exits",
+        r"\[engine\] caught signal \(SIG(?:SEGV|ABRT|BUS|ILL|FPE)\)",
+        KilledBySignal,
+    ),
+    k(
+        APPS,
+        "jemalloc built for 4 KiB pages on a kernel with 16 or 64 KiB pages (arm64: Raspberry Pi 5, Asahi, some Talos and Ampere kernels); the process aborts",
+        r"<jemalloc>: Unsupported system page size",
+        AppExitError,
+    ),
+    k(
+        APPS,
+        "hashicorp/memberlist (Alertmanager, Consul, Loki's ring): the pod's IP is not a private address and none was given",
+        r"No private IP address found, and explicit IP not provided",
+        AppExitError,
+    ),
+    k(
+        APPS,
+        "an environment variable the program reads taken by a Service link (enableServiceLinks: a Service named like the program injects NAME_PORT=tcp://…)",
+        r#"parsing "tcp://\d+\.\d+\.\d+\.\d+:\d+": invalid syntax"#,
+        AppExitError,
+    ),
+    k(
+        APPS,
+        "openkruise's kruise-daemon: the runtime socket it looks for (dockershim, removed in 1.24) is not on the node",
+        r"exists, but not found \S*dockershim\.sock",
+        AppExitError,
+    ),
+    k(
+        APPS,
+        "the OpenTelemetry Collector (and ADOT) refusing its configuration: a component this version does not have or no longer has",
+        r#"error decoding '[\w.]+': (?:unknown type: "[\w/]+" for id|the \w+ exporter has been deprecated)|cannot unmarshal the configuration"#,
+        AppExitError,
+    ),
+    k(
+        APPS,
+        "a client of the kubelet's API (CloudWatch agent, metrics-server) before the kubelet has a serving certificate: its CSR is not approved, so TLS fails",
+        r":10250/\S*\W*remote error: tls: internal error",
+        DependencyUnreachable,
+    ),
+    k(
+        APPS,
+        "the Go runtime's fatal errors and panics (a bug in the program: it exits with code 2), and apimachinery's HandleCrash logging one before it re-panics",
+        r#"fatal error: (?:concurrent map (?:iteration and map write|writes|read and map write)|all goroutines are asleep)|panic: runtime error: |"Observed a panic" panic="runtime error"#,
+        AppExitError,
+    ),
+    k(
+        APPS,
+        "knative.dev/pkg's version check (sharedmain): the cluster is older than the release supports, so the controller exits",
+        r#""Version check failed"|kubernetes version \\?"[^"\\]+\\?" is not compatible, need at least"#,
+        AppExitError,
     ),
     k(
         APPS,
@@ -1354,6 +1444,80 @@ mod tests {
                 AppExitError,
             ),
             ("Unable to find a prebuilt falco module", AppExitError),
+            (
+                "fatal error: concurrent map iteration and map write",
+                AppExitError,
+            ),
+            (
+                r#"E0227 14:45:22.124925  570882 panic.go:261] "Observed a panic" panic="runtime error: invalid memory address or nil pointer dereference""#,
+                AppExitError,
+            ),
+            (
+                r#""level": "fatal", "msg": "Version check failed", "error": "pre-release kubernetes version "1.16.15-gke.4300" is not compatible, need at least "1.17.0""#,
+                AppExitError,
+            ),
+            (
+                r#"    Message:               Resource "nvidia.com/gpu" was requested but not registered"#,
+                DeviceAllocationFailed,
+            ),
+            (
+                r#"openat2 /sys/fs/cgroup/memory/system/apid/memory.kmem.limit_in_bytes: no such file or directory, continuing to push stats"#,
+                NodeNotReady,
+            ),
+            (
+                "uzi-hw-8e1fef71-ccb67bb74-zzb7q   phase=Failed reason=Evicted   6h41m",
+                EvictedNodePressure,
+            ),
+            (
+                "[14:14:36.964+02:00] - agent-m5g2b Containers jnlp,maven were terminated. Pod was evicted by the Kubernetes Eviction API.",
+                EvictedApi,
+            ),
+            (
+                "[2024/10/11 07:19:28] [engine] caught signal (SIGSEGV)",
+                KilledBySignal,
+            ),
+            ("<jemalloc>: Unsupported system page size", AppExitError),
+            (
+                "level=error msg=\"Failed to get final advertise address: No private IP address found, and explicit IP not provided\"",
+                AppExitError,
+            ),
+            (
+                r#"panic: failed to convert the environment variable "WEBHOOK_PORT" : strconv.Atoi: parsing "tcp://10.96.58.164:9090": invalid syntax"#,
+                AppExitError,
+            ),
+            (
+                "/hostvarrun/docker.sock exists, but not found /hostvarrun/dockershim.sock",
+                AppExitError,
+            ),
+            (
+                r#"* error decoding 'exporters': unknown type: "debug" for id: "debug""#,
+                AppExitError,
+            ),
+            (
+                "error decoding 'exporters': the logging exporter has been deprecated, use the debug exporter instead",
+                AppExitError,
+            ),
+            (
+                r#"cannot get pod from kubelet, err: call to /pods endpoint failed: Get "https://10.0.1.5:10250/pods": remote error: tls: internal error"#,
+                DependencyUnreachable,
+            ),
+            (
+                "ready.go:268: [debug] PersistentVolumeClaim is not bound: prometheus/prometheus-grafana",
+                PvcUnbound,
+            ),
+            ("FATA[0000] failed to find memory cgroup", NodeNotReady),
+            (
+                "spec.containers[0].hostPort: Invalid value: 4317: Host port 4317 is not allowed to be used. Allowed ports: [8125-8126]",
+                PodCreationRejected,
+            ),
+            (
+                r#""error": "unable to create Pod: Pod \"cluster-1\" is invalid: spec.initContainers[1].startupProbe: Forbidden""#,
+                PodCreationRejected,
+            ),
+            (
+                "provider: error: Cannot start controller manager: failed to wait for caches to sync",
+                AppExitError,
+            ),
             (
                 r#"2018/09/06 13:02:45 [FATAL] plugin/loop: Seen "HINFO IN 2050421060481615995.5620656063561519376." more than twice, loop detected"#,
                 AppExitError,
