@@ -771,7 +771,7 @@ pub const KNOWN: &[Known] = &[
     k(
         APPS,
         "operators built with controller-runtime (kubebuilder's main.go: `problem running manager` / `unable to start manager`, then exit 1)",
-        r#"(?:setup\s+)?problem running manager|unable to start manager|Cannot start controller manager"#,
+        r#"(?:setup\s+)?problem running manager|unable to start manager|(?i:cannot start controller manager)"#,
         AppExitError,
     ),
     k(

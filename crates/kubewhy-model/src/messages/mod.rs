@@ -126,6 +126,11 @@ pub fn recognise(text: &str) -> Option<Recognition> {
     if node::may_matter(text)
         && let Some((signal, _)) = node::classify(text)
         && let Some(cause) = signal_cause(signal)
+        // Every client-go program throttles itself and says so; the kubelet's own throttling
+        // (its node's and pods' status) is the one that holds pods up.
+        && (signal != Signal::ClientThrottled
+            || text.contains("kubelet")
+            || text.contains("/status"))
     {
         return Some(Recognition {
             cause,
@@ -359,6 +364,19 @@ mod tests {
         assert_eq!(
             c("Ping to Katib db failed: dial tcp 10.233.28.55:3306: connect: connection refused"),
             Some(Cause::DependencyUnreachable)
+        );
+        // client-go throttling: the kubelet's status updates, not another program's calls.
+        assert_eq!(
+            c(
+                "Jan 10 10:00:00 n1 kubelet[812]: I0110 10:00:00.000000 812 request.go:665] Waited for 1.2s due to client-side throttling, not priority and fairness, request: PATCH:https://10.0.0.1:6443/api/v1/nodes/n1/status"
+            ),
+            Some(Cause::KubeletStatusThrottled)
+        );
+        assert_eq!(
+            c(
+                "I0830 13:51:16.267105 1 request.go:665] Waited for 1.046205241s due to client-side throttling, not priority and fairness, request: GET:https://api.example:443/apis/admissionregistration.k8s.io/v1?timeout=32s"
+            ),
+            None
         );
         assert_eq!(c("Back-off restarting failed container"), None);
         assert_eq!(c("all good"), None);

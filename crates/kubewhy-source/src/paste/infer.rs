@@ -241,6 +241,12 @@ fn pod_state(events: &[&EventRow]) -> PodState {
             "FailedMount" | "FailedAttachVolume" | "FailedCreatePodSandBox" => {
                 st.waiting = Some(("ContainerCreating".into(), String::new()))
             }
+            // The kubelet kills a container whose liveness or startup probe failed and starts
+            // it again: each such event is a restart.
+            "Killing" if m.contains("probe, will be restarted") => {
+                st.phase = "Running";
+                st.restarts = st.restarts.max(e.count);
+            }
             "Unhealthy" if m.starts_with("Readiness") => {
                 st.phase = "Running";
                 st.unready = true;
