@@ -446,3 +446,15 @@ fn event_rows_without_their_header_are_events() {
         e.message
     );
 }
+
+/// Events alone (tests/fixtures/wild 962): a liveness kill is a restart of the container.
+#[test]
+fn a_liveness_kill_event_is_a_restart() {
+    let (s, _) = paste(
+        "  Warning  Unhealthy  79s (x3 over 85s)  kubelet  Liveness probe failed: Get \"http://10.0.7.120:8888/healthz\": dial tcp 10.0.7.120:8888: connect: connection refused\n  Normal   Killing    79s                kubelet  Container haproxy failed liveness probe, will be restarted\n",
+    );
+    assert_eq!(s.pods.len(), 1);
+    let cs = &s.pods[0].status.container_statuses[0];
+    assert_eq!((cs.name.as_str(), cs.restart_count), ("haproxy", 1));
+    assert!(cs.state.running.is_some());
+}
