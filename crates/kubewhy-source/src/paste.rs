@@ -42,11 +42,14 @@ static LOG_LINE: LazyLock<Regex> = LazyLock::new(|| {
 /// One event row copied without its header: `Warning  FailedScheduling  3m  default-scheduler  …`.
 static EVENT_ROW: LazyLock<Regex> =
     LazyLock::new(|| re(r"^\s*(?:Normal|Warning)\s+[A-Z][A-Za-z]+\s+\S"));
+/// A shell prompt before a command: PowerShell's, `[user@host dir]$`, `host$`, `❯`, or a host
+/// name then `➜` / `›`. Optional: a command pasted without one still counts.
+const PROMPT: &str = r"(?:PS )?(?:\[[^\]\n]*\]\s?[$#]\s*|\S*[$%#>❯➜›]\s*|\S+\s+[❯➜›]\s*)?";
 /// A shell prompt with a kubectl command.
 static COMMAND: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"^(?:PS )?(?:\[[^\]\n]*\]\s?[$#]\s*|\S*[$%#>❯➜›]\s*|\S+\s+[❯➜›]\s*)?(?:kubectl|oc|k)\s+(?:\S+\s+)*?(?:describe|get|logs|events)\b",
-    )
+    re(&format!(
+        r"^{PROMPT}(?:kubectl|oc|k)\s+(?:\S+\s+)*?(?:describe|get|logs|events)\b"
+    ))
 });
 /// A container's state as describe prints it, where a fragment of a pod's describe starts.
 static CONTAINER_STATE: LazyLock<Regex> =
@@ -68,9 +71,9 @@ static DESCRIBE_KEY: LazyLock<Regex> = LazyLock::new(|| {
 static OBJECT_NAME: LazyLock<Regex> = LazyLock::new(|| re(r"^[a-z0-9]([-a-z0-9._]*[a-z0-9])?$"));
 /// Any kubectl command at a prompt (`delete`, `apply`, …): it ends what its previous output was.
 static ANY_COMMAND: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"^(?:PS )?(?:\[[^\]\n]*\]\s?[$#]\s*|\S*[$%#>❯➜›]\s*|\S+\s+[❯➜›]\s*)?(?:kubectl|oc|k)\s+(?:-\S+\s+\S+\s+)*(?:get|describe|delete|logs|apply|create|edit|patch|replace|drain|cordon|uncordon|rollout|scale|exec|top|events|label|annotate|taint|wait|debug|run|expose|set|explain|version|cluster-info|config)\b",
-    )
+    re(&format!(
+        r"^{PROMPT}(?:kubectl|oc|k)\s+(?:-\S+\s+\S+\s+)*(?:get|describe|delete|logs|apply|create|edit|patch|replace|drain|cordon|uncordon|rollout|scale|exec|top|events|label|annotate|taint|wait|debug|run|expose|set|explain|version|cluster-info|config)\b"
+    ))
 });
 /// Where a YAML object or stanza starts.
 static YAML_START: LazyLock<Regex> = LazyLock::new(|| {
@@ -1205,12 +1208,11 @@ fn describe_block(block: &[(u64, &str)], anchor: Timestamp, c: &mut Collected) {
         Kind::Deployment | Kind::ReplicaSet | Kind::StatefulSet | Kind::DaemonSet | Kind::Job => {
             vec![describe::workload(&t, kind, ns_opt)]
         }
-        Kind::Unknown if !name.is_empty() && describe::custom(&t, ns_opt).is_some() => {
-            let v = describe::custom(&t, ns_opt).expect("just read");
-            c.objects.push((line, v, None));
-            return;
-        }
         Kind::Unknown => {
+            if let Some(v) = describe::custom(&t, ns_opt) {
+                c.objects.push((line, v, None));
+                return;
+            }
             let last = block.last().map_or(line, |b| b.0);
             c.notes.push((
                 line,

@@ -538,7 +538,6 @@ fn deletion(status: &str, anchor: Timestamp) -> Option<Timestamp> {
     }
 }
 
-/// The pod a describe block shows.
 /// A custom resource's describe (`Kind:` and `API Version:` at the top, its metadata under
 /// `Metadata:`): the object with what a namespace's deletion hinges on, its finalizers and its
 /// deletion time. `None` for a describe that does not print its kind.
@@ -577,6 +576,7 @@ pub(super) fn custom(t: &DNode, namespace: Option<&str>) -> Option<Value> {
     Some(json!({"apiVersion": api, "kind": kind, "metadata": m}))
 }
 
+/// The pod a describe block shows.
 pub(super) fn pod(t: &DNode, namespace: Option<&str>, anchor: Timestamp) -> Value {
     let mut metadata = meta(t, namespace);
     let status_text = t.val("Status").unwrap_or("");

@@ -458,3 +458,19 @@ fn a_liveness_kill_event_is_a_restart() {
     assert_eq!((cs.name.as_str(), cs.restart_count), ("haproxy", 1));
     assert!(cs.state.running.is_some());
 }
+
+/// Prompts after a host name (`docker1.node ➜  kubectl …`, `› kubectl …`) start a command.
+#[test]
+fn a_prompt_after_a_host_name_starts_a_command() {
+    for prompt in ["›", "docker1.node ➜ ", "host ❯"] {
+        let (s, _) = paste(&format!(
+            "{prompt} kubectl describe pod web-1 -n shop\n  Warning  BackOff  10s (x4 over 1m)  kubelet  Back-off restarting failed container\n"
+        ));
+        let e = &s.events[0];
+        assert_eq!(
+            (e.namespace.as_str(), e.involved.name.as_str()),
+            ("shop", "web-1"),
+            "{prompt}"
+        );
+    }
+}
