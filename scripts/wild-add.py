@@ -21,7 +21,7 @@ import json, os, re, sys
 
 root = os.path.join(os.path.dirname(__file__), "..", "tests", "fixtures", "wild")
 os.makedirs(root, exist_ok=True)
-taken = [int(d[:3]) for d in os.listdir(root) if re.match(r"^\d{3}-", d)]
+taken = [int(re.match(r"^(\d+)-", d).group(1)) for d in os.listdir(root) if re.match(r"^\d{3,}-", d)]
 n = max(taken, default=0)
 text = sys.stdin.read()
 for block in re.split(r"^=== ", text, flags=re.M)[1:]:

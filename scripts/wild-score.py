@@ -23,7 +23,7 @@ if "--kubewhy" in args:
     i = args.index("--kubewhy"); kw = args[i + 1]; del args[i:i + 2]
 batches, n = json.load(open(args[0]))["batches"], int(args[1])
 cases = batches[n - 1]
-taken = [int(d[:3]) for d in os.listdir(wild) if re.match(r"^\d{3}-", d)]
+taken = [int(re.match(r"^(\d+)-", d).group(1)) for d in os.listdir(wild) if re.match(r"^\d{3,}-", d)]
 num = max(taken)
 admitted = []
 for src in cases:
