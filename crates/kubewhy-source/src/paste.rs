@@ -109,24 +109,56 @@ pub(crate) fn is_json_paste(text: &str) -> bool {
         || head.contains("\"Items\":["))
 }
 
-/// A text's lines by where each starts: 8 bytes a line (a slice and its number would take 24).
-/// `get` gives what `str::lines` gives: without the `\n`, nor a `\r` before it.
+/// A text's lines by where each starts: 4 bytes a line below 4 GiB, 8 above (a slice and its
+/// number would take 24). `get` gives what `str::lines` gives: without the `\n`, nor a `\r`
+/// before it.
 pub(super) struct Lines<'a> {
     text: &'a str,
-    starts: Vec<usize>,
+    starts: Starts,
+}
+
+enum Starts {
+    Small(Vec<u32>),
+    Large(Vec<usize>),
+}
+
+impl Starts {
+    fn len(&self) -> usize {
+        match self {
+            Starts::Small(v) => v.len(),
+            Starts::Large(v) => v.len(),
+        }
+    }
+
+    fn get(&self, i: usize) -> Option<usize> {
+        match self {
+            Starts::Small(v) => v.get(i).map(|&s| s as usize),
+            Starts::Large(v) => v.get(i).copied(),
+        }
+    }
 }
 
 impl<'a> Lines<'a> {
     pub(super) fn new(text: &'a str) -> Lines<'a> {
-        let mut starts = Vec::with_capacity(text.bytes().filter(|&b| b == b'\n').count() + 1);
-        if !text.is_empty() {
-            starts.push(0);
-        }
-        for (i, b) in text.bytes().enumerate() {
-            if b == b'\n' && i + 1 < text.len() {
-                starts.push(i + 1);
+        let n = text.bytes().filter(|&b| b == b'\n').count() + 1;
+        let starts = std::iter::once(0).filter(|_| !text.is_empty()).chain(
+            text.bytes()
+                .enumerate()
+                .filter(|&(i, b)| b == b'\n' && i + 1 < text.len())
+                .map(|(i, _)| i + 1),
+        );
+        let starts = match u32::try_from(text.len()) {
+            Ok(_) => {
+                let mut v = Vec::with_capacity(n);
+                v.extend(starts.map(|s| s as u32));
+                Starts::Small(v)
             }
-        }
+            Err(_) => {
+                let mut v = Vec::with_capacity(n);
+                v.extend(starts);
+                Starts::Large(v)
+            }
+        };
         Lines { text, starts }
     }
 
@@ -136,7 +168,7 @@ impl<'a> Lines<'a> {
 
     /// The line at index `i` (0-based) with its number (1-based).
     pub(super) fn get(&self, i: usize) -> Option<(u64, &'a str)> {
-        let start = *self.starts.get(i)?;
+        let start = self.starts.get(i)?;
         let end = self.starts.get(i + 1).map_or(self.text.len(), |e| e - 1);
         let l = &self.text[start..end];
         let l = l.strip_suffix('\n').unwrap_or(l);
@@ -145,7 +177,7 @@ impl<'a> Lines<'a> {
 
     /// Byte offset of line `i`.
     fn start(&self, i: usize) -> Option<usize> {
-        self.starts.get(i).copied()
+        self.starts.get(i)
     }
 }
 
@@ -381,6 +413,58 @@ pub(super) struct Row {
     pub line: u64,
 }
 
+/// A vector in chunks of a fixed size: it never reserves more than one chunk ahead, and it is
+/// freed chunk by chunk as it is drained.
+struct Chunked<T> {
+    chunks: Vec<Vec<T>>,
+}
+
+impl<T> Default for Chunked<T> {
+    fn default() -> Self {
+        Chunked { chunks: Vec::new() }
+    }
+}
+
+impl<T> Chunked<T> {
+    const CHUNK: usize = 1024;
+
+    fn len(&self) -> usize {
+        self.chunks.iter().map(Vec::len).sum()
+    }
+
+    fn push(&mut self, x: T) {
+        match self.chunks.last_mut() {
+            Some(c) if c.len() < Self::CHUNK => c.push(x),
+            _ => {
+                let mut c = Vec::with_capacity(Self::CHUNK);
+                c.push(x);
+                self.chunks.push(c);
+            }
+        }
+    }
+
+    fn iter(&self) -> impl Iterator<Item = &T> {
+        self.chunks.iter().flatten()
+    }
+
+    fn iter_mut(&mut self) -> impl Iterator<Item = &mut T> {
+        self.chunks.iter_mut().flatten()
+    }
+}
+
+impl<T> std::ops::Index<usize> for Chunked<T> {
+    type Output = T;
+    fn index(&self, i: usize) -> &T {
+        &self.chunks[i / Self::CHUNK][i % Self::CHUNK]
+    }
+}
+
+impl<T> std::ops::IndexMut<usize> for Chunked<T> {
+    fn index_mut(&mut self, i: usize) -> &mut T {
+        &mut self.chunks[i / Self::CHUNK][i % Self::CHUNK]
+    }
+}
+
 /// What one paste held, before it becomes objects.
 #[derive(Default)]
 struct Collected {
@@ -395,8 +479,9 @@ struct Collected {
     /// used when nothing else in the paste shows them.
     context: Vec<(u64, Value)>,
     /// Events, held (smaller than decoded ones) until the text is freed: those about objects
-    /// the paste does not show imply their state.
-    events: Vec<EventRow>,
+    /// the paste does not show imply their state. In chunks: a paste's events are the largest
+    /// thing held besides its text, and a doubling vector would reserve up to twice their size.
+    events: Chunked<EventRow>,
     /// Where each event is in `events`, by a hash of what makes it the same event.
     event_at: HashMap<u64, usize>,
     rows: Vec<Row>,
@@ -1886,7 +1971,7 @@ fn stubs(c: &mut Collected, known: &HashSet<Key>, anchor: Timestamp) {
     // Events by object, in the order objects first appear (one pass, not one per row).
     let mut order: Vec<Key> = Vec::new();
     let mut by_object: HashMap<Key, Vec<&EventRow>> = HashMap::new();
-    for e in &c.events {
+    for e in c.events.iter() {
         let key = e.key();
         by_object
             .entry(key.clone())
@@ -1958,14 +2043,12 @@ fn nodes_not_ready(c: &mut Collected, known: &HashSet<Key>) {
 
 /// Decoded one by one, each row freed as it goes: a paste's events are never held twice.
 fn decode_events(name: &str, c: &mut Collected, out: &mut FileOut) {
-    let mut events = std::mem::take(&mut c.events);
-    events.reverse();
+    let events = std::mem::take(&mut c.events);
     let mut decoded = 0;
-    while let Some(e) = events.pop() {
-        crate::yaml::parse_value(name, e.line, e.to_json(decoded), out);
-        decoded += 1;
-        if decoded % 4096 == 0 {
-            events.shrink_to_fit();
+    for chunk in events.chunks {
+        for e in chunk {
+            crate::yaml::parse_value(name, e.line, e.to_json(decoded), out);
+            decoded += 1;
         }
     }
 }
