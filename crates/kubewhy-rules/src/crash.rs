@@ -83,12 +83,13 @@ fn crashes(cs: &ContainerStatus, now: jiff::Timestamp) -> bool {
                 | "PostStartHookError"
         )
     );
+    // An OOM kill is a failure whatever code the runtime recorded (old Docker said 0).
     let flapping = cs.restart_count >= FLAPPING_RESTARTS
         && cs
             .last_state
             .terminated
             .as_ref()
-            .is_some_and(|t| t.exit_code != 0);
+            .is_some_and(|t| t.exit_code != 0 || t.reason == "OOMKilled");
     let recovered = cs.ready
         && cs.state.running.is_some()
         && cs
@@ -291,7 +292,20 @@ fn crashing<'a, 's: 'a>(
     });
     let start_error = waiting
         .filter(|w| w.reason == "RunContainerError" || w.reason == "CreateContainerError")
-        .map(|w| w.message.clone())
+        .map(|w| {
+            // A waiting state without its message (a `get` row): the kubelet's `Failed` event
+            // carries the runtime's error.
+            if w.message.is_empty()
+                && let Some(e) = events
+                    .iter()
+                    .rev()
+                    .find(|e| e.reason == "Failed" && e.message.starts_with("Error: "))
+            {
+                e.message.clone()
+            } else {
+                w.message.clone()
+            }
+        })
         .or_else(|| {
             term.filter(|t| t.reason == "StartError" || t.reason == "ContainerCannotRun")
                 .map(|t| t.message.clone())
@@ -514,6 +528,8 @@ fn crash_cause(
         // The node or its runtime restarted under the container: `node` says so.
         (Some(t), None) if crate::node::lost_to_restart(t) => return None,
         (Some(t), _) if t.reason == "OOMKilled" => Cause::OomKilled,
+        // runc's init killed for memory while the container starts (a limit of a few MiB).
+        (_, Some(m)) if m.contains("container init was OOM-killed") => Cause::OomKilled,
         (_, Some(m))
             if m.contains("executable file not found")
                 || m.contains("no such file or directory") && m.contains("exec") =>

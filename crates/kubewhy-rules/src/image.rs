@@ -121,12 +121,26 @@ fn check_container(
                 .iter()
                 .any(|m| m.cause.family() == kubewhy_model::Family::NotStarting) =>
         {
-            (usize::MAX, (Cause::ImageNotFound, Confidence::Low))
+            // An image pinned by its digest on a public registry was published there (charts
+            // pin the digests of their releases): what is likelier is that the node cannot
+            // reach the registry.
+            if image.contains("@sha256:") && PUBLIC.contains(&registry_of(&image).as_str()) {
+                (usize::MAX, (Cause::ImageRegistryUnreachable, Confidence::Low))
+            } else {
+                (usize::MAX, (Cause::ImageNotFound, Confidence::Low))
+            }
         }
         _ => return,
     };
-    let guessed = idx == usize::MAX && cause == Cause::ImageNotFound;
-    let title = if guessed {
+    let pinned = idx == usize::MAX && cause == Cause::ImageRegistryUnreachable;
+    let guessed = idx == usize::MAX && cause == Cause::ImageNotFound || pinned;
+    let title = if pinned {
+        format!(
+            "Image \"{image}\" cannot be pulled ({}); it is pinned by digest on a public registry, so most likely the node cannot reach {}",
+            w.reason,
+            registry_of(&image)
+        )
+    } else if guessed {
         format!(
             "Image \"{image}\" cannot be pulled ({}); most likely it does not exist in its registry",
             w.reason
@@ -178,7 +192,9 @@ fn check_container(
     }
     f = f.explain(format!(
         "{} Container \"{}\" cannot start until its image \"{image}\" is on {}.",
-        if guessed {
+        if pinned {
+            "The runtime's pull error is not in the data, only the back-off. The image is named by its digest on a public registry, as charts name their released images, so it exists and needs no credentials: a node that cannot reach the registry (a firewall, a proxy, DNS) is the likeliest reason. The pull error settles it."
+        } else if guessed {
             "The runtime's pull error is not in the data, only the back-off: a repository or tag that does not exist is the commonest reason (an image moved or removed from its registry, a typo), then missing credentials and an unreachable registry; the pull error settles which."
         } else {
             why(cause)
@@ -197,6 +213,19 @@ fn check_container(
     }
     out.push(remediation(f, ctx, info, cause, &image));
 }
+
+/// Public registries that serve released images without credentials.
+const PUBLIC: &[&str] = &[
+    "registry.k8s.io",
+    "k8s.gcr.io",
+    "gcr.io",
+    "quay.io",
+    "ghcr.io",
+    "docker.io",
+    "registry-1.docker.io",
+    "public.ecr.aws",
+    "mcr.microsoft.com",
+];
 
 /// For a refused pull: which pull secrets the pod has (its own and its service account's),
 /// and whether they exist. Only names are shown, never credentials.

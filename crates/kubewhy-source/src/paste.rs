@@ -495,6 +495,9 @@ struct Collected {
     namespace: Option<String>,
     /// The pod the last command named (`kubectl describe pod X`, `kubectl logs X`).
     pod: Option<String>,
+    /// Another object the last command named (`kubectl get ns X -o yaml`): its kind and name,
+    /// for a stanza of it that does not say them.
+    named: Option<(&'static str, String)>,
     /// Notes for the user: what was recognised but not read.
     notes: Vec<(u64, String)>,
     /// Whether the last command was `kubectl logs`: what follows is the pod's output.
@@ -947,6 +950,24 @@ fn command(no: u64, line: &str, c: &mut Collected) {
         // A placeholder where the name was left out (`describe pod ......`, `<pod-name>`) names
         // no pod.
         .filter(|n| OBJECT_NAME.is_match(n));
+        let kind = |r: &str| match r {
+            "ns" | "namespace" | "namespaces" => Some("Namespace"),
+            "no" | "node" | "nodes" => Some("Node"),
+            "pvc" | "persistentvolumeclaim" | "persistentvolumeclaims" => {
+                Some("PersistentVolumeClaim")
+            }
+            _ => None,
+        };
+        c.named = match rest {
+            [res, ..] if res.contains('/') => res
+                .split_once('/')
+                .and_then(|(r, n)| Some((kind(r)?, n.to_string()))),
+            [res, name, ..] => kind(res).map(|k| (k, name.to_string())),
+            _ => None,
+        }
+        .filter(|(_, n)| OBJECT_NAME.is_match(n));
+    } else {
+        c.named = None;
     }
     for (i, w) in words.iter().enumerate() {
         if let Some(ns) = w.strip_prefix("--namespace=") {
@@ -1583,16 +1604,25 @@ fn state_into_container(v: &mut Value) {
 /// A stanza made an object of its kind (guessed from its fields), named by what the paste
 /// said before it; what it lacks and the command that settles it.
 fn stanza_object(map: &mut serde_json::Map<String, Value>, c: &Collected) -> Pasted {
-    let kind = infer::stanza_kind(map);
+    let mut kind = infer::stanza_kind(map);
+    // A stanza whose fields say nothing of its kind (`spec: finalizers: [kubernetes]`) is of
+    // the kind the command before it named.
+    let named = c
+        .named
+        .as_ref()
+        .filter(|(k, _)| kind == *k || kind == "Pod" && !infer::says_pod(map));
+    if let Some((k, _)) = named {
+        kind = k;
+    }
     let meta = map.entry("metadata").or_insert_with(|| json!({}));
     let namespaced = !cluster_scoped(kind);
     // A `metadata` that is not a mapping (pasted text is anything) is left for decoding to refuse.
     if let Some(m) = meta.as_object_mut() {
         if m.get("name").and_then(Value::as_str).is_none() {
-            let name = if kind == "Pod" {
-                c.pod_name()
-            } else {
-                UNKNOWN.into()
+            let name = match named {
+                Some((_, n)) => n.clone(),
+                None if kind == "Pod" => c.pod_name(),
+                None => UNKNOWN.into(),
             };
             m.insert("name".into(), json!(name));
         }
@@ -1748,9 +1778,14 @@ fn fuse(c: &mut Collected, out: &mut FileOut) {
     for e in c.events.iter().filter(|e| e.kind == "Pod") {
         add(&e.namespace, &e.name);
     }
-    let [(ns, pod)] = &named[..] else {
-        return;
+    let chosen = match &named[..] {
+        [one] => one.clone(),
+        _ => match troubled(c, &named) {
+            Some(one) => one,
+            None => return,
+        },
     };
+    let (ns, pod) = (&chosen.0, &chosen.1);
     let unnamed: Vec<Key> = c
         .seen
         .keys()
@@ -1779,6 +1814,7 @@ fn fuse(c: &mut Collected, out: &mut FileOut) {
                 let mut m_ns = p.metadata.namespace.clone().unwrap_or_default();
                 fused(&mut m_ns, &mut p.metadata.name);
                 p.metadata.namespace = Some(m_ns);
+                restarts_from_row(c, p);
             }
         }
         for p in out
@@ -1819,6 +1855,74 @@ fn fuse(c: &mut Collected, out: &mut FileOut) {
             }
         }
     }
+}
+
+/// A fragment fused with a pod's `get` row: the row's restarts belong to the fragment's one
+/// container that shows a last termination, when the fragment itself does not count them (a
+/// `Last State:` block pasted without its `Restart Count:`).
+fn restarts_from_row(c: &Collected, p: &mut kubewhy_model::objects::Pod) {
+    let Some(row) = c
+        .rows
+        .iter()
+        .rev()
+        .find(|r| r.kind == "Pod" && r.name == p.metadata.name.as_str())
+    else {
+        return;
+    };
+    let Some(n) = row
+        .cells
+        .iter()
+        .find(|(k, _)| k == "RESTARTS")
+        .and_then(|(_, v)| v.split_whitespace().next()?.parse::<i64>().ok())
+    else {
+        return;
+    };
+    let statuses = &mut p.status.container_statuses;
+    if n > 0 && statuses.iter().all(|cs| cs.restart_count == 0) {
+        let mut ended = statuses
+            .iter_mut()
+            .filter(|cs| cs.last_state.terminated.is_some());
+        if let (Some(cs), None) = (ended.next(), ended.next()) {
+            cs.restart_count = n;
+        }
+    }
+}
+
+/// Of several pods a paste names, the one its unnamed fragments are about: the only one whose
+/// `get` row shows trouble (restarts, a container not ready, a status other than Running or
+/// Completed), when every pod named has a row. A container's `Last State: … OOMKilled` pasted
+/// under a `get pods` of five healthy pods and one restarting belongs to that one.
+fn troubled(c: &Collected, named: &[(String, String)]) -> Option<(String, String)> {
+    let mut found = None;
+    for (ns, n) in named {
+        let row = c
+            .rows
+            .iter()
+            .rev()
+            .find(|r| r.kind == "Pod" && &r.name == n)?;
+        let cell = |h: &str| {
+            row.cells
+                .iter()
+                .find(|(k, _)| k == h)
+                .map_or("", |(_, v)| v.as_str())
+        };
+        let restarts = cell("RESTARTS")
+            .split_whitespace()
+            .next()
+            .and_then(|r| r.parse::<u64>().ok())
+            .unwrap_or(0);
+        let unready = cell("READY")
+            .split_once('/')
+            .is_some_and(|(a, b)| a.trim() != b.trim());
+        let status = cell("STATUS");
+        if restarts > 0 || unready || !matches!(status, "Running" | "Completed" | "Succeeded") {
+            if found.is_some() {
+                return None;
+            }
+            found = Some((ns.clone(), n.clone()));
+        }
+    }
+    found
 }
 
 /// A pod the paste shows whole (its YAML, a describe) and also as a `get` row saying

@@ -106,10 +106,14 @@ pub fn classify_pull_error(text: &str) -> Option<(Cause, Confidence)> {
         "504 gateway timeout",
         "registry is unavailable",
         "connection reset by peer",
-        // containerd's resolver when the connection is cut (a firewall or proxy): `failed to
-        // do request: Head https://ghcr.io/v2/…/manifests/v0.9.0: EOF`.
-        "failed to do request",
     ]) {
+        (Cause::ImageRegistryUnreachable, High)
+    } else if has(&["failed to do request"])
+        && !has(&["context canceled", "context deadline exceeded"])
+    {
+        // containerd's resolver when the connection is cut (a firewall or proxy): `failed to
+        // do request: Head https://ghcr.io/v2/…/manifests/v0.9.0: EOF`. A request cancelled
+        // instead is the pull given up for lack of progress (below).
         (Cause::ImageRegistryUnreachable, High)
     } else if has(&[
         "context deadline exceeded",

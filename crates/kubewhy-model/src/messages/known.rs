@@ -57,6 +57,75 @@ const ADMISSION: &str = "API server admission";
 
 /// The table, most specific first.
 pub const KNOWN: &[Known] = &[
+    // A controller whose removal of a finalizer is refused (a webhook denies the update): the
+    // finalizer stays, before the admission refusal it quotes.
+    k(
+        CONTROLLERS,
+        "pkg/controller/job (removing the job-tracking finalizer) and controllers quoting the API server's refusal",
+        r"removing (?:the )?(?:tracking )?finalizer: ",
+        FinalizerPending,
+    ),
+    k(
+        CONTROLLERS,
+        "pkg/controller/volume/pvcprotection, pvprotection (a claim or volume still in use keeps its finalizer)",
+        r#"Finalizers: \[\s*"kubernetes\.io/pvc?-protection"\s*\]"#,
+        FinalizerPending,
+    ),
+    k(
+        RUNC,
+        "opencontainers/runc libcontainer (the container's init killed for memory while it starts)",
+        r"container init was OOM-killed",
+        OomKilled,
+    ),
+    k(
+        RUNC,
+        "the kernel's SELinux audit (avc: denied) of iscsiadm: an iSCSI volume cannot attach",
+        r#"avc:\s+denied\s+\{[^}]*\}\s+for\s+pid=\d+\s+comm="iscsiadm""#,
+        VolumeMountFailed,
+    ),
+    k(
+        ADMISSION,
+        "plugin/pkg/admission/resourcequota (a pod refused for a namespace's quota, quoted by any client)",
+        r"is forbidden: exceeded quota: ",
+        PodCreationRejected,
+    ),
+    k(
+        CONTAINERD,
+        "containerd internal/cri/server/container_create.go (the runtime cannot create the container)",
+        r"failed to create containerd container: ",
+        ContainerStartFailed,
+    ),
+    k(
+        CONTAINERD,
+        "containerd's CRI and the kubelet's remote_image.go pulling the sandbox (pause) image",
+        r#"PullImage \\?"[^"\s]*/pause:[^"\s\\]*\\?" from image service failed"#,
+        SandboxCreationFailed,
+    ),
+    k(
+        CSI,
+        "longhorn/longhorn-manager (a replica without its instance manager: the volume cannot attach)",
+        r"can not find the only available instance manager for instance",
+        VolumeMountFailed,
+    ),
+    k(
+        REGISTRIES,
+        "Docker's and containerd's words when no credentials were sent (ECR without its credential provider)",
+        r"no basic auth credentials",
+        ImagePullAuth,
+    ),
+    // A hook's command that cannot run is the hook failing, before the runtime's words for it.
+    k(
+        KUBELET,
+        "pkg/kubelet/lifecycle/handlers.go, kuberuntime_container.go (a postStart or preStop hook that fails)",
+        r"Exec lifecycle hook \(\[[^\n]*\]\) for Container [^\n]* failed - error|\bFailed(?:PreStopHook|PostStartHook)\b",
+        LifecycleHookFailed,
+    ),
+    k(
+        RUNC,
+        "the kernel's XFS driver (a filesystem made with features the node's kernel cannot mount read-write)",
+        r"XFS \(\S+\): (?:Superblock has unknown (?:read-only compatible|incompatible) features|Attempted to mount read-only compatible filesystem read-write)",
+        VolumeMountFailed,
+    ),
     // ---- the kubelet that does not start, register or report (its node stays NotReady).
     k(
         KUBELET,
@@ -279,6 +348,12 @@ pub const KNOWN: &[Known] = &[
     ),
     k(
         CSI,
+        "pkg/volume/csi (driver not registered) during a teardown: the driver was removed before the pods using its volumes",
+        r"(?:UnmountVolume\.TearDown|UnmapVolume|UnmountDevice)[^\n]*driver name \S+ not found in the list of registered CSI drivers",
+        VolumeUnmountStuck,
+    ),
+    k(
+        CSI,
         "pkg/volume/csi (driver not registered)",
         r"driver name \S+ not found in the list of registered CSI drivers",
         VolumeMountFailed,
@@ -350,7 +425,7 @@ pub const KNOWN: &[Known] = &[
     k(
         ADMISSION,
         "staging/src/k8s.io/apiserver/pkg/admission/plugin/webhook (validating and mutating webhooks; GKE Autopilot's Warden, Kyverno, Gatekeeper)",
-        r#"admission webhook "[^"]+" denied the request|GKE Warden rejected the request"#,
+        r#"admission webhook "[^"]+" denied the request|GKE Warden rejected the request|failed calling webhook [`"'][^`"']+[`"']: failed to call webhook"#,
         PodCreationRejected,
     ),
     k(
@@ -519,7 +594,7 @@ pub const KNOWN: &[Known] = &[
     k(
         CONTROLLERS,
         "controllers removing a finalizer",
-        r"(?:failed|unable|error) (?:to remove|removing) (?:the )?finalizer",
+        r"(?i:failed|unable|error) (?:to remove|removing) (?:the )?finalizer",
         FinalizerPending,
     ),
     k(
@@ -557,6 +632,36 @@ pub const KNOWN: &[Known] = &[
         "kubernetes-sigs/descheduler pkg/descheduler/evictions/evictions.go",
         r#"evictions\.go:\d+\] Evicted pod: |"Evicted pod" pod=|\d+ pods evicted from node"#,
         EvictedApi,
+    ),
+    k(
+        KUBELET,
+        "pkg/kubelet/kubelet.go (cAdvisor cannot start: the kubelet exits; an inotify limit, a cgroup it cannot read)",
+        r#"Failed to start cAdvisor|Registration of the raw container factory failed"#,
+        NodeNotReady,
+    ),
+    k(
+        KUBELET,
+        "k8s.io/mount-utils mount_linux.go (a mount that fails: its arguments and mount's output), before a path listed alone counts as still mounted",
+        r"^\s*Mounting arguments:|already mounted or mount point busy|\bMount failed: exit status",
+        VolumeMountFailed,
+    ),
+    k(
+        CONTAINERD,
+        "containerd remotes/docker/authorizer.go (the registry's token service refuses the credentials)",
+        r"failed to fetch (?:oauth|anonymous) token: unexpected status: (?:401|403)",
+        ImagePullAuth,
+    ),
+    k(
+        CONTAINERD,
+        "containerd pkg/cri/server/image_pull.go (image pull progress timeout)",
+        r"cancel pulling image \S+ because of no progress in",
+        ImagePullTimeout,
+    ),
+    k(
+        KUBELET,
+        "pkg/kubelet/images/puller.go (the kubelet's registryPullQPS limit)",
+        r"pull QPS exceeded",
+        ImagePullQps,
     ),
     k(
         CSI,
@@ -994,10 +1099,16 @@ pub const KNOWN: &[Known] = &[
     k(
         AGGREGATOR,
         "kube-aggregator APIService conditions",
-        r"False \((?:FailedDiscoveryCheck|MissingEndpoints|ServiceNotFound|ServiceAccessError)\)|reason: FailedDiscoveryCheck|FailedDiscoveryCheck",
+        r#"False \((?:FailedDiscoveryCheck|MissingEndpoints|ServiceNotFound|ServiceAccessError)\)|reason: FailedDiscoveryCheck|FailedDiscoveryCheck|Error updating APIService "[^"]+" with err: failed to download|failed to retrieve openAPI spec, http error: ResponseCode: 50[03]"#,
         ApiserviceUnavailable,
     ),
     // ---- applications with a cause of their own.
+    k(
+        APPS,
+        "linkerd/linkerd2-proxy-init validator (linkerd-network-validator: the CNI plugin's iptables rules are not in place)",
+        r"linkerd_network_validator: Failed to validate networking configuration",
+        AppExitError,
+    ),
     k(
         APPS,
         "NVIDIA device plugin, GPU operator validators",
@@ -1077,6 +1188,90 @@ mod tests {
     #[test]
     fn every_entry_matches_an_example_and_names_its_cause() {
         let examples: &[(&str, Cause)] = &[
+            (
+                r#"[Sat Dec 10 18:52:01 2022] audit: type=1400 audit(1670698321.515:7214): avc:  denied  { dac_override } for  pid=231579 comm="iscsiadm" capability=1"#,
+                VolumeMountFailed,
+            ),
+            (
+                r#"HTTP response body: {"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"pods \"xxx\" is forbidden: exceeded quota: airflow-dags-resource-quota, requested: limits.cpu=550m""#,
+                PodCreationRejected,
+            ),
+            (
+                r#"error="rpc error: code = Unknown desc = failed to create containerd container: mount callback failed on /var/lib/containerd/tmpmounts/containerd-mount3092921614: openat etc/passwd: path escapes from parent""#,
+                ContainerStartFailed,
+            ),
+            (
+                r#"[   39.266405] cloud-init[1581]: E0728 19:17:10.699880    1584 remote_image.go:135] PullImage "602401143452.dkr.ecr.us-west-2.amazonaws.com/eks/pause:3.5" from image service failed: rpc error: code = Unknown desc = failed"#,
+                SandboxCreationFailed,
+            ),
+            (
+                "E0318 06:01:30.381849       1 replica_controller.go:201] fail to sync replica for longhorn-system/pvc-fd6f5ab7-r-4a7b6a1b: failed to get instance manager for instance pvc-fd6f5ab7-r-4a7b6a1b: can not find the only available instance manager for instance pvc-fd6f5ab7-r-4a7b6a1b",
+                VolumeMountFailed,
+            ),
+            (
+                "ErrImagePull (rpc error: code = Unknown desc = Error response from daemon: Head https://xxx.dkr.ecr.eu-central-1.amazonaws.com/v2/package/app/manifests/555: no basic auth credentials)",
+                ImagePullAuth,
+            ),
+            (
+                r#"E0223 18:12:08.012410       1 controller.go:146] Error updating APIService "v1beta1.metrics.k8s.io" with err: failed to download v1beta1.metrics.k8s.io: failed to retrieve openAPI spec, http error: ResponseCode: 503, Body: service unavailable"#,
+                ApiserviceUnavailable,
+            ),
+            (
+                r#"removing tracking finalizer: admission webhook "validate.kyverno.svc-fail" denied the request: "#,
+                FinalizerPending,
+            ),
+            (
+                r#"pvc-test is in Terminating state (Deletion started at: 2023-07-21T18:26:29Z). Finalizers: ["kubernetes.io/pvc-protection"]"#,
+                FinalizerPending,
+            ),
+            (
+                r#"Warning  Failed  113s   kubelet  Error: container create failed: time="2022-09-14T11:35:13Z" level=error msg="runc create failed: unable to start container process: container init was OOM-killed (memory limit too low?)""#,
+                OomKilled,
+            ),
+            (
+                r#"2m37s       Warning   FailedPreStopHook      Pod          Exec lifecycle hook ([wget -qO- --post-data='' http://localhost:9001/healthcheck/fail]) for Container "envoy" in Pod "contour-5484dfb84b-2czgv_proxy(9ee76b6b-a7ae-11e9-aa10-d690536598ee)" failed - error: command 'wget -qO- --post-data='' http://localhost:9001/healthcheck/fail' exited with 126: , message: "OCI runtime exec failed: exec failed: container_linux.go:344: starting container process caused \"exec: \\\"wget\\\": executable file not found in $PATH\": unknown\r\n""#,
+                LifecycleHookFailed,
+            ),
+            (
+                "[766396.293089] XFS (sdf): Superblock has unknown read-only compatible features (0x6) enabled.",
+                VolumeMountFailed,
+            ),
+            (
+                "2024-04-04T08:59:27.259562Z ERROR linkerd_network_validator: Failed to validate networking configuration. Please ensure iptables rules are rewriting traffic as expected. timeout=10s",
+                AppExitError,
+            ),
+            (
+                "Internal Error occurred: failed calling webhook `object.sidecar-injector.istio.io`: failed to call webhook: Post `https://istiod.istio-system.svc:443/inject?timeout=10s`: context deadline exceeded",
+                PodCreationRejected,
+            ),
+            (
+                r#"kubelet[510]: E0319 16:49:49.964127     510 kubelet.go:1632] "Failed to start cAdvisor" err="inotify_init: too many open files""#,
+                NodeNotReady,
+            ),
+            (
+                r#"Error: "UnmountVolume.TearDown failed for volume \"spire-agent-socket\" (UniqueName: \"kubernetes.io/csi/80621856-bf9a-4406-be77-06cc31242e87spire-agent-socket\") pod \"80621856-bf9a-4406-be77-06cc31242e87\" (UID: \"80621856-bf9a-4406-be77-06cc31242e87\") : kubernetes.io/csi: Unmounter.TearDownAt failed to get CSI client: driver name csi.spiffe.io not found in the list of registered CSI drivers""#,
+                VolumeUnmountStuck,
+            ),
+            (
+                "Mounting arguments: -t ext4 -o defaults /dev/longhorn/pvc-d061512e-870a-4ece-bd45-2f04672d5256 /var/lib/kubelet/pods/cf0a0b5b-106e-4793-a74a-28bfae21be1a/volumes/kubernetes.io~csi/pvc-d061512e-870a-4ece-bd45-2f04672d5256/mount",
+                VolumeMountFailed,
+            ),
+            (
+                "failed to authorize: failed to fetch oauth token: unexpected status: 403 Forbidden\" image=\"602401143452.dkr.ecr.us-west-2.amazonaws.com/amazon-k8s-cni-init:v1.11.4\"",
+                ImagePullAuth,
+            ),
+            (
+                "level=error msg=\"cancel pulling image private_registery.mydomain/csg/idrac_to_kafka:20250429T0012 because of no progress in 1m0s\"",
+                ImagePullTimeout,
+            ),
+            (
+                r#"E0903 10:30:03.291420    1088 pod_workers.go:1298] "Error syncing pod, skipping" err="failed to \"StartContainer\" for \"app\" with ErrImagePull: \"pull QPS exceeded\"""#,
+                ImagePullQps,
+            ),
+            (
+                r#"csi-attacher-disk	E0510 10:18:09.499513       1 csi_handler.go:701] Failed to remove finalizer from PV "pvc-b1c64ae1-6310-4a6c-aa44-12c80c9981a0": PersistentVolume "pvc-b1c64ae1-6310-4a6c-aa44-12c80c9981a0" is invalid: metadata.finalizers: Forbidden:"#,
+                FinalizerPending,
+            ),
             (
                 r#"E1212 02:43:37.229159    3012 run.go:74] "command failed" err="failed to run Kubelet: validate service connection: CRI v1 runtime API is not implemented for endpoint \"unix:///run/cri-dockerd.sock\": rpc error: code = Unimplemented desc = unknown service runtime.v1.RuntimeService""#,
                 NodeNotReady,

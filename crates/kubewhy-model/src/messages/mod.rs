@@ -167,16 +167,19 @@ pub fn signal_cause(s: Signal) -> Option<Cause> {
             Cause::ContainerStopTimeout
         }
         Signal::UnknownContainer => Cause::RuntimeStateInconsistent,
+        // A pasted line saying the pod's volumes are not cleaned up names what the kubelet
+        // waits for: their teardown (with the node's whole log, `terminating` weighs it
+        // against the runtime's lists and says which check waits).
         Signal::UnmountFailed
         | Signal::OrphanedVolumes
         | Signal::MountPresent
-        | Signal::MountHeld => Cause::VolumeUnmountStuck,
+        | Signal::MountHeld
+        | Signal::CleanupVolumes => Cause::VolumeUnmountStuck,
         Signal::PlegUnhealthy => Cause::PlegUnhealthy,
         Signal::OomKill => Cause::OomKilled,
-        Signal::CleanupContainers
-        | Signal::CleanupStatus
-        | Signal::CleanupVolumes
-        | Signal::CleanupCgroup => Cause::KubeletCleanupPending,
+        Signal::CleanupContainers | Signal::CleanupStatus | Signal::CleanupCgroup => {
+            Cause::KubeletCleanupPending
+        }
         Signal::ClientThrottled => Cause::KubeletStatusThrottled,
         Signal::MirrorPod => Cause::StaticPodStale,
         _ => return None,

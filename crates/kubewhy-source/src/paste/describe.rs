@@ -438,7 +438,12 @@ fn containers(section: Option<&DNode>) -> (Vec<Value>, Vec<Value>) {
             spec["envFrom"] = json!(refs);
         }
         specs.push(spec);
-        if c.has("State") || c.has("Ready") {
+        // A container's status is shown by any of its status lines (a fragment may hold only
+        // `Last State:`).
+        if ["State", "Last State", "Ready", "Restart Count"]
+            .iter()
+            .any(|k| c.has(k))
+        {
             statuses.push(json!({
                 "name": c.key,
                 "image": c.val("Image").unwrap_or(""),

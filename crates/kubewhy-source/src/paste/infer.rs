@@ -26,6 +26,26 @@ static ASSIGNED: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// The kind a stanza's fields imply.
+/// Whether a stanza's fields are a pod's own (its containers, its IP, a workload owning it).
+pub(super) fn says_pod(map: &Map<String, Value>) -> bool {
+    let status = map.get("status").unwrap_or(&Value::Null);
+    let spec = map.get("spec").unwrap_or(&Value::Null);
+    let owner = map
+        .get("metadata")
+        .and_then(|m| m.pointer("/ownerReferences/0/kind"))
+        .and_then(Value::as_str);
+    let has = |v: &Value, k: &str| v.get(k).is_some();
+    has(status, "containerStatuses")
+        || has(status, "initContainerStatuses")
+        || has(status, "podIP")
+        || has(status, "qosClass")
+        || has(spec, "containers")
+        || matches!(
+            owner,
+            Some("ReplicaSet" | "StatefulSet" | "DaemonSet" | "Job" | "Node")
+        )
+}
+
 pub(super) fn stanza_kind(map: &Map<String, Value>) -> &'static str {
     let status = map.get("status").cloned().unwrap_or(Value::Null);
     let spec = map.get("spec").cloned().unwrap_or(Value::Null);
@@ -34,17 +54,11 @@ pub(super) fn stanza_kind(map: &Map<String, Value>) -> &'static str {
         .and_then(|m| m.pointer("/ownerReferences/0/kind"))
         .and_then(Value::as_str);
     let has = |v: &Value, k: &str| v.get(k).is_some();
-    if has(&status, "containerStatuses")
-        || has(&status, "initContainerStatuses")
-        || has(&status, "podIP")
-        || has(&status, "qosClass")
-        || has(&spec, "containers")
-        || matches!(
-            owner,
-            Some("ReplicaSet" | "StatefulSet" | "DaemonSet" | "Job" | "Node")
-        )
-    {
+    if says_pod(map) {
         "Pod"
+    } else if has(&spec, "finalizers") {
+        // Only a namespace has `spec.finalizers` (`kubernetes`).
+        "Namespace"
     } else if has(&status, "nodeInfo")
         || has(&status, "allocatable")
         || has(&spec, "podCIDR")

@@ -347,11 +347,53 @@ fn fragments_of_one_pod_are_one_pod() {
         "{:?}",
         s.pasted
     );
-    // Two pods named: the fragment stays apart.
+    // Two pods named, one of them in trouble: the fragment is that one's.
     let (s, _) = paste(&format!(
         "api-5d9f8-x2x9q   0/1   CrashLoopBackOff   12   40m\nweb-7c8d9-ab12c   1/1   Running   0   40m\n\n{block}"
     ));
+    let names: Vec<&str> = s.pods.iter().map(|p| p.metadata.name.as_str()).collect();
+    assert_eq!(names.len(), 2, "{names:?}");
+    let api = s
+        .pods
+        .iter()
+        .find(|p| p.metadata.name == "api-5d9f8-x2x9q")
+        .unwrap();
+    assert_eq!(
+        api.status.container_statuses[0]
+            .last_state
+            .terminated
+            .as_ref()
+            .unwrap()
+            .reason,
+        "OOMKilled"
+    );
+    // Two pods in trouble: which one the fragment is about is not known; it stays apart.
+    let (s, _) = paste(&format!(
+        "api-5d9f8-x2x9q   0/1   CrashLoopBackOff   12   40m\nweb-7c8d9-ab12c   0/1   CrashLoopBackOff   3   40m\n\n{block}"
+    ));
     assert_eq!(s.pods.len(), 3);
+}
+
+/// A container's `Last State:` pasted under a `get pods` of several pods, one of them
+/// restarting (knative/serving issue 7926): the fragment is that pod's, the row's restarts are
+/// its container's, and a `Last State:` alone makes a container status.
+#[test]
+fn a_last_state_under_a_table_is_the_restarting_pods() {
+    let (s, _) = paste(
+        "kubectl get pods -n istio-system\nNAME                                      READY   STATUS    RESTARTS   AGE\ncluster-local-gateway-85ffc48576-db5wf    1/1     Running   0          5d11h\nistio-ingressgateway-687d9f5f6d-x5fdt     2/2     Running   14         4d7h\n\nLast State:     Terminated\n      Reason:       OOMKilled\n      Exit Code:    0\n",
+    );
+    let gw = s
+        .pods
+        .iter()
+        .find(|p| p.metadata.name == "istio-ingressgateway-687d9f5f6d-x5fdt")
+        .expect("the restarting pod");
+    let cs = &gw.status.container_statuses[0];
+    assert_eq!(cs.restart_count, 14);
+    assert_eq!(
+        cs.last_state.terminated.as_ref().unwrap().reason,
+        "OOMKilled"
+    );
+    assert_eq!(gw.metadata.ns(), "istio-system");
 }
 
 /// A `Terminating` row and the same pod's YAML cut before `deletionTimestamp` (kubernetes issue
