@@ -105,7 +105,7 @@ fn crashes(cs: &ContainerStatus, now: jiff::Timestamp) -> bool {
             .state
             .terminated
             .as_ref()
-            .is_some_and(|t| t.exit_code != 0);
+            .is_some_and(|t| t.exit_code != 0 || t.reason == "Error");
     crash_looping || between_runs || (flapping && !recovered)
 }
 
@@ -113,7 +113,13 @@ fn crashes(cs: &ContainerStatus, now: jiff::Timestamp) -> bool {
 /// policy restarts it whatever the code, it has restarted, and it is in back-off or has just
 /// finished once more (a describe between two runs shows `State: Terminated, Completed`).
 fn completes_again(info: &PodInfo, cs: &ContainerStatus, init: bool) -> bool {
-    let ended_ok = |t: &Option<Box<StateTerminated>>| t.as_ref().is_some_and(|t| t.exit_code == 0);
+    // Reason `Error` is the kubelet's word for a non-zero exit: a `get` row shows it without
+    // the code (read as 0).
+    let ended_ok = |t: &Option<Box<StateTerminated>>| {
+        t.as_ref().is_some_and(|t| {
+            t.exit_code == 0 && !matches!(t.reason.as_str(), "Error" | "OOMKilled")
+        })
+    };
     cs.restart_count >= 1
         && restarted_always(info, cs, init)
         && (ended_ok(&cs.state.terminated)

@@ -943,7 +943,18 @@ fn parse_text(
         }
         Some('{') | Some('[') => json::parse_stream(name, trimmed, out),
         Some('=') if trimmed.trim_start().starts_with(logs::START_MARKER) => {
-            json::parse_stream(name, trimmed, out)
+            let before = (out.logs.len(), out.warnings.len());
+            json::parse_stream(name, trimmed, out);
+            // A dump's log blocks pasted without any object: read as a paste, where each block
+            // is the output of its pod's container (as after `kubectl logs`), so the failure
+            // its lines show is recognised instead of nothing being read.
+            let objects = out.objects.object_count()
+                + out.parts.iter().map(Snapshot::object_count).sum::<usize>();
+            if objects == 0 {
+                out.logs.truncate(before.0);
+                out.warnings.truncate(before.1);
+                out.paste = Some(Box::new(paste::read(name, trimmed, anchor, out)))
+            }
         }
         _ => {
             // A cluster-info dump's NS/POD/logs.txt without markers is a plain log.

@@ -59,7 +59,7 @@ pub(crate) fn parse_block(file: &str, text: &str, pos: usize, out: &mut FileOut)
 }
 
 /// `==== START logs for container C of pod NS/NAME ====` → (C, NS, NAME).
-fn parse_header(h: &str) -> Option<(String, String, String)> {
+pub(crate) fn parse_header(h: &str) -> Option<(String, String, String)> {
     let h = h
         .strip_prefix(START_MARKER)?
         .trim_end()

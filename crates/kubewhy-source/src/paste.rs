@@ -689,7 +689,14 @@ pub(crate) fn read(name: &str, text: &str, anchor: Timestamp, out: &mut FileOut)
             continue;
         }
         let trimmed = line.trim_start();
-        if COMMAND.is_match(trimmed) || ANY_COMMAND.is_match(trimmed) {
+        if let Some((_, ns, pod)) = crate::logs::parse_header(trimmed) {
+            // A dump's `==== START logs for container C of pod NS/NAME ====`: what follows is
+            // that pod's output, as after `kubectl logs NAME -n NS`.
+            c.pod = Some(pod).filter(|n| OBJECT_NAME.is_match(n));
+            c.namespace = Some(ns).filter(|n| OBJECT_NAME.is_match(n));
+            c.logs = true;
+        } else if trimmed.starts_with("==== END logs for container ") {
+        } else if COMMAND.is_match(trimmed) || ANY_COMMAND.is_match(trimmed) {
             command(no, trimmed, &mut c);
         } else if col0 && line.starts_with("Name:") {
             state = State::Describe;

@@ -203,6 +203,27 @@ fn cluster_info_dump_stdout_stream() {
     assert_eq!(log.tail, vec!["line one", "panic: boom"]);
 }
 
+/// A dump's log block pasted alone (calico issue 6218): no object, so it is read as a paste where
+/// the block is its pod's output, and the failure its lines show is recognised (it used to be
+/// "nothing could be read", exit 2).
+#[test]
+fn a_dumps_log_block_alone_is_read_as_its_pods_output() {
+    let t = "==== START logs for container install-cni of pod kube-system/canal-7r5dd ====\n2022-06-29 06:52:14.824 [ERROR][1] cni-installer/<nil> <nil>: Unable to create token for CNI kubeconfig error=\n  serviceaccounts \"calico-node\" is forbidden: User \"system:serviceaccount:kube-system:canal\" cannot create resource \"serviceaccounts/token\" in API group \"\" in the namespace \"kube-system\"\n";
+    let l = load(&[text("paste.txt", t)], None);
+    let m = l
+        .snapshot
+        .pasted_messages
+        .first()
+        .expect("the RBAC refusal is recognised");
+    assert_eq!(m.cause, kubewhy_model::Cause::AppExitError);
+    assert!(
+        m.quote
+            .contains("cannot create resource \"serviceaccounts/token\""),
+        "{}",
+        m.quote
+    );
+}
+
 #[test]
 fn truncated_json_names_file_line_and_column() {
     let t = "{\n  \"kind\": \"PodList\",\n  \"items\": [\n    {\"metadata\": {\"name\": \"a\"";

@@ -113,6 +113,36 @@ pub const KNOWN: &[Known] = &[
         r"no basic auth credentials",
         ImagePullAuth,
     ),
+    k(
+        KUBELET,
+        "pkg/kubelet/kuberuntime/kuberuntime_container.go (makeMounts: a volumeMount names a volume the pod does not have)",
+        r#"cannot find volume "[^"]+" to mount into container"#,
+        ConfigError,
+    ),
+    k(
+        CNI,
+        "aws/amazon-vpc-cni-k8s ipamd (no address left on the node's ENIs or prefixes)",
+        r"IP pool is too low: available \(0\)|InsufficientCidrBlocks|failed to allocate a private IP/Prefix address|short of \d+ prefixes, free 0 prefixes",
+        SandboxCreationFailed,
+    ),
+    k(
+        KUBELET,
+        "pkg/kubelet/kuberuntime/kuberuntime_sandbox.go (the sandbox cannot be created: whatever the runtime says after)",
+        r"CreatePodSandbox for pod [^\n]* failed: ",
+        SandboxCreationFailed,
+    ),
+    k(
+        CONTAINERD,
+        "containerd, CRI-O and crictl pulling from a registry whose certificate the node does not trust",
+        r"(?i:pull)[^\n]*(?:x509: certificate|tls: failed to verify)",
+        ImageRegistryTls,
+    ),
+    k(
+        CSI,
+        "kubernetes-csi/node-driver-registrar (2.6+ exits when it cannot write its registration probe file)",
+        r"Failed to create registration probe file",
+        AppExitError,
+    ),
     // A hook's command that cannot run is the hook failing, before the runtime's words for it.
     k(
         KUBELET,
@@ -425,7 +455,7 @@ pub const KNOWN: &[Known] = &[
     k(
         ADMISSION,
         "staging/src/k8s.io/apiserver/pkg/admission/plugin/webhook (validating and mutating webhooks; GKE Autopilot's Warden, Kyverno, Gatekeeper)",
-        r#"admission webhook "[^"]+" denied the request|GKE Warden rejected the request|failed calling webhook [`"'][^`"']+[`"']: failed to call webhook"#,
+        r#"admission webhook "[^"]+" denied the request|GKE Warden rejected the request|failed calling webhook [`"'][^`"']+[`"']: failed to call webhook|FailedCreate:?\s[^\n]*failed calling webhook"#,
         PodCreationRejected,
     ),
     k(
@@ -648,7 +678,7 @@ pub const KNOWN: &[Known] = &[
     k(
         CONTAINERD,
         "containerd remotes/docker/authorizer.go (the registry's token service refuses the credentials)",
-        r"failed to fetch (?:oauth|anonymous) token: unexpected status: (?:401|403)",
+        r"failed to fetch (?:oauth|anonymous) token: unexpected status(?:: | from GET request to \S+: )(?:401|403)",
         ImagePullAuth,
     ),
     k(
@@ -1105,6 +1135,78 @@ pub const KNOWN: &[Known] = &[
     // ---- applications with a cause of their own.
     k(
         APPS,
+        "kyverno/kyverno cmd/kyverno (its startup sanity check: its CRDs are not installed)",
+        r"failed to check CRD \S+ is installed",
+        AppExitError,
+    ),
+    k(
+        APPS,
+        "coredns/coredns plugin/forward (no upstream: the node's resolv.conf is empty)",
+        r"plugin/forward: no nameservers found",
+        AppExitError,
+    ),
+    k(
+        APPS,
+        "cloudnative-pg instance manager (the WAL volume is full: PostgreSQL is not started)",
+        r"Detected low-disk space condition, avoid starting the instance",
+        AppExitError,
+    ),
+    k(
+        APPS,
+        "redis and other servers reading a port from an environment variable a Service link took (`tcp://10.0.0.1:6379`)",
+        r"port: tcp://\S+\s+Not an integer",
+        AppExitError,
+    ),
+    k(
+        APPS,
+        "actions-runner-controller's runner images (the startup script refuses a /runner that is not an emptyDir)",
+        r"/runner should be an emptyDir mount",
+        AppExitError,
+    ),
+    k(
+        APPS,
+        "dexidp/dex storage/kubernetes (a bound service account token without the namespace claim)",
+        r#"failed to inspect service account token: jwt claim "[^"]+" not found"#,
+        AppExitError,
+    ),
+    k(
+        APPS,
+        "spf13/pflag and Go's flag package (a flag the binary no longer accepts: an image newer or older than its manifests)",
+        r"^\s*(?:Error: )?unknown flag: --\S+",
+        AppExitError,
+    ),
+    k(
+        APPS,
+        "PostgreSQL (a file its configuration preloads is not in the image)",
+        r#"FATAL:\s+could not access file "[^"]+": No such file or directory"#,
+        AppExitError,
+    ),
+    k(
+        APPS,
+        "k8s.io/apimachinery runtime.HandleCrash (a controller's panic, logged before it exits)",
+        r#"Observed a panic: ""#,
+        AppExitError,
+    ),
+    k(
+        APPS,
+        "Node.js (an uncaught TypeError ends the process)",
+        r"^\s*TypeError: Cannot read propert(?:y|ies) ",
+        AppExitError,
+    ),
+    k(
+        CNI,
+        "projectcalico/calico node/pkg/lifecycle/startup (calico-node cannot start: the node's pod network is down)",
+        r"Calico node failed to start",
+        PodNetworkBroken,
+    ),
+    k(
+        APPS,
+        "kubectl exec and CI runners' Kubernetes executors (GitLab): a build process killed (137 is SIGKILL, most often the memory limit)",
+        r"command terminated with exit code 137",
+        OomKilled,
+    ),
+    k(
+        APPS,
         "linkerd/linkerd2-proxy-init validator (linkerd-network-validator: the CNI plugin's iptables rules are not in place)",
         r"linkerd_network_validator: Failed to validate networking configuration",
         AppExitError,
@@ -1188,6 +1290,74 @@ mod tests {
     #[test]
     fn every_entry_matches_an_example_and_names_its_cause() {
         let examples: &[(&str, Cause)] = &[
+            (
+                r#"FATA[0000] pulling image: rpc error: code = Unknown desc = error pinging docker registry s01vl9973404:5050: Get "https://s01vl9973404:5050/v2/": x509: certificate signed by unknown authority"#,
+                ImageRegistryTls,
+            ),
+            (
+                r#"main.go:107] "Failed to create registration probe file" err="open /var/lib/kubelet/plugins/csi-secrets-store/registration: no such file or directory""#,
+                AppExitError,
+            ),
+            (
+                "ERROR: Job failed: command terminated with exit code 137",
+                OomKilled,
+            ),
+            (
+                r#"{"level":"debug","ts":"2022-07-27T13:08:43.699Z","caller":"ipamd/ipamd.go:2128","msg":"Prefix target is 1, short of 1 prefixes, free 0 prefixes"}"#,
+                SandboxCreationFailed,
+            ),
+            (
+                "[Wed Jan 27 13:04:47 UTC 2021] [ERROR] [/usr/local/bin/startup.sh] /runner should be an emptyDir mount. Please fix the pod spec.",
+                AppExitError,
+            ),
+            (
+                r#"failed to initialize storage: failed to inspect service account token: jwt claim "kubernetes.io/serviceaccount/namespace" not found"#,
+                AppExitError,
+            ),
+            ("unknown flag: --enable_queries", AppExitError),
+            (
+                r#"2022-11-10 15:03:54 UTC [278]: [1-1] 636d12da.116 0     FATAL:  could not access file "pgextwlist": No such file or directory"#,
+                AppExitError,
+            ),
+            (
+                r#"E0726 10:44:41.123456       1 runtime.go:79] Observed a panic: "assignment to entry in nil map" (assignment to entry in nil map)"#,
+                AppExitError,
+            ),
+            (
+                "TypeError: Cannot read property 'customresourcedefinitions' of undefined",
+                AppExitError,
+            ),
+            ("Calico node failed to start", PodNetworkBroken),
+            (
+                r#"E0204 21:10:28.210733   11357 kuberuntime_sandbox.go:86] CreatePodSandbox for pod "k8s-vanilla-pod_default_system(bcafe723-794c-4dc7-abd0-0001f2be0fb7)" failed: rpc error: code = Unknown desc = failed to create containerd task: dial unix"#,
+                SandboxCreationFailed,
+            ),
+            (
+                r#"failed to authorize: failed to fetch oauth token: unexpected status from GET request to https://gcr.io/v2/token?scope=repository%3Atekton-releases: 403 Forbidden"#,
+                ImagePullAuth,
+            ),
+            (
+                "FailedCreate: Internal error occurred: failed calling webhook",
+                PodCreationRejected,
+            ),
+            (
+                r#"ERR github.com/kyverno/kyverno/cmd/kyverno/main.go:362 > sanity checks failed error="failed to check CRD clusterpolicies.kyverno.io is installed: customresourcedefinitions.apiextensions.k8s.io \"clusterpolicies.kyverno.io\" not found""#,
+                AppExitError,
+            ),
+            ("plugin/forward: no nameservers found", AppExitError),
+            (
+                r#"{"level":"info","ts":"2024-11-21T22:32:52.273202361Z","msg":"Detected low-disk space condition, avoid starting the instance","logger":"instance-manager"}"#,
+                AppExitError,
+            ),
+            ("port: tcp://10.x.y.z:6379    Not an integer", AppExitError),
+            (
+                r#"Error: cannot find volume "aws-iam-token" to mount into container "runner"."#,
+                ConfigError,
+            ),
+            (
+                r#"{"level":"debug","ts":"2024-01-10T20:46:28.541Z","caller":"ipamd/ipamd.go:632","msg":"IP pool is too low: available (0) < ENI target (1) * addrsPerENI (16)"}"#,
+                SandboxCreationFailed,
+            ),
             (
                 r#"[Sat Dec 10 18:52:01 2022] audit: type=1400 audit(1670698321.515:7214): avc:  denied  { dac_override } for  pid=231579 comm="iscsiadm" capability=1"#,
                 VolumeMountFailed,
