@@ -143,6 +143,54 @@ pub const KNOWN: &[Known] = &[
         r"Failed to create registration probe file",
         AppExitError,
     ),
+    k(
+        RUNC,
+        "the kernel's memory cgroup report when a cgroup reaches its limit (mm/memcontrol.c, before it kills)",
+        r"\bmemory: usage \d+kB, limit \d+kB, failcnt",
+        OomKilled,
+    ),
+    k(
+        KUBELET,
+        "pkg/volume/csi/nodeinfomanager (the kubelet cannot set up its CSINode: the node stays NotReady)",
+        r"Failed to initialize CSINode",
+        NodeNotReady,
+    ),
+    k(
+        ADMISSION,
+        "plugin/pkg/admission/limitranger (a pod outside its namespace's LimitRange)",
+        r"is forbidden: (?:minimum|maximum) \S+ usage per (?:Container|Pod) is ",
+        PodCreationRejected,
+    ),
+    k(
+        CSI,
+        "kubernetes-csi/livenessprobe (the CSI driver does not answer its probe: the kubelet restarts it)",
+        r#""Health check failed" err="#,
+        LivenessProbeFailing,
+    ),
+    k(
+        ADMISSION,
+        "GKE Autopilot's Gatekeeper policies (`[denied by autogke-…]`, quoted on its own line when the denial wraps)",
+        r"\[denied by autogke-[a-z0-9-]+\]|\bare not supported in Autopilot\b",
+        PodCreationRejected,
+    ),
+    k(
+        CNI,
+        "Azure/azure-container-networking azure-vnet (its store locked: Windows' HNS)",
+        r"Failed to initialize key-value store of network plugin",
+        SandboxCreationFailed,
+    ),
+    k(
+        EVICTORS,
+        "drain tools quoting the eviction API's refusal (429: a PodDisruptionBudget allows no disruption)",
+        r#"Failed to evict pod \\?"?[^"\s]+\\?"? in namespace \\?"?[^"\s]+\\?"?: \(429\)"#,
+        DisruptionBudgetBlocking,
+    ),
+    k(
+        RUNC,
+        "runc (the command's path does not exist in the image: exit code 127)",
+        r#"exec: \\?"[^"\\]+\\?": stat \S+: no such file or directory"#,
+        CommandNotFound,
+    ),
     // A hook's command that cannot run is the hook failing, before the runtime's words for it.
     k(
         KUBELET,
@@ -1207,6 +1255,24 @@ pub const KNOWN: &[Known] = &[
     ),
     k(
         APPS,
+        "logrus (Go programs' `level=fatal` line, written just before the process exits)",
+        r#"level=fatal msg=""#,
+        AppExitError,
+    ),
+    k(
+        APPS,
+        "cilium/tetragon (the agent exits: the kernel has no BTF or refuses its programs)",
+        r"Failed to start tetragon|BTF search failed kernel is not included in supported list",
+        AppExitError,
+    ),
+    k(
+        APPS,
+        "falcosecurity falco-driver-loader (no prebuilt driver and the module cannot be built)",
+        r"\* Running dkms build failed",
+        AppExitError,
+    ),
+    k(
+        APPS,
         "linkerd/linkerd2-proxy-init validator (linkerd-network-validator: the CNI plugin's iptables rules are not in place)",
         r"linkerd_network_validator: Failed to validate networking configuration",
         AppExitError,
@@ -1290,6 +1356,54 @@ mod tests {
     #[test]
     fn every_entry_matches_an_example_and_names_its_cause() {
         let examples: &[(&str, Cause)] = &[
+            (
+                "GPU-using init containers are not supported in Autopilot.",
+                PodCreationRejected,
+            ),
+            (
+                "ed the request: [denied by autogke-no-write-mode-hostpath] hostPath volume docker-sock used in container wait",
+                PodCreationRejected,
+            ),
+            (
+                "2021/04/15 00:12:02 [8076] Failed to initialize key-value store of network plugin, err:timed out locking store.",
+                SandboxCreationFailed,
+            ),
+            (
+                r#"CommandExecutionError: Failed to evict pod "keycloak-0" in namespace "keycloak": (429)"#,
+                DisruptionBudgetBlocking,
+            ),
+            (
+                r#"process caused "exec: \"/binbash\": stat /binbash: no such file or directory":"#,
+                CommandNotFound,
+            ),
+            (
+                r#"Failed to start tetragon" error="tetragon, aborting kernel autodiscovery failed: Kernel version \"5.4.257-1.el7.elrepo.x86_64\" BTF search failed kernel is not included in supported list."#,
+                AppExitError,
+            ),
+            (
+                "* Running dkms build failed, couldn't find /var/lib/dkms/falco/6.0.1+driver/build/make.log (with GCC /usr/bin/gcc)",
+                AppExitError,
+            ),
+            (
+                "[51829.022859] memory: usage 512000kB, limit 512000kB, failcnt 0",
+                OomKilled,
+            ),
+            (
+                "    message: 'Failed to initialize CSINode: error updating CSINode annotation: timed",
+                NodeNotReady,
+            ),
+            (
+                r#"  2.084s Revision "test3-bqdlg-1" failed with message: pods "test3-bqdlg-1-deployment-7dcfc469f6-658tj" is forbidden: minimum cpu usage per Container is 10m, but request is 1m."#,
+                PodCreationRejected,
+            ),
+            (
+                r#""Health check failed" err="rpc error: code = Canceled desc = context canceled""#,
+                LivenessProbeFailing,
+            ),
+            (
+                r#"time="2022-06-11T01:37:21Z" level=fatal msg="Failed to start tetragon" error="tetragon, aborting kernel autodiscovery failed""#,
+                AppExitError,
+            ),
             (
                 r#"FATA[0000] pulling image: rpc error: code = Unknown desc = error pinging docker registry s01vl9973404:5050: Get "https://s01vl9973404:5050/v2/": x509: certificate signed by unknown authority"#,
                 ImageRegistryTls,
