@@ -950,7 +950,8 @@ fn parse_text(
             // its lines show is recognised instead of nothing being read.
             let objects = out.objects.object_count()
                 + out.parts.iter().map(Snapshot::object_count).sum::<usize>();
-            if objects == 0 {
+            // A dump's own `NS/POD/logs.txt` stays the log it is.
+            if objects == 0 && path.and_then(dump_log_owner).is_none() {
                 out.logs.truncate(before.0);
                 out.warnings.truncate(before.1);
                 out.paste = Some(Box::new(paste::read(name, trimmed, anchor, out)))
