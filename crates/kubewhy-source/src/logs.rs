@@ -6,7 +6,7 @@ use crate::{FileOut, line_col};
 use kubewhy_model::objects::ContainerLog;
 
 pub(crate) const START_MARKER: &str = "==== START logs for container ";
-const END_MARKER: &str = "==== END logs for container ";
+pub(crate) const END_MARKER: &str = "==== END logs for container ";
 /// Lines of each container log kept (the last ones: that is where a crash explains itself).
 pub(crate) const TAIL_LINES: usize = 40;
 /// Longest line kept, in bytes; the rest is cut.

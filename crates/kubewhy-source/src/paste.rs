@@ -695,7 +695,8 @@ pub(crate) fn read(name: &str, text: &str, anchor: Timestamp, out: &mut FileOut)
             c.pod = Some(pod).filter(|n| OBJECT_NAME.is_match(n));
             c.namespace = Some(ns).filter(|n| OBJECT_NAME.is_match(n));
             c.logs = true;
-        } else if trimmed.starts_with("==== END logs for container ") {
+        } else if trimmed.starts_with(crate::logs::END_MARKER) {
+            // The block's end: its output ends with the next command or block.
         } else if COMMAND.is_match(trimmed) || ANY_COMMAND.is_match(trimmed) {
             command(no, trimmed, &mut c);
         } else if col0 && line.starts_with("Name:") {
@@ -1868,20 +1869,7 @@ fn fuse(c: &mut Collected, out: &mut FileOut) {
 /// container that shows a last termination, when the fragment itself does not count them (a
 /// `Last State:` block pasted without its `Restart Count:`).
 fn restarts_from_row(c: &Collected, p: &mut kubewhy_model::objects::Pod) {
-    let Some(row) = c
-        .rows
-        .iter()
-        .rev()
-        .find(|r| r.kind == "Pod" && r.name == p.metadata.name.as_str())
-    else {
-        return;
-    };
-    let Some(n) = row
-        .cells
-        .iter()
-        .find(|(k, _)| k == "RESTARTS")
-        .and_then(|(_, v)| v.split_whitespace().next()?.parse::<i64>().ok())
-    else {
+    let Some(n) = pod_row(c, &p.metadata.name).and_then(row_restarts) else {
         return;
     };
     let statuses = &mut p.status.container_statuses;
@@ -1895,6 +1883,23 @@ fn restarts_from_row(c: &Collected, p: &mut kubewhy_model::objects::Pod) {
     }
 }
 
+/// The pod's `get` row; of rows pasted again (`get pods -w`), the last.
+fn pod_row<'c>(c: &'c Collected, name: &str) -> Option<&'c Row> {
+    c.rows
+        .iter()
+        .rev()
+        .find(|r| r.kind == "Pod" && r.name == name)
+}
+
+/// The restarts a pod's row shows (`7`, or `7 (2m42s ago)`).
+fn row_restarts(row: &Row) -> Option<i64> {
+    table::get(&row.cells, "RESTARTS")
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()
+}
+
 /// Of several pods a paste names, the one its unnamed fragments are about: the only one whose
 /// `get` row shows trouble (restarts, a container not ready, a status other than Running or
 /// Completed), when every pod named has a row. A container's `Last State: … OOMKilled` pasted
@@ -1902,22 +1907,9 @@ fn restarts_from_row(c: &Collected, p: &mut kubewhy_model::objects::Pod) {
 fn troubled(c: &Collected, named: &[(String, String)]) -> Option<(String, String)> {
     let mut found = None;
     for (ns, n) in named {
-        let row = c
-            .rows
-            .iter()
-            .rev()
-            .find(|r| r.kind == "Pod" && &r.name == n)?;
-        let cell = |h: &str| {
-            row.cells
-                .iter()
-                .find(|(k, _)| k == h)
-                .map_or("", |(_, v)| v.as_str())
-        };
-        let restarts = cell("RESTARTS")
-            .split_whitespace()
-            .next()
-            .and_then(|r| r.parse::<u64>().ok())
-            .unwrap_or(0);
+        let row = pod_row(c, n)?;
+        let cell = |h: &str| table::get(&row.cells, h);
+        let restarts = row_restarts(row).unwrap_or(0);
         let unready = cell("READY")
             .split_once('/')
             .is_some_and(|(a, b)| a.trim() != b.trim());

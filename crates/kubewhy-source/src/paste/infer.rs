@@ -25,7 +25,6 @@ static ASSIGNED: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^Successfully assigned (\S+)/(\S+) to (\S+)").expect("assigned pattern")
 });
 
-/// The kind a stanza's fields imply.
 /// Whether a stanza's fields are a pod's own (its containers, its IP, a workload owning it).
 pub(super) fn says_pod(map: &Map<String, Value>) -> bool {
     let status = map.get("status").unwrap_or(&Value::Null);
@@ -46,6 +45,7 @@ pub(super) fn says_pod(map: &Map<String, Value>) -> bool {
         )
 }
 
+/// The kind a stanza's fields imply (a pod when they say nothing else).
 pub(super) fn stanza_kind(map: &Map<String, Value>) -> &'static str {
     let status = map.get("status").cloned().unwrap_or(Value::Null);
     let spec = map.get("spec").cloned().unwrap_or(Value::Null);
