@@ -513,6 +513,14 @@ mod tests {
             ),
             Some(Cause::ImageRegistryUnreachable)
         );
+        // The same request cancelled: containerd gave the pull up for lack of progress
+        // (tests/fixtures/wild 1039, kubernetes issue 131521).
+        assert_eq!(
+            c(
+                "failed to pull and unpack image \"private_registery.mydomain/idrac_to_kafka:20250428T1620\": failed to copy: httpReadSeeker: failed open: failed to do request: Get \"https://private_registery.mydomain/v2/csg/idrac_to_kafka/blobs/sha256:d0157ca5\": context canceled"
+            ),
+            Some(Cause::ImagePullTimeout)
+        );
         // containerd, the real 1.20 cluster's local registry.
         assert_eq!(
             c(

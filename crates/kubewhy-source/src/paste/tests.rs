@@ -516,3 +516,20 @@ fn a_prompt_after_a_host_name_starts_a_command() {
         );
     }
 }
+
+/// A stanza whose fields do not say its kind, after the command that named it (kubevirt issue
+/// 1491: `kubectl get ns kubevirt -o yaml | grep -2 finalizers:`): that namespace, not an
+/// invented pod.
+#[test]
+fn a_stanza_is_of_the_kind_its_command_named() {
+    let (s, _) = paste(
+        "root@nuc1:~# kubectl get ns kubevirt -o yaml | grep -2 finalizers:\n  uid: 42b10381-5e15-4b71-9065-06219f74dd83\nspec:\n  finalizers:\n  - kubernetes\nstatus:\n",
+    );
+    assert!(s.pods.is_empty(), "{:?}", s.pods);
+    let names: Vec<&str> = s
+        .namespaces
+        .iter()
+        .map(|n| n.metadata.name.as_str())
+        .collect();
+    assert_eq!(names, ["kubevirt"]);
+}
