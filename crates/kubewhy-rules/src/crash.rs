@@ -6,7 +6,9 @@ use crate::podinfo::PodInfo;
 use crate::{Check, Ctx};
 use kubewhy_model::objects::{ContainerStatus, StateTerminated};
 use kubewhy_model::{Cause, Confidence, EvidenceKind, Finding, RiskLevel, Severity};
+use regex::Regex;
 use std::collections::{BTreeSet, HashMap};
+use std::sync::LazyLock;
 
 pub(crate) struct Crash;
 
@@ -261,6 +263,18 @@ fn check_container(
 
 /// What the container's status, events and log say; `None` when nothing explains the crash
 /// (it is listed as unexplained) or the node restarted under it.
+/// Whether a log's last lines hold one an application writes when it gives up: an error, a
+/// fatal, a panic, an uncaught exception.
+fn gives_up(tail: &[String]) -> bool {
+    static GIVES_UP: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(
+            r"(?i)\b(?:error|fatal|panic|exception|traceback)\b|^E! |^[EF]\d{4} |level=(?:error|fatal)",
+        )
+        .expect("gives-up pattern")
+    });
+    tail.iter().rev().take(20).any(|l| GIVES_UP.is_match(l))
+}
+
 fn crashing<'a, 's: 'a>(
     ctx: &Ctx<'s>,
     info: &'a PodInfo<'a>,
@@ -353,10 +367,14 @@ fn crashing<'a, 's: 'a>(
     let recognised = log
         .filter(|_| cause == Cause::AppExitError)
         .and_then(|log| crate::loglines::recognise(&log.tail, info.ns()));
+    // Without a termination record, the output it gave up with (`E! Error: no outputs found`)
+    // is what shows the application exits by itself.
+    let gave_up = cause == Cause::AppExitError && log.is_some_and(|l| gives_up(&l.tail));
     if term.is_none()
         && start_error.is_none()
         && probe_kill.is_none()
         && recognised.is_none()
+        && !gave_up
         && cause != Cause::LifecycleHookFailed
     {
         return None; // nothing to decode: reported as unexplained

@@ -190,6 +190,21 @@ pub(crate) fn from_messages(snap: &Snapshot, findings: &mut Vec<Finding>) {
         causes.remove(finalizers);
         causes.insert(content, Cause::NsFinalizerPending);
     }
+    // A message that names a precise cause comes before one that only says "it fails".
+    causes.sort_by_key(|c| generic(*c));
+    // A dependency that does not answer is the symptom when the paste also shows why nothing
+    // answers: the pod network is broken, or the aggregated API is down.
+    if let Some(symptom) = causes
+        .iter()
+        .position(|c| *c == Cause::DependencyUnreachable)
+        && let Some(last) = causes
+            .iter()
+            .rposition(|c| matches!(c, Cause::PodNetworkBroken | Cause::ApiserviceUnavailable))
+        && last > symptom
+    {
+        let c = causes.remove(symptom);
+        causes.insert(last, c);
+    }
     for cause in causes {
         if findings.iter().any(|f| f.cause == cause) {
             continue;

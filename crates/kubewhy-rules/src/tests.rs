@@ -885,3 +885,81 @@ fn a_status_stanza_cut_before_its_first_indent_is_read() {
         f.summary
     );
 }
+
+#[test]
+fn the_cpu_managers_refusal_is_an_admission_not_a_device_and_a_shifted_row_keeps_its_node() {
+    // gengwg/k8s static_cpu_policy_kubelet.md: the node's name was shortened by hand, so the
+    // row's cells no longer sit under their header.
+    let d = diagnose_paste(
+        "$ k get po gengwg-test2 -o wide -n gengwg -w\n\
+         NAME           READY   STATUS                     RESTARTS   AGE   IP       NODE                    NOMINATED NODE   READINESS GATES\n\
+         gengwg-test2   0/1     UnexpectedAdmissionError   0          11s   <none>   node0010   <none>           <none>\n\
+         \n  Warning  UnexpectedAdmissionError  102s  kubelet  Allocate failed due to not enough cpus available to satisfy request, which is unexpected\n",
+        "2026-11-25T00:00:00Z",
+    );
+    assert_eq!(d.findings.len(), 1);
+    let f = crate::tests::finding_of(&d, Cause::NodeAdmissionRejected);
+    assert!(
+        f.summary
+            .starts_with("The kubelet on node0010 refused the pod"),
+        "{}",
+        f.summary
+    );
+}
+
+#[test]
+fn a_refusal_event_makes_the_pod_refused_not_its_volumes_retried() {
+    // Project-HAMi/HAMi issue 39: the device plugin's Allocate failed; the kubelet then retries
+    // the refused pod's token volume (`not registered`), which is noise.
+    let d = diagnose_paste(
+        "Events:\n  Type     Reason                    Age               From           Message\n  ----     ------                    ----              ----           -------\n\
+         \x20 Normal   Scheduled                 73s               4pd-scheduler  Successfully assigned default/gpu-pod to pkm-05\n\
+         \x20 Warning  UnexpectedAdmissionError  73s               kubelet        Allocate failed due to rpc error: code = Unavailable desc = transport is closing, which is unexpected\n\
+         \x20 Warning  FailedMount               9s (x8 over 73s)  kubelet        MountVolume.SetUp failed for volume \"kube-api-access-8hcmj\" : object \"default\"/\"kube-root-ca.crt\" not registered\n",
+        "2026-11-25T00:00:00Z",
+    );
+    assert_eq!(d.findings.len(), 1);
+    let f = crate::tests::finding_of(&d, Cause::DeviceAllocationFailed);
+    assert!(f.summary.contains("on pkm-05"), "{}", f.summary);
+    // The scheduler's `Successfully assigned default/gpu-pod` names the pod the section is of.
+    assert_eq!(
+        (f.objects[0].namespace.as_str(), f.objects[0].name.as_str()),
+        ("default", "gpu-pod")
+    );
+}
+
+#[test]
+fn a_crash_looping_pods_log_that_gives_up_explains_it() {
+    // weaveworks/eks-quickstart-app-dev PR 11: a row and the pod's `kubectl logs`, no exit code.
+    let d = diagnose_paste(
+        "$ kubectl get po -n amazon-cloudwatch\n\
+         NAME                       READY   STATUS             RESTARTS   AGE\n\
+         cloudwatch-agent-x9qrv     0/1     CrashLoopBackOff   5          4m25s\n\n\
+         $ kubectl -n amazon-cloudwatch logs cloudwatch-agent-x9qrv\n\
+         [...]\n\
+         E! Error: no outputs found, did you provide a valid config file?\n",
+        "2026-11-25T00:00:00Z",
+    );
+    let f = crate::tests::finding_of(&d, Cause::AppExitError);
+    assert_eq!(f.objects[0].name, "cloudwatch-agent-x9qrv");
+    assert!(
+        f.evidence
+            .iter()
+            .any(|e| e.quote.contains("E! Error: no outputs found")),
+        "{:?}",
+        f.evidence
+    );
+    assert!(d.unexplained.is_empty());
+}
+
+#[test]
+fn an_unreachable_dependency_comes_after_the_broken_network_that_explains_it() {
+    // k3s issue 10882: the kubelet's probe refused, then the pod cannot reach the API's Service IP.
+    let d = diagnose_paste(
+        "https://10.12.0.33:10250/readyz\": dial tcp 10.12.0.33:10250: connect: connection refused\n\n\
+         kubectl logs -n kube-system metrics-server-557ff575fb-cqh58\n\
+         Error: unable to load configmap based request-header-client-ca-file: Get \"https://10.13.0.1:443/api/v1/namespaces/kube-system/configmaps/extension-apiserver-authentication\": dial tcp 10.13.0.1:443: i/o timeout\n",
+        "2026-11-25T00:00:00Z",
+    );
+    assert_eq!(d.findings[0].cause, Cause::PodNetworkBroken);
+}

@@ -482,8 +482,8 @@ struct Collected {
     /// the paste does not show imply their state. In chunks: a paste's events are the largest
     /// thing held besides its text, and a doubling vector would reserve up to twice their size.
     events: Chunked<EventRow>,
-    /// Where each event is in `events`, by a hash of what makes it the same event.
-    event_at: HashMap<u64, usize>,
+    /// Where each event is in `events`, found by a hash of what makes it the same event.
+    event_at: hashbrown::HashTable<u32>,
     rows: Vec<Row>,
     /// Event messages with no object (`0/3 nodes are available: …`), with the namespace and
     /// pod the last command named.
@@ -540,16 +540,23 @@ impl Collected {
     /// pasted twice — is one event: the copies merge (the larger count, the earliest first and
     /// the latest last time).
     fn event(&mut self, e: EventRow) {
-        use std::hash::{Hash, Hasher};
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        (e.key(), &e.reason, &e.message, &e.field_path).hash(&mut h);
+        fn hash(e: &EventRow) -> u64 {
+            use std::hash::{Hash, Hasher};
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            (e.key(), &e.reason, &e.message, &e.field_path).hash(&mut h);
+            h.finish()
+        }
         let same = |a: &EventRow, b: &EventRow| {
             (a.key(), &a.reason, &a.message, &a.field_path)
                 == (b.key(), &b.reason, &b.message, &b.field_path)
         };
-        match self.event_at.get(&h.finish()) {
-            Some(&j) if same(&self.events[j], &e) => {
-                let a = &mut self.events[j];
+        let Collected {
+            events, event_at, ..
+        } = self;
+        let h = hash(&e);
+        match event_at.find(h, |&j| same(&events[j as usize], &e)) {
+            Some(&j) => {
+                let a = &mut events[j as usize];
                 a.count = a.count.max(e.count);
                 a.first = match (a.first, e.first) {
                     (Some(x), Some(y)) => Some(x.min(y)),
@@ -560,10 +567,10 @@ impl Collected {
                     a.source = e.source;
                 }
             }
-            Some(_) => self.events.push(e), // a hash collision: another event
             None => {
-                self.event_at.insert(h.finish(), self.events.len());
-                self.events.push(e);
+                let j = u32::try_from(events.len()).unwrap_or(u32::MAX);
+                events.push(e);
+                event_at.insert_unique(h, j, |&j| hash(&events[j as usize]));
             }
         }
     }
@@ -1612,16 +1619,18 @@ fn state_into_container(v: &mut Value) {
 /// A stanza made an object of its kind (guessed from its fields), named by what the paste
 /// said before it; what it lacks and the command that settles it.
 fn stanza_object(map: &mut serde_json::Map<String, Value>, c: &Collected) -> Pasted {
-    let mut kind = infer::stanza_kind(map);
+    let implied = infer::stanza_kind(map);
     // A stanza whose fields say nothing of its kind (`spec: finalizers: [kubernetes]`) is of
-    // the kind the command before it named.
+    // the kind the command before it named; with neither, it is a pod.
     let named = c
         .named
         .as_ref()
-        .filter(|(k, _)| kind == *k || kind == "Pod" && !infer::says_pod(map));
-    if let Some((k, _)) = named {
-        kind = k;
-    }
+        .filter(|(k, _)| implied.is_none_or(|i| i == *k));
+    let kind = match (named, implied) {
+        (Some((k, _)), _) => *k,
+        (None, Some(i)) => i,
+        (None, None) => "Pod",
+    };
     let meta = map.entry("metadata").or_insert_with(|| json!({}));
     let namespaced = !cluster_scoped(kind);
     // A `metadata` that is not a mapping (pasted text is anything) is left for decoding to refuse.
@@ -1784,7 +1793,11 @@ fn fuse(c: &mut Collected, out: &mut FileOut) {
         add(&r.namespace, &r.name);
     }
     for e in c.events.iter().filter(|e| e.kind == "Pod") {
-        add(&e.namespace, &e.name);
+        // An Events section pasted without its pod names it in the scheduler's words.
+        match infer::assigned(&e.message).filter(|_| unknown(&e.name)) {
+            Some((ns, n)) => add(ns, n),
+            None => add(&e.namespace, &e.name),
+        }
     }
     let chosen = match &named[..] {
         [one] => one.clone(),

@@ -507,9 +507,15 @@ pub const KNOWN: &[Known] = &[
         PodCreationRejected,
     ),
     k(
+        KUBELET,
+        "pkg/kubelet/lifecycle (the AppArmor admit handler: a profile the node has not loaded)",
+        r#"Cannot enforce AppArmor: (?:profile "[^"]+" is not loaded|AppArmor is not enabled)"#,
+        NodeAdmissionRejected,
+    ),
+    k(
         ADMISSION,
         "plugin/pkg/admission/security/podsecurity (Pod Security admission, 1.23+) and PodSecurityPolicy (≤1.24)",
-        r#"violates PodSecurity "|is forbidden: unable to validate against any pod security policy|PodSecurityPolicy: unable to admit pod|Host port \d+ is not allowed to be used\. Allowed ports"#,
+        r#"(?:violates|would violate) PodSecurity "|is forbidden: unable to validate against any pod security policy|PodSecurityPolicy: unable to admit pod|Host port \d+ is not allowed to be used\. Allowed ports"#,
         PodCreationRejected,
     ),
     k(
@@ -869,6 +875,12 @@ pub const KNOWN: &[Known] = &[
     ),
     k(
         DOCKERSHIM,
+        "moby/moby daemon/delete.go (a file of the container still held open: a log agent tailing it)",
+        r"unable to remove filesystem for \S+: [^\n]{0,300}(?:Access is denied|device or resource busy|being used by another process)",
+        KubeletCleanupPending,
+    ),
+    k(
+        DOCKERSHIM,
         "moby/moby registry client",
         r"Error (?:getting|trying) v2 registry: Get \S+: dial tcp",
         ImageRegistryUnreachable,
@@ -1180,7 +1192,19 @@ pub const KNOWN: &[Known] = &[
         r#"False \((?:FailedDiscoveryCheck|MissingEndpoints|ServiceNotFound|ServiceAccessError)\)|reason: FailedDiscoveryCheck|FailedDiscoveryCheck|Error updating APIService "[^"]+" with err: failed to download|failed to retrieve openAPI spec, http error: ResponseCode: 50[03]"#,
         ApiserviceUnavailable,
     ),
+    k(
+        AGGREGATOR,
+        "kube-aggregator apiserver/handler_proxy.go, available_controller.go (the APIService's service does not answer)",
+        r"(?:^|Message:\s+)no response from https?://\S+: |failing or missing response from https?://\S+",
+        ApiserviceUnavailable,
+    ),
     // ---- applications with a cause of their own.
+    k(
+        APPS,
+        "kubernetes-sigs/metrics-server pkg/server (its readiness check, with nothing scraped)",
+        r#""Failed probe" probe="metric-storage-ready"|Failed to scrape node[^\n]{0,200}doesn't contain any IP SANs"#,
+        ReadinessProbeFailing,
+    ),
     k(
         APPS,
         "kyverno/kyverno cmd/kyverno (its startup sanity check: its CRDs are not installed)",
@@ -1285,6 +1309,36 @@ pub const KNOWN: &[Known] = &[
     ),
     k(
         APPS,
+        "helm (a release that holds APIs the cluster no longer serves; run in a Job by k3s / rke2 helm-controller, Argo, CI)",
+        r"(?:UPGRADE|INSTALLATION) FAILED: current release manifest contains removed kubernetes api",
+        AppExitError,
+    ),
+    k(
+        APPS,
+        "a Go program's panic (the process exits with code 2)",
+        r"^\s*panic: \S",
+        AppExitError,
+    ),
+    k(
+        APPS,
+        "grafana/grafana pkg/services/provisioning (datasources at start)",
+        r"Datasource provisioning error",
+        AppExitError,
+    ),
+    k(
+        APPS,
+        "influxdata/telegraf (and the CloudWatch agent built on it) at start",
+        r"E! Error: no outputs found",
+        AppExitError,
+    ),
+    k(
+        APPS,
+        "an application calling the API (or the kubelet) as a service account without the RBAC it needs",
+        r#"is forbidden: User \\?"system:serviceaccount:[^"\\]{1,120}\\?" cannot \w+ resource|Forbidden \(user=system:serviceaccount:[^,]{1,120}, verb=\w+"#,
+        AppExitError,
+    ),
+    k(
+        APPS,
         "AWS SDKs (instance metadata, IMDS)",
         r"EC2MetadataError|failed to make EC2Metadata request|failed to (?:fetch|get) \S+ from (?:instance|EC2) metadata|169\.254\.169\.254[^\n]{0,80}(?:timeout|refused|401|no route)",
         DependencyUnreachable,
@@ -1356,6 +1410,46 @@ mod tests {
     #[test]
     fn every_entry_matches_an_example_and_names_its_cause() {
         let examples: &[(&str, Cause)] = &[
+            (
+                r#"RemoveContainer "[ID]" from runtime service failed: rpc error: code = Unknown desc = failed to remove container "[ID]": Error response from daemon: unable to remove filesystem for [ID]: CreateFile C:\ProgramData\docker\containers\[ID]\[ID]-json.log.4: Access is denied."#,
+                KubeletCleanupPending,
+            ),
+            (
+                "Error: UPGRADE FAILED: current release manifest contains removed kubernetes api(s) for this kubernetes version",
+                AppExitError,
+            ),
+            (
+                "panic: /rootfs/proc doesn't exists, please use latest yaml templates to launch cloudwatch-agent",
+                AppExitError,
+            ),
+            (
+                r#"Message:  Cannot enforce AppArmor: profile "k8s-apparmor-example-deny-write" is not loaded"#,
+                NodeAdmissionRejected,
+            ),
+            (
+                r#"Warning: would violate PodSecurity "restricted:latest": allowPrivilegeEscalation != false (container "nginx" must set securityContext.allowPrivilegeEscalation=false)"#,
+                PodCreationRejected,
+            ),
+            (
+                "    Message:               no response from https://10.96.10.86:443: Get https://10.96.10.86:443: dial tcp 10.96.10.86:443: connect: connection refused",
+                ApiserviceUnavailable,
+            ),
+            (
+                r#"I0511 21:56:53.747234       1 server.go:187] "Failed probe" probe="metric-storage-ready" err="no metrics to serve""#,
+                ReadinessProbeFailing,
+            ),
+            (
+                "grafana Error: ✗ Datasource provisioning error: datasource.yaml config is invalid. Only one datasource per organization can be marked as default",
+                AppExitError,
+            ),
+            (
+                "E! Error: no outputs found, did you provide a valid config file?",
+                AppExitError,
+            ),
+            (
+                r#"failed to retrieve ConfigMap kube-system/aws-auth: configmaps \"aws-auth\" is forbidden: User \"system:serviceaccount:amazon-cloudwatch:cloudwatch-agent-cluster-scraper\" cannot get resource"#,
+                AppExitError,
+            ),
             (
                 "GPU-using init containers are not supported in Autopilot.",
                 PodCreationRejected,

@@ -38,6 +38,7 @@ const REFUSED: &[&str] = &[
     "PodOSNotSupported",
     "PodOSSelectorNodeLabelDoesNotMatch",
     "SysctlForbidden",
+    "AppArmor",
     "TopologyAffinityError",
     "SMTAlignmentError",
     "InitContainerRestartPolicyForbidden",
@@ -72,6 +73,11 @@ pub fn reason_cause(reason: &str, message: &str) -> Option<Cause> {
 
 /// Whether an admission message is a device plugin's failure to hand over a device.
 pub fn device_failure(message: &str) -> bool {
+    // The static CPU manager's refusal reaches the pod through the same `Allocate failed due to
+    // …, which is unexpected` (the topology manager's wording for every resource manager).
+    if message.contains("cpus available") {
+        return false;
+    }
     [
         "Allocate failed",
         "devices unavailable for",
@@ -158,6 +164,10 @@ const PHRASES: &[(&str, Cause)] = &[
     ("reason: SchedulingGated", Cause::SchedulingGated),
     ("SchedulingGated", Cause::SchedulingGated),
     ("kueue.x-k8s.io/admission", Cause::SchedulingGated),
+    (
+        "Allocate failed due to not enough cpus",
+        Cause::NodeAdmissionRejected,
+    ),
     ("Allocate failed due to", Cause::DeviceAllocationFailed),
     (
         "cannot allocate unhealthy devices",

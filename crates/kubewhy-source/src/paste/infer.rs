@@ -8,7 +8,7 @@
 use super::{EventRow, Row, UNKNOWN, parse_age, table};
 use jiff::Timestamp;
 use kubewhy_model::objects::Str;
-use kubewhy_model::{ObjectKey, Pasted};
+use kubewhy_model::{Cause, ObjectKey, Pasted};
 use regex::Regex;
 use serde_json::{Map, Value, json};
 use std::sync::LazyLock;
@@ -24,6 +24,12 @@ static CONTAINER_NAME: LazyLock<Regex> = LazyLock::new(|| {
 static ASSIGNED: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^Successfully assigned (\S+)/(\S+) to (\S+)").expect("assigned pattern")
 });
+
+/// The namespace and pod a scheduler's `Successfully assigned NS/POD to NODE` names.
+pub(super) fn assigned(message: &str) -> Option<(&str, &str)> {
+    let c = ASSIGNED.captures(message)?;
+    Some((c.get(1)?.as_str(), c.get(2)?.as_str()))
+}
 
 /// Whether a stanza's fields are a pod's own (its containers, its IP, a workload owning it).
 pub(super) fn says_pod(map: &Map<String, Value>) -> bool {
@@ -45,8 +51,8 @@ pub(super) fn says_pod(map: &Map<String, Value>) -> bool {
         )
 }
 
-/// The kind a stanza's fields imply (a pod when they say nothing else).
-pub(super) fn stanza_kind(map: &Map<String, Value>) -> &'static str {
+/// The kind a stanza's fields imply, or `None` when they say nothing of it.
+pub(super) fn stanza_kind(map: &Map<String, Value>) -> Option<&'static str> {
     let status = map.get("status").cloned().unwrap_or(Value::Null);
     let spec = map.get("spec").cloned().unwrap_or(Value::Null);
     let owner = map
@@ -55,10 +61,10 @@ pub(super) fn stanza_kind(map: &Map<String, Value>) -> &'static str {
         .and_then(Value::as_str);
     let has = |v: &Value, k: &str| v.get(k).is_some();
     if says_pod(map) {
-        "Pod"
+        Some("Pod")
     } else if has(&spec, "finalizers") {
         // Only a namespace has `spec.finalizers` (`kubernetes`).
-        "Namespace"
+        Some("Namespace")
     } else if has(&status, "nodeInfo")
         || has(&status, "allocatable")
         || has(&spec, "podCIDR")
@@ -73,17 +79,17 @@ pub(super) fn stanza_kind(map: &Map<String, Value>) -> &'static str {
             ],
         )
     {
-        "Node"
+        Some("Node")
     } else if has(&status, "accessModes") || has(&spec, "storageClassName") {
-        "PersistentVolumeClaim"
+        Some("PersistentVolumeClaim")
     } else if has(&status, "desiredNumberScheduled") {
-        "DaemonSet"
+        Some("DaemonSet")
     } else if has(&status, "active") || has(&status, "succeeded") || has(&spec, "completions") {
-        "Job"
+        Some("Job")
     } else if has(&status, "fullyLabeledReplicas") || owner == Some("Deployment") {
-        "ReplicaSet"
+        Some("ReplicaSet")
     } else if has(&status, "replicas") || has(&status, "updatedReplicas") {
-        "Deployment"
+        Some("Deployment")
     } else if status
         .get("phase")
         .and_then(Value::as_str)
@@ -99,9 +105,9 @@ pub(super) fn stanza_kind(map: &Map<String, Value>) -> &'static str {
             ],
         )
     {
-        "Namespace"
+        Some("Namespace")
     } else {
-        "Pod"
+        None
     }
 }
 
@@ -168,6 +174,9 @@ struct PodState {
     waiting: Option<(String, String)>,
     restarts: i64,
     unready: bool,
+    /// The kubelet refused the pod at admission (`OutOfcpu`, `UnexpectedAdmissionError`): the
+    /// event's reason and message, which are the pod's `status.reason` and `status.message`.
+    rejected: Option<(String, String)>,
 }
 
 fn pod_state(events: &[&EventRow]) -> PodState {
@@ -179,6 +188,7 @@ fn pod_state(events: &[&EventRow]) -> PodState {
         waiting: None,
         restarts: 0,
         unready: false,
+        rejected: None,
     };
     let mut sorted: Vec<&&EventRow> = events.iter().collect();
     sorted.sort_by_key(|e| e.last);
@@ -226,6 +236,13 @@ fn pod_state(events: &[&EventRow]) -> PodState {
                 }
             }
             "FailedScheduling" => st.unschedulable = Some(m.to_string()),
+            r if matches!(
+                kubewhy_model::messages::pod::event_cause(r, m),
+                Some(Cause::NodeAdmissionRejected | Cause::DeviceAllocationFailed)
+            ) =>
+            {
+                st.rejected = Some((r.to_string(), m.to_string()))
+            }
             "BackOff" if m.contains("pulling image") => {
                 st.waiting = Some(("ImagePullBackOff".into(), m.to_string()))
             }
@@ -283,6 +300,12 @@ fn pod_state(events: &[&EventRow]) -> PodState {
             _ => {}
         }
     }
+    // A refused pod never ran: what came after (a mount of its volumes retried) is noise.
+    if st.rejected.is_some() {
+        st.phase = "Failed";
+        st.waiting = None;
+        st.unschedulable = None;
+    }
     if st.containers.is_empty() && (st.waiting.is_some() || st.phase == "Running") {
         st.containers.push((UNKNOWN.into(), String::new()));
     }
@@ -330,13 +353,18 @@ fn pod_json(ns: &str, name: &str, st: &PodState, anchor: Timestamp) -> Value {
         spec["nodeName"] = json!(n);
     }
     let _ = anchor;
-    json!({
+    let mut pod = json!({
         "apiVersion": "v1", "kind": "Pod",
         "metadata": {"name": name, "namespace": ns},
         "spec": spec,
         "status": {"phase": st.phase, "conditions": conditions,
-                   "containerStatuses": if st.unschedulable.is_some() { json!([]) } else { json!(statuses) }},
-    })
+                   "containerStatuses": if st.unschedulable.is_some() || st.rejected.is_some() { json!([]) } else { json!(statuses) }},
+    });
+    if let Some((reason, message)) = &st.rejected {
+        pod["status"]["reason"] = json!(reason);
+        pod["status"]["message"] = json!(message);
+    }
+    pod
 }
 
 fn settle(kind: &str, ns: &str, name: &str) -> String {

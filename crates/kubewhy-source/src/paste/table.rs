@@ -134,6 +134,10 @@ fn aligned(cols: &[(String, usize)], row: &str) -> Option<Vec<(String, String)>>
                 return None;
             }
         }
+        // Two cells in one (`node0010   <none>`: a name shortened by hand shifts the rest).
+        if i + 1 < cols.len() && cell.trim().contains("  ") {
+            return None;
+        }
         out.push((name.clone(), cell.trim().to_string()));
     }
     Some(out)
