@@ -63,7 +63,10 @@ impl Check for Crash {
                 continue;
             }
             for (cs, init) in info.statuses() {
-                if crashes(cs, ctx.now) || completes_again(&info, cs, init) {
+                if crashes(cs, ctx.now)
+                    || completes_again(&info, cs, init)
+                    || killed_by_probe(ctx, &info, cs)
+                {
                     check_container(ctx, &info, cs, init, &network, out);
                 }
             }
@@ -109,6 +112,22 @@ fn crashes(cs: &ContainerStatus, now: jiff::Timestamp) -> bool {
             .as_ref()
             .is_some_and(|t| t.exit_code != 0 || t.reason == "Error");
     crash_looping || between_runs || (flapping && !recovered)
+}
+
+/// Whether a container has restarted because the kubelet killed it for a failing liveness or
+/// startup probe: between two such kills it runs, neither in back-off nor ended.
+fn killed_by_probe(ctx: &Ctx, info: &PodInfo, cs: &ContainerStatus) -> bool {
+    cs.restart_count >= 1
+        && ctx
+            .snap
+            .events_for("Pod", &info.pod.metadata)
+            .iter()
+            .any(|e| {
+                e.reason == "Killing"
+                    && (e.message.contains("failed liveness probe")
+                        || e.message.contains("failed startup probe"))
+                    && e.message.contains(&format!("Container {}", cs.name))
+            })
 }
 
 /// Whether a container that finishes with exit code 0 is started again and again: its restart

@@ -963,3 +963,58 @@ fn an_unreachable_dependency_comes_after_the_broken_network_that_explains_it() {
     );
     assert_eq!(d.findings[0].cause, Cause::PodNetworkBroken);
 }
+
+#[test]
+fn the_kubelets_predicate_refusal_is_an_admission_not_the_schedulers() {
+    // Azure/karpenter-provider-azure issue 1625: the kubelet had not yet seen a startup taint
+    // removed and refused the pod the scheduler had bound.
+    let d = diagnose_paste(
+        "time=2026-04-07T00:27:32Z type=Warning reason=TaintToleration from=kubelet message=Predicate TaintToleration failed: node(s) had taints that the pod didn't tolerate\n",
+        "2026-11-25T00:00:00Z",
+    );
+    assert_eq!(d.findings[0].cause, Cause::NodeAdmissionRejected);
+}
+
+#[test]
+fn a_container_the_kubelet_kills_for_its_liveness_probe_is_restarted_for_it() {
+    // SparebankenVest/public-helm-charts issue 105: both probes fail; the liveness kills restart
+    // the container, which is what to fix, not its readiness.
+    let d = diagnose_paste(
+        "Warning  Unhealthy  2m3s (x10 over 2m51s)  kubelet            Readiness probe failed: Get \"http://10.240.25.5:9000/healthz\": dial tcp 10.240.25.5:9000: connect: connection refused\n\
+         \x20 Warning  Unhealthy  113s (x6 over 2m43s)   kubelet            Liveness probe failed: Get \"http://10.240.25.5:9000/healthz\": dial tcp 10.240.25.5:9000: connect: connection refused\n\
+         \x20 Normal   Killing    113s (x2 over 2m23s)   kubelet            Container controller failed liveness probe, will be restarted\n",
+        "2026-11-25T00:00:00Z",
+    );
+    assert_eq!(d.findings[0].cause, Cause::LivenessProbeFailing);
+    assert!(
+        d.findings[0].summary.contains("\"controller\""),
+        "{}",
+        d.findings[0].summary
+    );
+}
+
+#[test]
+fn a_row_without_its_namespace_is_the_pod_its_describe_shows() {
+    // knix-microfunctions/knix issue 41: `k get pods` in the current namespace, then the
+    // describe (`Namespace: knix-test`) of the Pending one: one pod, not two.
+    let d = diagnose_paste(
+        "$ k get pods\n\
+         NAME                      READY   STATUS             RESTARTS   AGE\n\
+         dl-mfn-0                  1/1     Running            0          12m\n\
+         dl-mfn-1                  0/1     Pending            0          3m8s\n\n\
+         $ k describe pods dl-mfn-1\n\
+         Name:           dl-mfn-1\n\
+         Namespace:      knix-test\n\
+         Priority:       0\n\
+         Node:           <none>\n\
+         Status:         Pending\n\
+         IP:\n",
+        "2026-11-25T00:00:00Z",
+    );
+    let pods: Vec<String> = d
+        .unexplained
+        .iter()
+        .map(|u| format!("{}/{}", u.object.namespace, u.object.name))
+        .collect();
+    assert_eq!(pods, ["knix-test/dl-mfn-1"]);
+}

@@ -2105,6 +2105,12 @@ fn stubs(c: &mut Collected, known: &HashSet<Key>, anchor: Timestamp) {
         .collect();
     let mut stubbed: HashSet<Key> = HashSet::new();
     let mut made = Vec::new();
+    // A row without its namespace (`get pods` in the current one) is the object of that name
+    // the paste shows in full (its describe says `Namespace: X`).
+    let shown: HashSet<(&str, &str)> = known
+        .iter()
+        .map(|(k, _, n)| (k.as_str(), n.as_str()))
+        .collect();
     // Rows of one object pasted more than once (`get pods -w`, two `get`s in a row): the last
     // is the latest state, so it is the one that stands.
     for row in c.rows.iter().rev() {
@@ -2114,7 +2120,10 @@ fn stubs(c: &mut Collected, known: &HashSet<Key>, anchor: Timestamp) {
             row.namespace.as_str()
         };
         let key: Key = (row.kind.into(), ns.into(), row.name.as_str().into());
-        if known.contains(&key) || !stubbed.insert(key.clone()) {
+        if known.contains(&key)
+            || (ns == UNKNOWN && shown.contains(&(row.kind, row.name.as_str())))
+            || !stubbed.insert(key.clone())
+        {
             continue;
         }
         let events = by_object.get(&key).map_or(&[][..], Vec::as_slice);

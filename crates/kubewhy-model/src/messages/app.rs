@@ -59,7 +59,7 @@ pub static NOT_EMPTY: LazyLock<Regex> =
 /// mode a volume did not keep.
 pub static DENIED: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)permission denied|EACCES|operation not permitted|\bEPERM\b|data directory .* has invalid permissions",
+        r"(?i)permission denied|EACCES|operation not permitted|\bEPERM\b|data directory .* has (?:invalid permissions|group or world access)|AccessDeniedException",
     )
 });
 /// A path in a line (`'/data/x'`, `"/var/lib/…"`).
@@ -194,7 +194,16 @@ pub fn classify(l: &str) -> Option<AppLine> {
     }
     if DENIED.is_match(l)
         && match PATH.captures(l) {
-            Some(c) => !c[1].starts_with("/usr/") && !c[1].starts_with("/bin/"),
+            // A program's own path (`/usr/bin/x: permission denied`) is another problem.
+            Some(c) => ![
+                "/usr/bin/",
+                "/usr/sbin/",
+                "/usr/local/bin/",
+                "/usr/lib",
+                "/bin/",
+            ]
+            .iter()
+            .any(|p| c[1].starts_with(p)),
             None => NAMES_A_FILE.is_match(l),
         }
     {
@@ -213,6 +222,8 @@ mod tests {
             "chown: /var/lib/grafana: Operation not permitted",
             "initdb: could not change permissions of directory \"/var/lib/postgresql/data\": Operation not permitted",
             "FATAL:  data directory \"/var/lib/postgresql/data/pgdata/pg13\" has invalid permissions",
+            "2018-11-01 10:02:11.604 GMT [61] FATAL:  data directory \"/opt/bitnami/postgresql/data\" has group or world access",
+            "Likely root cause: java.nio.file.AccessDeniedException: /usr/share/opensearch/data/nodes",
         ] {
             assert_eq!(
                 classify(l).map(|a| a.name),

@@ -102,6 +102,11 @@ pub const EVENT_MESSAGES: &[EventMessage] = &[
     ),
     m(r"(?i)(?:Error: )?couldn't find key \S+ in", "Failed", "Pod"),
     m(
+        r"(?:Error: )?container's runAsUser breaks non-root policy",
+        "Failed",
+        "Pod",
+    ),
+    m(
         r"(?:Error: )?container has runAsNonRoot and image",
         "Failed",
         "Pod",

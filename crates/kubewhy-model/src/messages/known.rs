@@ -90,6 +90,12 @@ pub const KNOWN: &[Known] = &[
         PodCreationRejected,
     ),
     k(
+        KUBELET,
+        "pkg/kubelet/kuberuntime/kuberuntime_sandbox.go (the sandbox cannot be created: whatever the runtime says after)",
+        r"CreatePodSandbox for pod [^\n]* failed: ",
+        SandboxCreationFailed,
+    ),
+    k(
         CONTAINERD,
         "containerd internal/cri/server/container_create.go (the runtime cannot create the container)",
         r"failed to create containerd container: ",
@@ -120,15 +126,21 @@ pub const KNOWN: &[Known] = &[
         ConfigError,
     ),
     k(
+        RUNC,
+        "a memory cgroup's OOM report as node agents relay it (the process hit its container's limit)",
+        r"triggered an OOM kill on itself",
+        OomKilled,
+    ),
+    k(
         CNI,
-        "aws/amazon-vpc-cni-k8s ipamd (no address left on the node's ENIs or prefixes)",
-        r"IP pool is too low: available \(0\)|InsufficientCidrBlocks|failed to allocate a private IP/Prefix address|short of \d+ prefixes, free 0 prefixes",
+        "cilium's install-plugin init containers (the node's /opt/cni/bin not writable: SELinux, a read-only host)",
+        r"/host/opt/cni/bin is non-writeable",
         SandboxCreationFailed,
     ),
     k(
-        KUBELET,
-        "pkg/kubelet/kuberuntime/kuberuntime_sandbox.go (the sandbox cannot be created: whatever the runtime says after)",
-        r"CreatePodSandbox for pod [^\n]* failed: ",
+        CNI,
+        "aws/amazon-vpc-cni-k8s ipamd (no address left on the node's ENIs or prefixes)",
+        r"IP pool is too low: available \(0\)|InsufficientCidrBlocks|failed to allocate a private IP/Prefix address|short of \d+ prefixes, free 0 prefixes",
         SandboxCreationFailed,
     ),
     k(
@@ -511,6 +523,36 @@ pub const KNOWN: &[Known] = &[
         "pkg/kubelet/lifecycle (the AppArmor admit handler: a profile the node has not loaded)",
         r#"Cannot enforce AppArmor: (?:profile "[^"]+" is not loaded|AppArmor is not enabled)"#,
         NodeAdmissionRejected,
+    ),
+    k(
+        ADMISSION,
+        "PodSecurityPolicy admission (≤1.24) refusing any pod no policy admits, the kubelet's mirror pods included",
+        r"is forbidden: no providers available to validate pod request",
+        PodCreationRejected,
+    ),
+    k(
+        EVICTORS,
+        "cluster-autoscaler NotTriggerScaleUp (a new node would fit, but the cluster's or the node group's limit is reached)",
+        r"max cluster (?:cpu|memory)(?:, (?:cpu|memory))? limit reached|max node group size reached",
+        InsufficientResources,
+    ),
+    k(
+        ADMISSION,
+        "the API server's pod validation (a mount path twice, often injected by a webhook)",
+        r#"volumeMounts\[\d+\]\.mountPath: Invalid value: "[^"]*": must be unique"#,
+        PodCreationRejected,
+    ),
+    k(
+        CSI,
+        "minio/directpv controller (no drive on the node the claim's topology asks for)",
+        r"no drive found for requested topolog",
+        PvcUnbound,
+    ),
+    k(
+        EVICTORS,
+        "AKS upgrades (a PodDisruptionBudget that allows no disruption blocks the node's drain)",
+        r"\(UnsatisfiablePDB\)|has minAvailable\(\d+\) >= expectedPods\(\d+\)",
+        DisruptionBudgetBlocking,
     ),
     k(
         ADMISSION,
@@ -1201,6 +1243,18 @@ pub const KNOWN: &[Known] = &[
     // ---- applications with a cause of their own.
     k(
         APPS,
+        "an agent dialing a node's unix socket (the kubelet's podresources, a runtime, a device plugin) it may not or cannot open",
+        r"dial unix \S+\.sock: connect: (?:permission denied|connection refused|no such file or directory)",
+        DependencyUnreachable,
+    ),
+    k(
+        APPS,
+        "an operator or client asking for an API version the cluster no longer serves (controller-runtime's `Manager exited non-zero`)",
+        r#"no matches for kind \\?"\w+\\?" in version \\?"[\w./-]+\\?"|Manager exited non-zero"#,
+        AppExitError,
+    ),
+    k(
+        APPS,
         "kubernetes-sigs/metrics-server pkg/server (its readiness check, with nothing scraped)",
         r#""Failed probe" probe="metric-storage-ready"|Failed to scrape node[^\n]{0,200}doesn't contain any IP SANs"#,
         ReadinessProbeFailing,
@@ -1321,6 +1375,12 @@ pub const KNOWN: &[Known] = &[
     ),
     k(
         APPS,
+        "mongodb mongod at start (its data directory not writable by its user)",
+        r"Attempted to create a lock file on a read-only directory",
+        AppExitError,
+    ),
+    k(
+        APPS,
         "grafana/grafana pkg/services/provisioning (datasources at start)",
         r"Datasource provisioning error",
         AppExitError,
@@ -1410,6 +1470,50 @@ mod tests {
     #[test]
     fn every_entry_matches_an_example_and_names_its_cause() {
         let examples: &[(&str, Cause)] = &[
+            (
+                r#" error while updating node allocatable: rpc error: code = Unavailable desc = connection error: desc = "transport: Error while dialing: dial unix /host-podresources/kubelet.sock: connect: permission denied""#,
+                DependencyUnreachable,
+            ),
+            (
+                "/host/opt/cni/bin is non-writeable, skipping",
+                SandboxCreationFailed,
+            ),
+            (
+                r#"1008 kuberuntime_sandbox.go:68] CreatePodSandbox for pod "coredns-8655855d6-lxb65_kube-system(a9bf61ea-c193-4fa9-944d-cd838424f0c2)" failed: rpc error: code = NotFound desc = failed to create containerd container: error unpacking image: failed to resolve rootfs: content digest sha256:e11a8cbeda8688fdc3a68dc246d6c945aa272b29f8dd94d0ea370d30c2674042: not found"#,
+                SandboxCreationFailed,
+            ),
+            (
+                r#"ERROR	cmd	Manager exited non-zero	{"error": "no matches for kind \"PodDisruptionBudget\" in version \"policy/v1beta1\""}"#,
+                AppExitError,
+            ),
+            (
+                "Process core-dump-agent (pid: 954575, oom_score: 132118, oom_score_adj: 998) triggered an OOM kill on itself. The process had reached 65536 pages in size.",
+                OomKilled,
+            ),
+            (
+                r#"E0728 08:50:47.537800     936 kubelet.go:1607] Failed creating a mirror pod for "kube-proxy-ip-172-31-16-25.eu-central-1.compute.internal_kube-system(2908bf33d480a29f35190eda0d4f912b)": pods "kube-proxy-ip-172-31-16-25.eu-central-1.compute.internal" is forbidden: no providers available to validate pod request"#,
+                PodCreationRejected,
+            ),
+            (
+                "	* PDB ns/cnpg-primary has minAvailable(1) >= expectedPods(1)  can't proceed with put operation",
+                DisruptionBudgetBlocking,
+            ),
+            (
+                r#""pod didn't trigger scale-up: 4 max cluster cpu, memory limit reached, 2 max node group size reached""#,
+                InsufficientResources,
+            ),
+            (
+                r#"│ ntainers[0].volumeMounts[2].mountPath: Invalid value: "/var/run/secrets/eks.amazonaws.com/serviceaccount": must be unique]"#,
+                PodCreationRejected,
+            ),
+            (
+                "rpc error: code = ResourceExhausted desc = no drive found for requested topolog",
+                PvcUnbound,
+            ),
+            (
+                "Attempted to create a lock file on a read-only directory: /data/db",
+                AppExitError,
+            ),
             (
                 r#"RemoveContainer "[ID]" from runtime service failed: rpc error: code = Unknown desc = failed to remove container "[ID]": Error response from daemon: unable to remove filesystem for [ID]: CreateFile C:\ProgramData\docker\containers\[ID]\[ID]-json.log.4: Access is denied."#,
                 KubeletCleanupPending,

@@ -92,6 +92,26 @@ pub fn recognise(text: &str) -> Option<Recognition> {
     if text.len() > 64 * 1024 {
         return None;
     }
+    // The kubelet runs the scheduler's predicates again when it admits a pod, and quotes them
+    // (`Predicate TaintToleration failed: node(s) had taints …`): the scheduler's words, but the
+    // kubelet's refusal of a pod already bound.
+    if let Some(at) = text.find("Predicate ")
+        && text[at..]
+            .split_once(' ')
+            .and_then(|(_, rest)| rest.split_once(' '))
+            .is_some_and(|(name, rest)| {
+                !name.is_empty()
+                    && name.bytes().all(|b| b.is_ascii_alphanumeric())
+                    && rest.starts_with("failed")
+            })
+    {
+        return Some(Recognition {
+            cause: Cause::NodeAdmissionRejected,
+            confidence: Confidence::Medium,
+            start: at,
+            speaker: Speaker::Component("kubelet"),
+        });
+    }
     if let Some(f) = events::find(text) {
         let msg = &text[f.start..];
         if let Some((cause, confidence)) = event_cause(f.message.reason, msg) {
@@ -239,7 +259,7 @@ pub fn event_cause(reason: &str, msg: &str) -> Option<(Cause, Confidence)> {
             if let Some((cause, _, _)) = volume::missing_reference(msg) {
                 return Some((cause, High));
             }
-            if msg.contains("runAsNonRoot") {
+            if msg.contains("runAsNonRoot") || msg.contains("breaks non-root policy") {
                 return Some((Cause::ConfigError, High));
             }
             // The kubelet refusing a pod the scheduler placed (its status message, quoted).

@@ -262,6 +262,7 @@ fn pod_state(events: &[&EventRow]) -> PodState {
                 let reason = if err.contains("not found")
                     || err.contains("couldn't find key")
                     || err.contains("runAsNonRoot")
+                    || err.contains("non-root policy")
                 {
                     "CreateContainerConfigError"
                 } else {
