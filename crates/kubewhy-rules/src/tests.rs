@@ -1018,3 +1018,19 @@ fn a_row_without_its_namespace_is_the_pod_its_describe_shows() {
         .collect();
     assert_eq!(pods, ["knix-test/dl-mfn-1"]);
 }
+
+#[test]
+fn a_paste_of_only_a_markdown_heading_is_read() {
+    // kubernetes/kubeadm issue 2716 (a 1.24 upgrade): the error pasted as a heading. YAML reads
+    // `#` lines as comments and held nothing.
+    let d = diagnose_paste(
+        "## Error: unknown flag: --address\n",
+        "2026-11-25T00:00:00Z",
+    );
+    assert_eq!(d.findings[0].cause, Cause::AppExitError);
+    assert!(
+        d.findings[0].evidence[0]
+            .quote
+            .contains("unknown flag: --address")
+    );
+}

@@ -95,7 +95,9 @@ pub(crate) fn is_paste(text: &str) -> bool {
             || t.starts_with("items:")
             || t.starts_with("- apiVersion:"));
     }
-    false
+    // Only `#` lines: YAML would read nothing of them, and a Markdown heading (`## Error: …`) or
+    // a root prompt's output is text to read.
+    text.lines().take(200).any(|l| l.trim().len() > 1)
 }
 
 /// Whether a JSON text should be read as a paste: no `"kind"` or `"apiVersion"` near its start

@@ -97,6 +97,12 @@ pub const KNOWN: &[Known] = &[
     ),
     k(
         CONTAINERD,
+        "containerd's CRI plugin refusing its configuration (the plugin not loaded: the kubelet has no runtime)",
+        r"invalid plugin config: `?mirrors`? cannot be set when `?config_path`? is provided",
+        NodeNotReady,
+    ),
+    k(
+        CONTAINERD,
         "containerd internal/cri/server/container_create.go (the runtime cannot create the container)",
         r"failed to create containerd container: ",
         ContainerStartFailed,
@@ -1243,6 +1249,54 @@ pub const KNOWN: &[Known] = &[
     // ---- applications with a cause of their own.
     k(
         APPS,
+        "k8s.io/component-base featuregate and the API server's options (a control-plane component refusing a gate or flag its version removed or locked)",
+        r"unrecognized feature gate: \w+|cannot set feature gate \w+ to (?:true|false), feature is locked to (?:true|false)|invalid port value \d+: only zero is allowed",
+        AppExitError,
+    ),
+    k(
+        APPS,
+        "apimachinery's scheme (a configuration file of an API version the component no longer reads: KubeSchedulerConfiguration v1beta1)",
+        r#"no kind \\?"\w+\\?" is registered for version \\?"[\w./-]+\\?""#,
+        AppExitError,
+    ),
+    k(
+        APPS,
+        "client-go reflectors of an operator whose CRDs are missing or of another version (cert-manager's cainjector)",
+        r"Failed to (?:list|watch) \*v\w+\.\w+: the server could not find the requested resource",
+        AppExitError,
+    ),
+    k(
+        APPS,
+        "make in a driver container (the NVIDIA GPU operator building its kernel module against the node's kernel)",
+        r"make(?:\[\d+\])?: \**\s*\[[^\]\n]{1,200}\] Error \d+",
+        AppExitError,
+    ),
+    k(
+        APPS,
+        "traefik (a flag its version does not know)",
+        r"command traefik error: ",
+        AppExitError,
+    ),
+    k(
+        APPS,
+        "NCCL in PyTorch / vLLM workers (often a full /dev/shm)",
+        r"NCCL error: unhandled (?:system|cuda) error",
+        AppExitError,
+    ),
+    k(
+        APPS,
+        "HAProxy (its file-descriptor limit under strict-limits)",
+        r"Cannot raise FD limit to \d+",
+        AppExitError,
+    ),
+    k(
+        APPS,
+        "iptables-legacy and -nft mixed on one node (klipper-lb, kube-proxy, CNI helpers)",
+        r"Extension \w+ revision \d+ not supported, missing kernel module",
+        AppExitError,
+    ),
+    k(
+        APPS,
         "an agent dialing a node's unix socket (the kubelet's podresources, a runtime, a device plugin) it may not or cannot open",
         r"dial unix \S+\.sock: connect: (?:permission denied|connection refused|no such file or directory)",
         DependencyUnreachable,
@@ -1298,7 +1352,7 @@ pub const KNOWN: &[Known] = &[
     k(
         APPS,
         "spf13/pflag and Go's flag package (a flag the binary no longer accepts: an image newer or older than its manifests)",
-        r"^\s*(?:Error: )?unknown flag: --\S+",
+        r##"(?:^|[\s"#>=])(?:Error: )?unknown flag: --\S+"##,
         AppExitError,
     ),
     k(
@@ -1470,6 +1524,44 @@ mod tests {
     #[test]
     fn every_entry_matches_an_example_and_names_its_cause() {
         let examples: &[(&str, Cause)] = &[
+            ("make: *** [Makefile:89: modules] Error 2", AppExitError),
+            (
+                "`command traefik error: failed to decode configuration from flags: field not found, node: entrypoint`",
+                AppExitError,
+            ),
+            (
+                "ERROR 10-13 09:06:25 [v1/executor/multiproc_executor.py:597] RuntimeError: NCCL error: unhandled system error (run with NCCL_DEBUG=INFO for details)",
+                AppExitError,
+            ),
+            ("## Error: unknown flag: --address", AppExitError),
+            (
+                r#"E0201 run.go:72] "command failed" err="unrecognized feature gate: UserNamespacesPodSecurityStandards""#,
+                AppExitError,
+            ),
+            (
+                "Error: [invalid port value 8080: only zero is allowed]",
+                AppExitError,
+            ),
+            (
+                r#"err="no kind \"KubeSchedulerConfiguration\" is registered for version \"kubescheduler.config.k8s.io/v1beta1\"""#,
+                AppExitError,
+            ),
+            (
+                "E0606 reflector.go:178] Failed to list *v1alpha2.Certificate: the server could not find the requested resource (get certificates.cert-manager.io)",
+                AppExitError,
+            ),
+            (
+                "[ALERT]    (1) : [haproxy.main()] Cannot raise FD limit to 709, limit is 1073741816.",
+                AppExitError,
+            ),
+            (
+                "Warning: Extension tcp revision 0 not supported, missing kernel module?",
+                AppExitError,
+            ),
+            (
+                r#"level=warning msg="failed to load plugin io.containerd.grpc.v1.cri" error="invalid plugin config: `mirrors` cannot be set when `config_path` is provided""#,
+                NodeNotReady,
+            ),
             (
                 r#" error while updating node allocatable: rpc error: code = Unavailable desc = connection error: desc = "transport: Error while dialing: dial unix /host-podresources/kubelet.sock: connect: permission denied""#,
                 DependencyUnreachable,
