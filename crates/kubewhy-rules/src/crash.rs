@@ -122,12 +122,15 @@ fn killed_by_probe(ctx: &Ctx, info: &PodInfo, cs: &ContainerStatus) -> bool {
             .snap
             .events_for("Pod", &info.pod.metadata)
             .iter()
-            .any(|e| {
-                e.reason == "Killing"
-                    && (e.message.contains("failed liveness probe")
-                        || e.message.contains("failed startup probe"))
-                    && e.message.contains(&format!("Container {}", cs.name))
-            })
+            .any(|e| killed_for_probe(e, &cs.name))
+}
+
+/// The kubelet's `Killing` event for a container whose liveness or startup probe failed.
+fn killed_for_probe(e: &kubewhy_model::objects::Event, container: &str) -> bool {
+    e.reason == "Killing"
+        && (e.message.contains("failed liveness probe")
+            || e.message.contains("failed startup probe"))
+        && e.message.contains(&format!("Container {container}"))
 }
 
 /// Whether a container that finishes with exit code 0 is started again and again: its restart
@@ -321,10 +324,7 @@ fn crashing<'a, 's: 'a>(
     let waiting = cs.state.waiting.as_ref();
     let events = snap.events_for("Pod", &info.pod.metadata);
     let probe_kill = events.iter().rev().find(|e| {
-        (e.reason == "Killing"
-            && (e.message.contains("failed liveness probe")
-                || e.message.contains("failed startup probe"))
-            && e.message.contains(&format!("Container {}", cs.name)))
+        killed_for_probe(e, &cs.name)
             || (e.reason == "Unhealthy"
                 && (e.message.starts_with("Liveness probe")
                     || e.message.starts_with("Startup probe")))
