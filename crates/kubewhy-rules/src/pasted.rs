@@ -24,7 +24,8 @@ pub(crate) fn settle(snap: &Snapshot, o: &ObjectKey) -> Option<String> {
 
 /// Causes concluded by elimination ("nothing else explains it"): from a paste that lacks part
 /// of the object, elimination proves nothing, so the object is left unexplained with the command
-/// that would show more.
+/// that would show more. A CreateContainerConfigError whose message (or the kubelet's event) the
+/// paste shows is not concluded by elimination: that message is the reason.
 const BY_ELIMINATION: &[Cause] = &[
     Cause::SchedulerUnavailable,
     Cause::ConfigError,
@@ -35,8 +36,13 @@ pub(crate) fn qualify(snap: &Snapshot, findings: &mut Vec<Finding>) {
     if snap.pasted.is_empty() {
         return;
     }
+    let said = |f: &Finding| {
+        f.cause == Cause::ConfigError && f.evidence.iter().any(|e| !e.quote.trim().is_empty())
+    };
     findings.retain(|f| {
-        !(BY_ELIMINATION.contains(&f.cause) && f.objects.iter().all(|o| lacking(snap, o).is_some()))
+        !(BY_ELIMINATION.contains(&f.cause)
+            && !said(f)
+            && f.objects.iter().all(|o| lacking(snap, o).is_some()))
     });
     for f in findings {
         let Some(p) = f.objects.iter().find_map(|o| lacking(snap, o)) else {
@@ -165,10 +171,15 @@ pub(crate) fn from_messages(snap: &Snapshot, findings: &mut Vec<Finding>) {
     // What the paste's objects show, said with some certainty, is the answer: messages then
     // only add noise (a transient warning, another pod's line). They speak when nothing else
     // does, or only "it fails" does.
-    if findings
+    // One exception: when no node is Ready, a message that says why the nodes are not (the
+    // runtime refusing its CNI configuration, PLEG) is the root of what the pods show, and
+    // comes before it.
+    let settled = findings
         .iter()
-        .any(|f| f.confidence >= Confidence::Medium && !generic(f.cause))
-    {
+        .any(|f| f.confidence >= Confidence::Medium && !generic(f.cause));
+    let no_node = findings.iter().position(|f| f.cause == Cause::NoReadyNodes);
+    let why_nodes = |c: Cause| matches!(c, Cause::NodeNotReady | Cause::PlegUnhealthy);
+    if settled && no_node.is_none() {
         return;
     }
     let mut added: Vec<Finding> = Vec::new();
@@ -206,7 +217,7 @@ pub(crate) fn from_messages(snap: &Snapshot, findings: &mut Vec<Finding>) {
         causes.insert(last, c);
     }
     for cause in causes {
-        if findings.iter().any(|f| f.cause == cause) {
+        if findings.iter().any(|f| f.cause == cause) || (settled && !why_nodes(cause)) {
             continue;
         }
         // An OOM kill the node or the kernel reports (`System OOM encountered, victim process:
@@ -277,11 +288,15 @@ pub(crate) fn from_messages(snap: &Snapshot, findings: &mut Vec<Finding>) {
     if added.is_empty() {
         return;
     }
-    // Before the first finding that only says "it fails", at low confidence.
-    let at = findings
-        .iter()
-        .position(|f| f.confidence == Confidence::Low && generic(f.cause))
-        .unwrap_or(findings.len());
+    // Before the first finding that only says "it fails", at low confidence; why the nodes
+    // are down before the pods' "no node is Ready".
+    let at = match no_node {
+        Some(i) if settled => i,
+        _ => findings
+            .iter()
+            .position(|f| f.confidence == Confidence::Low && generic(f.cause))
+            .unwrap_or(findings.len()),
+    };
     added.sort_by_key(|f| std::cmp::Reverse(f.confidence));
     findings.splice(at..at, added);
 }

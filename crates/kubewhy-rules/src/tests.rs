@@ -843,6 +843,54 @@ fn diagnose_paste(text: &str, now: &str) -> crate::Diagnosis {
 }
 
 #[test]
+fn why_no_node_is_ready_comes_before_the_pods_that_wait() {
+    // flannel issue 2064 (1.31, CRI-O): every node NotReady, coredns Pending, and the runtime's
+    // journal saying it refuses the CNI configuration.
+    let d = diagnose_paste(
+        "NAME         STATUS     ROLES           AGE   VERSION\n\
+         master.lab   NotReady   control-plane   37m   v1.31.3\n\
+         node1.lab    NotReady   <none>          36m   v1.31.3\n\
+         \n\
+         NAMESPACE     NAME                       READY   STATUS    RESTARTS   AGE\n\
+         kube-system   coredns-7c65d6cfc9-phvrv   0/1     Pending   0          22m\n\
+         \n\
+         Nov 24 23:43:08 master.lab crio[26766]: time=\"2024-11-24 23:43:08.876402310-07:00\" level=warning msg=\"Error validating CNI config file /etc/cni/net.d/10-flannel.conflist: [failed to find plugin \\\"portmap\\\" in path [/opt/cni/bin/]]\"\n",
+        "2026-11-25T00:00:00Z",
+    );
+    let causes: Vec<Cause> = d.findings.iter().map(|f| f.cause).collect();
+    assert_eq!(causes, vec![Cause::NodeNotReady, Cause::NoReadyNodes]);
+    assert!(
+        d.findings[0].evidence[0]
+            .quote
+            .contains("Error validating CNI config file")
+    );
+}
+
+#[test]
+fn a_config_error_a_fragment_quotes_is_its_reason() {
+    // rke2 issue 4742: a status fragment whose waiting message is the kubelet's own reason.
+    let d = diagnose_paste(
+        r#""state":{"waiting":{"reason":"CreateContainerConfigError","message":"services have not yet been read at least once, cannot construct envvars"}}"#,
+        "2026-11-25T00:00:00Z",
+    );
+    assert_eq!(d.findings.len(), 1, "{:#?}", d.findings);
+    let f = &d.findings[0];
+    assert_eq!(f.cause, Cause::ConfigError);
+    assert!(
+        f.evidence.iter().any(|e| e.quote
+            == "services have not yet been read at least once, cannot construct envvars")
+    );
+    assert!(d.unexplained.is_empty());
+    // Without a message, a fragment proves nothing by elimination: left unexplained.
+    let d = diagnose_paste(
+        r#""state":{"waiting":{"reason":"CreateContainerConfigError"}}"#,
+        "2026-11-25T00:00:00Z",
+    );
+    assert!(d.findings.is_empty(), "{:#?}", d.findings);
+    assert_eq!(d.unexplained.len(), 1);
+}
+
+#[test]
 fn a_namespaces_finalizers_come_before_the_content_they_hold() {
     // `kubectl describe namespace` conditions, as pasted in cozystack issue 3793.
     let d = diagnose_paste(

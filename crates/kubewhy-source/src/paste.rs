@@ -100,12 +100,14 @@ pub(crate) fn is_paste(text: &str) -> bool {
     text.lines().take(200).any(|l| l.trim().len() > 1)
 }
 
-/// Whether a JSON text should be read as a paste: no `"kind"` or `"apiVersion"` near its start
-/// (a bare status object, a fragment, JSON log lines).
+/// Whether a JSON text should be read as a paste: no `"apiVersion"` near its start, nor a
+/// `"kind"` beside `"metadata"` (a bare status object, a fragment, JSON log lines: a
+/// controller-runtime line's `"kind":"PodSecurityPolicy.policy"` names what it watched, and has
+/// no metadata).
 pub(crate) fn is_json_paste(text: &str) -> bool {
     let head = crate::char_floor(text, 4096);
     // `"Items"`: an old cluster-info dump's list of internal types (`internal.rs`).
-    !(head.contains("\"kind\"")
+    !((head.contains("\"kind\"") && head.contains("\"metadata\""))
         || head.contains("\"apiVersion\"")
         || head.contains("\"Items\": [")
         || head.contains("\"Items\":["))

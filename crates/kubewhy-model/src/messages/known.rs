@@ -103,6 +103,12 @@ pub const KNOWN: &[Known] = &[
     ),
     k(
         CONTAINERD,
+        "containerd snapshotter (its store lost a layer; before the create failure that carries it)",
+        r"failed to prepare extraction snapshot|failed to stat parent: stat \S*(?:/var/lib/containerd|io\.containerd\.snapshotter\.v1\.\w+/snapshots/\d+)",
+        ImageStoreCorrupt,
+    ),
+    k(
+        CONTAINERD,
         "containerd internal/cri/server/container_create.go (the runtime cannot create the container)",
         r"failed to create containerd container: ",
         ContainerStartFailed,
@@ -281,6 +287,18 @@ pub const KNOWN: &[Known] = &[
         KUBELET,
         "node condition Ready, reason KubeletNotReady",
         r"NotReady.{0,80}container runtime is down|container runtime is down.{0,200}NotReady",
+        NodeNotReady,
+    ),
+    k(
+        KUBELET,
+        "pkg/kubelet/kubelet_pods.go (makeEnvironmentVariables before the Service informer synced)",
+        r"services have not yet been read at least once, cannot construct envvars",
+        ConfigError,
+    ),
+    k(
+        CRIO,
+        "cri-o's ocicni (a CNI config whose plugins are not in the plugin directory)",
+        r#"Error validating CNI config file \S+: \[?failed to find plugin"#,
         NodeNotReady,
     ),
     k(
@@ -467,9 +485,21 @@ pub const KNOWN: &[Known] = &[
         VolumeMountFailed,
     ),
     k(
+        CSI,
+        "a block-storage driver's kernel module missing on the node (Mayastor's nvme-tcp, iSCSI, Ceph's rbd)",
+        r"modprobe: FATAL: Module (?:nvme[-_](?:tcp|rdma|fabrics)|iscsi_tcp|rbd|nbd|ceph) not found",
+        VolumeMountFailed,
+    ),
+    k(
+        CSI,
+        "open-iscsi's iscsiadm (iSCSI volumes: Longhorn, OpenEBS, democratic-csi)",
+        r"iscsiadm: (?:Could not perform SendTargets discovery|cannot make connection to \S+|Could not log into all portals|connection login retries \(reopen_max\) \d+ exceeded)",
+        VolumeMountFailed,
+    ),
+    k(
         CONTROLLERS,
         "pkg/controller/volume/persistentvolume/pv_controller.go",
-        r"no persistent volumes available for this claim and no storage class is set|waiting for a volume to be created, either by external provisioner|[Ff]ailed to provision volume with StorageClass|storageclass\.storage\.k8s\.io \S+ not found|requested PV is too small|storageClassName does not match",
+        r"no persistent volumes available for this claim and no storage class is set|[Ww]aiting for a volume to be created(?:,? either by (?:the )?external provisioner| \.\.\. by ')|verify that the provisioner is running and correctly registered|[Ff]ailed to provision volume with StorageClass|storageclass\.storage\.k8s\.io \S+ not found|requested PV is too small|storageClassName does not match",
         PvcUnbound,
     ),
     // ---- registries: an image that is not there, credentials refused (bare lines; a pull's
@@ -485,6 +515,12 @@ pub const KNOWN: &[Known] = &[
         "containerd remotes/docker/resolver.go",
         r#"failed to resolve reference "[^"]+": (?:\S+: )?not found|manifest unknown|manifest for \S+ not found"#,
         ImageNotFound,
+    ),
+    k(
+        CONTAINERD,
+        "containerd remotes/docker (a plain-HTTP registry not configured as such)",
+        r#"/v2/\S*"?: http: server gave HTTP response to HTTPS client"#,
+        ImageRegistryHttp,
     ),
     k(
         REGISTRIES,
@@ -892,12 +928,6 @@ pub const KNOWN: &[Known] = &[
         RuntimeStateInconsistent,
     ),
     k(
-        CONTAINERD,
-        "containerd snapshotter (its store lost a layer)",
-        r"failed to prepare extraction snapshot|failed to stat parent: stat /var/lib/containerd",
-        ImageStoreCorrupt,
-    ),
-    k(
         KUBELET,
         "pkg/volume/util/operationexecutor (a global mount other pods still use)",
         r"GetDeviceMountRefs check failed|is still mounted by other references",
@@ -1279,14 +1309,32 @@ pub const KNOWN: &[Known] = &[
     ),
     k(
         APPS,
+        "Prometheus at start (a configuration it cannot load)",
+        r"Error loading config \(--config\.file=",
+        AppExitError,
+    ),
+    k(
+        APPS,
+        "the JVM (an exception no code caught ends the program)",
+        r#"Exception in thread "main" [\w.$]+(?:Exception|Error)\b"#,
+        AppExitError,
+    ),
+    k(
+        APPS,
+        "coreutils' cp in a container's start script",
+        r"\bcp: (?:target '[^']+' is not a directory|cannot stat '[^']+': No such file or directory)",
+        AppExitError,
+    ),
+    k(
+        APPS,
         "NCCL in PyTorch / vLLM workers (often a full /dev/shm)",
         r"NCCL error: unhandled (?:system|cuda) error",
         AppExitError,
     ),
     k(
         APPS,
-        "HAProxy (its file-descriptor limit under strict-limits)",
-        r"Cannot raise FD limit to \d+",
+        "HAProxy at start (its file-descriptor limit under strict-limits, listeners it cannot bind)",
+        r"Cannot raise FD limit to \d+|Some protocols failed to start their listeners! Exiting",
         AppExitError,
     ),
     k(
@@ -1525,6 +1573,50 @@ mod tests {
     fn every_entry_matches_an_example_and_names_its_cause() {
         let examples: &[(&str, Cause)] = &[
             ("make: *** [Makefile:89: modules] Error 2", AppExitError),
+            (
+                "modprobe: FATAL: Module nvme-tcp not found in directory /lib/modules/5.15.0-1036-azure",
+                VolumeMountFailed,
+            ),
+            (
+                r#"ts=2023-05-02T10:00:00Z caller=main.go:1 level=error msg="Error loading config (--config.file=/etc/prometheus/config_out/prometheus.env.yaml)" err="parsing YAML file /etc/prometheus/config_out/prometheus.env.yaml: empty duration string""#,
+                AppExitError,
+            ),
+            (
+                "state: waiting: reason: CreateContainerConfigError message: services have not yet been read at least once, cannot construct envvars",
+                ConfigError,
+            ),
+            (
+                r#"level=warning msg="Error validating CNI config file /etc/cni/net.d/10-flannel.conflist: [failed to find plugin \"portmap\" in path [/opt/cni/bin/]]""#,
+                NodeNotReady,
+            ),
+            (
+                "Error: failed to create containerd container: failed to stat parent: stat /var/lib/rancher/rke2/agent/containerd/io.containerd.snapshotter.v1.overlayfs/snapshots/214/fs: no such file or directory",
+                ImageStoreCorrupt,
+            ),
+            (
+                r#"failed to do request: Head "https://kind-registry:5000/v2/hivemq/operator/manifests/snapshot": http: server gave HTTP response to HTTPS client"#,
+                ImageRegistryHttp,
+            ),
+            (
+                "iscsiadm: Could not perform SendTargets discovery: iSCSI PDU timed out:",
+                VolumeMountFailed,
+            ),
+            (
+                "[ALERT]    (1) : [haproxy.main()] Some protocols failed to start their listeners! Exiting.",
+                AppExitError,
+            ),
+            (
+                r#"Exception in thread "main" java.lang.RuntimeException: Invalid cluster.id in: /var/lib/kafka/data/kafka-log0/meta.properties."#,
+                AppExitError,
+            ),
+            (
+                "cp: target '/shared/argocd-dex' is not a directory",
+                AppExitError,
+            ),
+            (
+                "Waiting for a volume to be created either by the external provisioner 'filestore.csi.storage.gke.io' or manually by the system administrator. If volume creation is delayed, please verify that the provisioner is running and correctly registered.",
+                PvcUnbound,
+            ),
             (
                 "`command traefik error: failed to decode configuration from flags: field not found, node: entrypoint`",
                 AppExitError,

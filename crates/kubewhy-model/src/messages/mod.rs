@@ -269,7 +269,22 @@ pub fn event_cause(reason: &str, msg: &str) -> Option<(Cause, Confidence)> {
             if msg.starts_with("Error: failed to") {
                 return Some(match app::classify(msg).and_then(|a| a.cause) {
                     Some(c @ (Cause::CommandNotFound | Cause::ImagePlatformMismatch)) => (c, High),
-                    _ => (Cause::ContainerStartFailed, Medium),
+                    // What the runtime adds after its "failed to create" may name a cause of
+                    // its own (a snapshot its image store lost). A dead mount (`transport
+                    // endpoint is not connected`, a stale handle) met while creating the
+                    // container is the pod's volume failing to mount, not one held at removal.
+                    _ => match known::find(msg) {
+                        Some((e, _)) if e.cause == Cause::VolumeUnmountStuck => {
+                            (Cause::VolumeMountFailed, Medium)
+                        }
+                        Some((e, _))
+                            if e.component != "applications"
+                                && e.cause != Cause::ContainerStartFailed =>
+                        {
+                            (e.cause, Medium)
+                        }
+                        _ => (Cause::ContainerStartFailed, Medium),
+                    },
                 });
             }
             None
@@ -403,6 +418,24 @@ mod tests {
         );
         assert_eq!(c("Back-off restarting failed container"), None);
         assert_eq!(c("all good"), None);
+        // The kubelet's `Error: failed to …` names the runtime's own cause when it has one.
+        let failed = |m: &str| event_cause("Failed", m);
+        assert_eq!(
+            failed(
+                "Error: failed to create containerd container: failed to stat parent: stat /var/lib/rancher/rke2/agent/containerd/io.containerd.snapshotter.v1.overlayfs/snapshots/214/fs: no such file or directory"
+            ),
+            Some((Cause::ImageStoreCorrupt, Confidence::Medium))
+        );
+        assert_eq!(
+            failed(
+                r#"Error: failed to generate container "b3835a07" spec: failed to apply OCI options: failed to stat "/var/lib/kubelet/pods/a70b4271/volumes/kubernetes.io~csi/pvc-a7eb6f61/mount": stat /var/lib/kubelet/pods/a70b4271/volumes/kubernetes.io~csi/pvc-a7eb6f61/mount: stale NFS file handle"#
+            ),
+            Some((Cause::VolumeMountFailed, Confidence::Medium))
+        );
+        assert_eq!(
+            failed("Error: failed to start container \"x\": something else"),
+            Some((Cause::ContainerStartFailed, Confidence::Medium))
+        );
     }
 
     #[test]

@@ -242,6 +242,23 @@ fn one_event_row_a_json_log_line_and_a_nodes_table() {
     assert_eq!(node.status.conditions[0].status, "False");
 }
 
+/// A controller-runtime JSON log line names what it watched in `"kind"`: a log line, not an
+/// object without a name (which was skipped, and then nothing was read).
+#[test]
+fn a_json_log_line_with_a_kind_is_a_paste() {
+    let text = r#"{"level":"error","ts":1662373136.5983863,"logger":"controller-runtime.source","msg":"if kind is a CRD, it should be installed before calling Start","kind":"PodSecurityPolicy.policy","error":"no matches for kind \"PodSecurityPolicy\" in version \"policy/v1beta1\""}"#;
+    let (s, w) = paste(text);
+    assert!(w.iter().all(|w| !w.contains("object skipped")), "{w:?}");
+    let causes: Vec<_> = s.pasted_messages.iter().map(|m| m.cause).collect();
+    assert_eq!(causes, vec![kubewhy_model::Cause::AppExitError]);
+    assert!(s.pasted_messages[0].quote.contains("no matches for kind"));
+    // An object is still an object.
+    let (s, w) = paste(r#"{"kind":"Pod","metadata":{"name":"web-1","namespace":"shop"}}"#);
+    assert!(w.is_empty(), "{w:?}");
+    assert_eq!(s.pods[0].metadata.name, "web-1");
+    assert!(s.pasted_messages.is_empty());
+}
+
 #[test]
 fn commands_name_the_pod_of_what_follows() {
     let text = "$ kubectl describe pod web-1 -n shop\n  Warning  BackOff  10s (x4 over 1m)  kubelet  Back-off restarting failed container\n$ kubectl logs web-1 -n shop --previous\npanic: open /etc/app/config.yaml: no such file or directory\ntoken=abcdef1234567890abcdef\n$ kubectl get pod web-2 -n shop -o yaml\nstatus:\n  phase: Pending\n";
