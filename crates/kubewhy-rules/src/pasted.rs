@@ -184,9 +184,35 @@ pub(crate) fn from_messages(snap: &Snapshot, findings: &mut Vec<Finding>) {
     }
     let mut added: Vec<Finding> = Vec::new();
     let mut causes: Vec<Cause> = Vec::new();
+    // A probe's failure that does not say which probe it is (an application's own `Failed
+    // probe` line), in a paste whose pods keep restarting, is the probe that restarts them:
+    // liveness (or startup), never readiness, which restarts nothing.
+    let restarting = snap.pods.iter().any(|p| {
+        p.status
+            .container_statuses
+            .iter()
+            .chain(&p.status.init_container_statuses)
+            .any(|c| {
+                c.restart_count > 0
+                    || c.state
+                        .waiting
+                        .as_ref()
+                        .is_some_and(|w| w.reason == "CrashLoopBackOff")
+            })
+    });
+    let cause_of = |m: &kubewhy_model::PastedMessage| {
+        if m.cause == Cause::ReadinessProbeFailing
+            && restarting
+            && !m.quote.to_ascii_lowercase().contains("readiness")
+        {
+            Cause::LivenessProbeFailing
+        } else {
+            m.cause
+        }
+    };
     for m in &snap.pasted_messages {
-        if !causes.contains(&m.cause) {
-            causes.push(m.cause);
+        if !causes.contains(&cause_of(m)) {
+            causes.push(cause_of(m));
         }
     }
     // A namespace's content remains because of its finalizers when its conditions say both
@@ -229,7 +255,7 @@ pub(crate) fn from_messages(snap: &Snapshot, findings: &mut Vec<Finding>) {
         let msgs: Vec<&kubewhy_model::PastedMessage> = snap
             .pasted_messages
             .iter()
-            .filter(|m| m.cause == cause)
+            .filter(|m| cause_of(m) == cause)
             .collect();
         let object = msgs
             .iter()

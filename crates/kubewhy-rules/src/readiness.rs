@@ -1,7 +1,9 @@
 //! Pods that run but never become Ready because their readiness probe fails: the container is
 //! running and not restarting (a failing readiness probe never restarts it), `ready` is false,
 //! and the kubelet's `Unhealthy` events say `Readiness probe failed: …` with the probe's output.
-//! The pod gets no Service traffic and blocks rollouts.
+//! The pod gets no Service traffic and blocks rollouts. When its liveness probe fails too
+//! (`Liveness probe failed: …` beside them), the container is unhealthy, not merely unready: the
+//! kubelet restarts it once that probe's threshold is met, so the finding is the liveness probe.
 
 use crate::Findings;
 use crate::podinfo::{PodInfo, human_duration};
@@ -19,7 +21,7 @@ impl Check for Readiness {
         "readiness"
     }
     fn causes(&self) -> &'static [Cause] {
-        &[Cause::ReadinessProbeFailing]
+        &[Cause::ReadinessProbeFailing, Cause::LivenessProbeFailing]
     }
     fn run(&self, ctx: &Ctx, out: &mut Findings) {
         for pod in &ctx.snap.pods {
@@ -62,6 +64,38 @@ impl Check for Readiness {
                             || (e.container().is_none()
                                 && pod.status.container_statuses.len() == 1))
                 });
+                let live_event = events.iter().rev().find(|e| {
+                    e.reason == "Unhealthy"
+                        && e.message.starts_with("Liveness probe failed")
+                        && (e.container() == Some(cs.name.as_str())
+                            || (e.container().is_none()
+                                && pod.status.container_statuses.len() == 1))
+                });
+                // Restarted already: the crash check reads the kills (`killed_by_probe`).
+                if live_event.is_some() && cs.restart_count > 0 {
+                    continue;
+                }
+                if let Some(live) = live_event {
+                    let mut f = Finding::new(
+                        Cause::LivenessProbeFailing,
+                        Severity::Error,
+                        format!("Container \"{}\" fails its liveness probe as well as its readiness probe: the kubelet restarts it", cs.name),
+                    )
+                    .object(info.key.clone())
+                    .group(format!("{}/{}", info.workload_ref(ctx.snap), cs.name))
+                    .event(Some(&info.key), live);
+                    if let Some(e) = probe_event {
+                        f = f.event(Some(&info.key), e);
+                    }
+                    let wl = info.workload_ref(ctx.snap);
+                    f = f
+                        .explain("Both probes fail: the application does not answer at all, which a readiness probe alone would only keep out of its Services. Once the liveness probe fails failureThreshold times in a row, the kubelet kills the container and starts it again, and a slow start becomes a loop of restarts (CrashLoopBackOff).")
+                        .step("Read the probes' failures and the restarts", Some(info.describe_cmd()), RiskLevel::None, "")
+                        .step("Read what the container said before it was killed", Some(format!("kubectl logs {} -n {} -c {} --previous", info.name(), info.ns(), cs.name)), RiskLevel::None, "")
+                        .step(format!("Give the application time to start (a startupProbe, or a longer initialDelaySeconds, timeoutSeconds or failureThreshold) in {wl}, or fix what it waits on"), None, RiskLevel::Low, "A liveness probe that never fails cannot restart an application that hangs.");
+                    out.push(f);
+                    continue;
+                }
                 let since = running_for
                     .map(human_duration)
                     .unwrap_or_else(|| "an unknown time".into());

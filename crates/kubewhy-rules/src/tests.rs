@@ -867,6 +867,57 @@ fn why_no_node_is_ready_comes_before_the_pods_that_wait() {
 }
 
 #[test]
+fn a_container_failing_both_probes_is_its_liveness_probe() {
+    // uptime-kuma's chart (a pull request's `kubectl get events`): the readiness and the
+    // liveness probe fail; the second restarts the container.
+    let d = diagnose_paste(
+        "2m27s       Normal    Started             pod/kuma-57f9d6fd5c-czdlh    Started container kuma\n\
+         2m23s       Warning   Unhealthy           pod/kuma-57f9d6fd5c-czdlh    Readiness probe failed: Get \"http://10.42.0.186:3001/\": dial tcp 10.42.0.186:3001: connect: connection refused\n\
+         2s          Warning   Unhealthy           pod/kuma-57f9d6fd5c-czdlh    Liveness probe failed: command \"node extra/healthcheck.js\" timed out\n",
+        "2026-11-25T00:00:00Z",
+    );
+    let causes: Vec<Cause> = d.findings.iter().map(|f| f.cause).collect();
+    assert_eq!(
+        causes,
+        vec![Cause::LivenessProbeFailing],
+        "{:#?}",
+        d.findings
+    );
+    let f = &d.findings[0];
+    assert_eq!(f.objects[0].name, "kuma-57f9d6fd5c-czdlh");
+    let quotes: Vec<&str> = f.evidence.iter().map(|e| e.quote.as_str()).collect();
+    assert!(
+        quotes[0].starts_with("Liveness probe failed: command"),
+        "{quotes:?}"
+    );
+    assert!(
+        quotes[1].starts_with("Readiness probe failed: Get"),
+        "{quotes:?}"
+    );
+}
+
+#[test]
+fn a_probe_that_does_not_say_its_kind_restarts_a_crash_looping_pod() {
+    let line = "I0301 10:00:00.000000       1 server.go:192] \"Failed probe\" probe=\"metric-storage-ready\" err=\"no metrics to serve\"\n";
+    let rows = "NAME                              READY   STATUS             RESTARTS   AGE\n\
+                metrics-server-6d94bc8694-xk2lp   0/1     CrashLoopBackOff   232        3d\n\n";
+    let d = diagnose_paste(&format!("{rows}{line}"), "2026-11-25T00:00:00Z");
+    assert_eq!(
+        d.findings[0].cause,
+        Cause::LivenessProbeFailing,
+        "{:#?}",
+        d.findings
+    );
+    assert!(d.findings[0].evidence.iter().any(|e| {
+        e.quote
+            .contains("\"Failed probe\" probe=\"metric-storage-ready\"")
+    }));
+    // Alone, the same line is a readiness probe's (the catalogue's reading).
+    let d = diagnose_paste(line, "2026-11-25T00:00:00Z");
+    assert_eq!(d.findings[0].cause, Cause::ReadinessProbeFailing);
+}
+
+#[test]
 fn a_config_error_a_fragment_quotes_is_its_reason() {
     // rke2 issue 4742: a status fragment whose waiting message is the kubelet's own reason.
     let d = diagnose_paste(

@@ -195,15 +195,63 @@ pub(super) struct EventRow {
     pub namespace: Str,
     pub name: Str,
     pub field_path: Str,
-    pub type_: Str,
+    /// `Normal` or `Warning` as the row says it; empty when it does not.
+    pub type_: &'static str,
     pub reason: Str,
     pub message: Str,
-    pub count: i64,
-    pub first: Option<Timestamp>,
-    pub last: Option<Timestamp>,
+    pub count: u32,
+    pub first: At,
+    pub last: At,
     pub source: Str,
     pub host: Str,
     pub line: u64,
+}
+
+/// A time an event row says, as nanoseconds since the epoch (years 1678 to 2262), or none: 8
+/// bytes where `Option<Timestamp>` takes 24, in every event a paste holds until it is read
+/// whole. Ordered as the `Option` is: none before every time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) struct At(i64);
+
+impl Default for At {
+    fn default() -> At {
+        At::NONE
+    }
+}
+
+impl At {
+    const NONE: At = At(i64::MIN);
+
+    pub(super) fn new(t: Option<Timestamp>) -> At {
+        t.and_then(|t| i64::try_from(t.as_nanosecond()).ok())
+            .filter(|&n| n != i64::MIN)
+            .map_or(At::NONE, At)
+    }
+
+    pub(super) fn get(self) -> Option<Timestamp> {
+        if self == At::NONE {
+            return None;
+        }
+        Timestamp::from_nanosecond(i128::from(self.0)).ok()
+    }
+
+    /// The earlier of two times, either when only one is known.
+    fn earlier(self, other: At) -> At {
+        match (self == At::NONE, other == At::NONE) {
+            (false, false) => self.min(other),
+            (true, _) => other,
+            (false, true) => self,
+        }
+    }
+}
+
+/// An event type as kubectl prints it: the API's two, or none (read as `Warning`).
+fn event_type(s: &str) -> &'static str {
+    match s {
+        "Normal" => "Normal",
+        "Warning" => "Warning",
+        _ => "",
+    }
 }
 
 /// kubectl's human durations: `13s`, `2m46s`, `3h4m`, `5d`, `2y30d`. Seconds.
@@ -353,12 +401,12 @@ impl EventRow {
             namespace: namespace.into(),
             name: name.into(),
             field_path: field_path.into(),
-            type_: c("Type").into(),
+            type_: event_type(c("Type")),
             reason: reason.into(),
             message: message.into(),
-            count: count.max(1),
-            first: ago(anchor, &first_age),
-            last: ago(anchor, last_age),
+            count: u32::try_from(count.max(1)).unwrap_or(u32::MAX),
+            first: At::new(ago(anchor, &first_age)),
+            last: At::new(ago(anchor, last_age)),
             source: source.into(),
             host: host.into(),
             line,
@@ -395,10 +443,10 @@ impl EventRow {
             "metadata": {"name": format!("paste.{i}"), "namespace": ns},
             "involvedObject": involved,
             "reason": self.reason, "message": self.message,
-            "type": if self.type_.is_empty() { "Warning" } else { self.type_.as_str() },
+            "type": if self.type_.is_empty() { "Warning" } else { self.type_ },
             "count": self.count,
-            "firstTimestamp": self.first.or(self.last).map(|t| t.to_string()),
-            "lastTimestamp": self.last.map(|t| t.to_string()),
+            "firstTimestamp": self.first.get().or(self.last.get()).map(|t| t.to_string()),
+            "lastTimestamp": self.last.get().map(|t| t.to_string()),
             // `get events` tables do not show which component spoke.
             "source": {"component": if self.source.is_empty() { "(source not shown)" } else { self.source.as_str() }, "host": self.host},
         })
@@ -562,10 +610,7 @@ impl Collected {
             Some(&j) => {
                 let a = &mut events[j as usize];
                 a.count = a.count.max(e.count);
-                a.first = match (a.first, e.first) {
-                    (Some(x), Some(y)) => Some(x.min(y)),
-                    (x, y) => x.or(y),
-                };
+                a.first = a.first.earlier(e.first);
                 a.last = a.last.max(e.last);
                 if a.source.is_empty() || a.source.as_str() == "(source not shown)" {
                     a.source = e.source;
@@ -2074,12 +2119,12 @@ fn messages_as_events(c: &mut Collected, anchor: Timestamp) {
             } else {
                 UNKNOWN.into()
             },
-            type_: "Warning".into(),
+            type_: "Warning",
             reason: reason.into(),
             message: m.into(),
             count: 1,
-            last: Some(anchor),
-            first: Some(anchor),
+            last: At::new(Some(anchor)),
+            first: At::new(Some(anchor)),
             line: no,
             ..Default::default()
         });

@@ -41,10 +41,14 @@ pub fn classify_pull_error(text: &str) -> Option<(Cause, Confidence)> {
         "no match for platform in manifest",
         "no matching manifest for",
         "no image found in manifest list for architecture",
+        "no image found in image index for architecture",
         "exec format error",
     ]) {
         (Cause::ImagePlatformMismatch, High)
     } else if has(&[
+        // containerd's ingest of a layer whose written content does not match: a partial
+        // download left in the node's content store, until it is removed there.
+        "unexpected commit digest",
         "file integrity checksum failed",
         "failed to inspect image",
         "readlink",

@@ -182,7 +182,7 @@ pub const KNOWN: &[Known] = &[
     k(
         ADMISSION,
         "plugin/pkg/admission/limitranger (a pod outside its namespace's LimitRange)",
-        r"is forbidden: (?:minimum|maximum) \S+ usage per (?:Container|Pod) is ",
+        r"is forbidden: (?:(?:minimum|maximum) \S+ usage per (?:Container|Pod) is |\S+ max limit to request ratio per (?:Container|Pod) is )",
         PodCreationRejected,
     ),
     k(
@@ -499,7 +499,7 @@ pub const KNOWN: &[Known] = &[
     k(
         CONTROLLERS,
         "pkg/controller/volume/persistentvolume/pv_controller.go",
-        r"no persistent volumes available for this claim and no storage class is set|[Ww]aiting for a volume to be created(?:,? either by (?:the )?external provisioner| \.\.\. by ')|verify that the provisioner is running and correctly registered|[Ff]ailed to provision volume with StorageClass|storageclass\.storage\.k8s\.io \S+ not found|requested PV is too small|storageClassName does not match",
+        r"no persistent volumes available for this claim and no storage class is set|waiting for first consumer to be created before binding|[Ww]aiting for a volume to be created(?:,? either by (?:the )?external provisioner| \.\.\. by ')|verify that the provisioner is running and correctly registered|[Ff]ailed to provision volume with StorageClass|storageclass\.storage\.k8s\.io \S+ not found|requested PV is too small|storageClassName does not match",
         PvcUnbound,
     ),
     // ---- registries: an image that is not there, credentials refused (bare lines; a pull's
@@ -521,6 +521,24 @@ pub const KNOWN: &[Known] = &[
         "containerd remotes/docker (a plain-HTTP registry not configured as such)",
         r#"/v2/\S*"?: http: server gave HTTP response to HTTPS client"#,
         ImageRegistryHttp,
+    ),
+    k(
+        REGISTRIES,
+        "Docker Hub's pull rate limit (as containerd, crictl and docker report it)",
+        r"toomanyrequests: You have reached your pull rate limit|429 Too Many Requests - Server message: toomanyrequests",
+        ImagePullRateLimited,
+    ),
+    k(
+        CRIO,
+        "containers/image choosing from an index that lacks the node's platform",
+        r"no image found in (?:image index|manifest list)(?: for architecture|\s*$)",
+        ImagePlatformMismatch,
+    ),
+    k(
+        CONTAINERD,
+        "containerd content store (an ingest whose written content does not match its digest)",
+        r#"failed commit on ref [\\"]*layer-sha256:[0-9a-f]+[\\"]*: (?:commit failed: )?unexpected commit digest"#,
+        ImageStoreCorrupt,
     ),
     k(
         REGISTRIES,
@@ -1309,6 +1327,30 @@ pub const KNOWN: &[Known] = &[
     ),
     k(
         APPS,
+        "MongoDB 5.0+ on a CPU without AVX (mongod dies on an illegal instruction, SIGILL)",
+        r"MongoDB 5\.0\+ requires a CPU with AVX support",
+        KilledBySignal,
+    ),
+    k(
+        APPS,
+        "RabbitMQ at start (an Erlang cookie whose mode fsGroup changed)",
+        r"Cookie file \S+\.erlang\.cookie must be accessible by owner only",
+        AppExitError,
+    ),
+    k(
+        APPS,
+        "a controller whose informer cache never synced at start (external-dns; often RBAC)",
+        r"failed to sync \*v1\w*\.\w+: context deadline exceeded",
+        AppExitError,
+    ),
+    k(
+        APPS,
+        "Redis at start (an RDB file written by a newer Redis)",
+        r"Can't handle RDB format version \d+",
+        AppExitError,
+    ),
+    k(
+        APPS,
         "Prometheus at start (a configuration it cannot load)",
         r"Error loading config \(--config\.file=",
         AppExitError,
@@ -1505,6 +1547,13 @@ pub const KNOWN: &[Known] = &[
         r"EC2MetadataError|failed to make EC2Metadata request|failed to (?:fetch|get) \S+ from (?:instance|EC2) metadata|169\.254\.169\.254[^\n]{0,80}(?:timeout|refused|401|no route)",
         DependencyUnreachable,
     ),
+    // Last: what no wording above names.
+    k(
+        APPS,
+        "a Java program's exception, as its stack trace opens (fully qualified class at line start)",
+        r"^(?:[a-z][a-z0-9_]*\.){2,}[A-Z]\w*(?:Exception|Error): ",
+        AppExitError,
+    ),
 ];
 
 /// One entry's pattern, compiled on bytes with ASCII classes (`(?-u)`): every wording is ASCII,
@@ -1573,6 +1622,46 @@ mod tests {
     fn every_entry_matches_an_example_and_names_its_cause() {
         let examples: &[(&str, Cause)] = &[
             ("make: *** [Makefile:89: modules] Error 2", AppExitError),
+            (
+                "Cookie file /var/lib/rabbitmq/.erlang.cookie must be accessible by owner only",
+                AppExitError,
+            ),
+            (
+                r#"time="2023-02-01T10:00:00Z" level=fatal msg="failed to sync *v1.Service: context deadline exceeded""#,
+                AppExitError,
+            ),
+            (
+                "io.jenkins.tools.pluginmanager.impl.AggregatePluginPrerequisitesNotMetException: Multiple plugin prerequisites not met:",
+                AppExitError,
+            ),
+            (
+                "WARNING: MongoDB 5.0+ requires a CPU with AVX support, and your current system does not appear to have that!",
+                KilledBySignal,
+            ),
+            (
+                "1:S 09 May 2025 12:44:40.229 # Can't handle RDB format version 12",
+                AppExitError,
+            ),
+            (
+                "unexpected status code https://registry-1.docker.io/v2/library/alpine/manifests/sha256:f271: 429 Too Many Requests - Server message: toomanyrequests: You have reached your pull rate limit.",
+                ImagePullRateLimited,
+            ),
+            (
+                "docker://ghcr.io/kdwils/envoy-proxy-bouncer@sha256:...: no image found in image index",
+                ImagePlatformMismatch,
+            ),
+            (
+                r#"FATA[0003] failed commit on ref "layer-sha256:b4e744f5": commit failed: unexpected commit digest sha256:5dc2908c, expected sha256:b4e744f5: failed precondition"#,
+                ImageStoreCorrupt,
+            ),
+            (
+                "  Normal  WaitForFirstConsumer  2m  persistentvolume-controller  waiting for first consumer to be created before binding",
+                PvcUnbound,
+            ),
+            (
+                r#"Error: failed to create pod: pods "volume-exposer-wtyvo" is forbidden: cpu max limit to request ratio per Container is 10, but provided ratio is 100.000000"#,
+                PodCreationRejected,
+            ),
             (
                 "modprobe: FATAL: Module nvme-tcp not found in directory /lib/modules/5.15.0-1036-azure",
                 VolumeMountFailed,

@@ -254,7 +254,7 @@ fn pod_state(events: &[&EventRow]) -> PodState {
                     || m.starts_with("Error: ImagePullBackOff") => {}
             "BackOff" if m.contains("restarting failed container") => {
                 st.phase = "Running";
-                st.restarts = st.restarts.max(e.count);
+                st.restarts = st.restarts.max(i64::from(e.count));
                 st.waiting = Some(("CrashLoopBackOff".into(), m.to_string()));
             }
             "Failed" if m.starts_with("Error: ") => {
@@ -277,7 +277,7 @@ fn pod_state(events: &[&EventRow]) -> PodState {
             // it again: each such event is a restart.
             "Killing" if m.contains("probe, will be restarted") => {
                 st.phase = "Running";
-                st.restarts = st.restarts.max(e.count);
+                st.restarts = st.restarts.max(i64::from(e.count));
             }
             "Unhealthy" if m.starts_with("Readiness") => {
                 st.phase = "Running";
@@ -409,7 +409,7 @@ pub(super) fn settle_namespace_deletion(name: &str) -> String {
 
 /// A node known only through its pods' `NodeNotReady` events: Ready Unknown since the event.
 pub(super) fn node_not_ready(node: &str, e: &EventRow) -> (Value, Pasted) {
-    let since = e.first.or(e.last).map(|t| t.to_string());
+    let since = e.first.get().or(e.last.get()).map(|t| t.to_string());
     let v = json!({
         "apiVersion": "v1", "kind": "Node", "metadata": {"name": node},
         "status": {"conditions": [{"type": "Ready", "status": "Unknown", "reason": "NodeNotReady",
