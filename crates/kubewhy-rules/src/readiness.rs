@@ -54,23 +54,20 @@ impl Check for Readiness {
                 if running_for.is_some_and(|s| s < NOT_READY_AFTER_SECS) {
                     continue;
                 }
-                // The kubelet names the container in the event's fieldPath; events without it
-                // (older recorders) count for a single-container pod only.
-                let probe_event = events.iter().rev().find(|e| {
-                    e.reason == "Unhealthy"
-                        && (e.message.starts_with("Readiness probe failed")
-                            || e.message.starts_with("Readiness probe errored"))
-                        && (e.container() == Some(cs.name.as_str())
-                            || (e.container().is_none()
-                                && pod.status.container_statuses.len() == 1))
-                });
-                let live_event = events.iter().rev().find(|e| {
-                    e.reason == "Unhealthy"
-                        && e.message.starts_with("Liveness probe failed")
-                        && (e.container() == Some(cs.name.as_str())
-                            || (e.container().is_none()
-                                && pod.status.container_statuses.len() == 1))
-                });
+                // The kubelet's last `Unhealthy` event of this container whose message starts
+                // with one of `says`. It names the container in the event's fieldPath; events
+                // without it (older recorders) count for a single-container pod only.
+                let unhealthy = |says: &[&str]| {
+                    events.iter().rev().copied().find(|e| {
+                        e.reason == "Unhealthy"
+                            && says.iter().any(|s| e.message.starts_with(s))
+                            && (e.container() == Some(cs.name.as_str())
+                                || (e.container().is_none()
+                                    && pod.status.container_statuses.len() == 1))
+                    })
+                };
+                let probe_event = unhealthy(&["Readiness probe failed", "Readiness probe errored"]);
+                let live_event = unhealthy(&["Liveness probe failed"]);
                 // Restarted already: the crash check reads the kills (`killed_by_probe`).
                 if live_event.is_some() && cs.restart_count > 0 {
                     continue;
