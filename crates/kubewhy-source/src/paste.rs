@@ -194,7 +194,6 @@ pub(super) struct EventRow {
     pub kind: Str,
     pub namespace: Str,
     pub name: Str,
-    pub field_path: Str,
     /// `Normal` or `Warning` as the row says it; empty when it does not.
     pub type_: &'static str,
     pub reason: Str,
@@ -203,8 +202,37 @@ pub(super) struct EventRow {
     pub first: At,
     pub last: At,
     pub source: Str,
-    pub host: Str,
+    /// The field path and the source's host, which few rows show: boxed, so that the rest
+    /// take 8 bytes here instead of 48.
+    pub rare: Option<Box<Rare>>,
     pub line: u64,
+}
+
+#[derive(Debug, Clone, Default)]
+pub(super) struct Rare {
+    field_path: Str,
+    host: Str,
+}
+
+impl EventRow {
+    /// `involvedObject.fieldPath` as the row shows it (`spec.containers{web}`), or empty.
+    pub(super) fn field_path(&self) -> &str {
+        self.rare.as_ref().map_or("", |r| r.field_path.as_str())
+    }
+
+    /// The source's host (`kubelet, node-1`), or empty.
+    pub(super) fn host(&self) -> &str {
+        self.rare.as_ref().map_or("", |r| r.host.as_str())
+    }
+
+    pub(super) fn rare(field_path: &str, host: &str) -> Option<Box<Rare>> {
+        (!field_path.is_empty() || !host.is_empty()).then(|| {
+            Box::new(Rare {
+                field_path: field_path.into(),
+                host: host.into(),
+            })
+        })
+    }
 }
 
 /// A time an event row says, as nanoseconds since the epoch (years 1678 to 2262), or none: 8
@@ -400,7 +428,6 @@ impl EventRow {
             kind: kind.into(),
             namespace: namespace.into(),
             name: name.into(),
-            field_path: field_path.into(),
             type_: event_type(c("Type")),
             reason: reason.into(),
             message: message.into(),
@@ -408,7 +435,7 @@ impl EventRow {
             first: At::new(ago(anchor, &first_age)),
             last: At::new(ago(anchor, last_age)),
             source: source.into(),
-            host: host.into(),
+            rare: EventRow::rare(field_path, host),
             line,
         })
     }
@@ -434,8 +461,8 @@ impl EventRow {
         if namespaced {
             involved["namespace"] = json!(self.namespace);
         }
-        if !self.field_path.is_empty() {
-            involved["fieldPath"] = json!(self.field_path);
+        if !self.field_path().is_empty() {
+            involved["fieldPath"] = json!(self.field_path());
         }
         json!({
             "apiVersion": "v1", "kind": "Event",
@@ -448,7 +475,7 @@ impl EventRow {
             "firstTimestamp": self.first.get().or(self.last.get()).map(|t| t.to_string()),
             "lastTimestamp": self.last.get().map(|t| t.to_string()),
             // `get events` tables do not show which component spoke.
-            "source": {"component": if self.source.is_empty() { "(source not shown)" } else { self.source.as_str() }, "host": self.host},
+            "source": {"component": if self.source.is_empty() { "(source not shown)" } else { self.source.as_str() }, "host": self.host()},
         })
     }
 }
@@ -595,12 +622,12 @@ impl Collected {
         fn hash(e: &EventRow) -> u64 {
             use std::hash::{Hash, Hasher};
             let mut h = std::collections::hash_map::DefaultHasher::new();
-            (e.key(), &e.reason, &e.message, &e.field_path).hash(&mut h);
+            (e.key(), &e.reason, &e.message, e.field_path()).hash(&mut h);
             h.finish()
         }
         let same = |a: &EventRow, b: &EventRow| {
-            (a.key(), &a.reason, &a.message, &a.field_path)
-                == (b.key(), &b.reason, &b.message, &b.field_path)
+            (a.key(), &a.reason, &a.message, a.field_path())
+                == (b.key(), &b.reason, &b.message, b.field_path())
         };
         let Collected {
             events, event_at, ..

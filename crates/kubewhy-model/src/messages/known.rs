@@ -1550,8 +1550,8 @@ pub const KNOWN: &[Known] = &[
     // Last: what no wording above names.
     k(
         APPS,
-        "a Java program's exception, as its stack trace opens (fully qualified class at line start)",
-        r"^(?:[a-z][a-z0-9_]*\.){2,}[A-Z]\w*(?:Exception|Error): ",
+        "an exception that ends a program: Java's, as its stack trace opens (a fully qualified class at a line's start), and Python's, as its traceback closes",
+        r"^(?:[a-z][a-z0-9_]*\.){2,}[A-Z]\w*(?:Exception|Error): |^[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)*(?:Error|Exception): ",
         AppExitError,
     ),
 ];
@@ -1618,6 +1618,21 @@ mod tests {
         find(t).map(|(e, _)| e.cause)
     }
 
+    /// The last resort (an exception that ends a program) wants the exception's own shape at a
+    /// line's start, not any word ending in Error.
+    #[test]
+    fn an_exception_is_known_by_its_shape_only() {
+        assert_eq!(
+            cause("ModuleNotFoundError: No module named 'torch'"),
+            Some(AppExitError)
+        );
+        assert_eq!(cause("Error: nothing that names a cause"), None);
+        assert_eq!(
+            cause("the job logged a RuntimeError: once, and went on"),
+            None
+        );
+    }
+
     #[test]
     fn every_entry_matches_an_example_and_names_its_cause() {
         let examples: &[(&str, Cause)] = &[
@@ -1632,6 +1647,10 @@ mod tests {
             ),
             (
                 "io.jenkins.tools.pluginmanager.impl.AggregatePluginPrerequisitesNotMetException: Multiple plugin prerequisites not met:",
+                AppExitError,
+            ),
+            (
+                "RuntimeError: Failed to fetch model. The path or model gs://kfserving-examples/models/sklearn/iris-1 does not exist.",
                 AppExitError,
             ),
             (

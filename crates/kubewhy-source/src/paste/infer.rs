@@ -214,7 +214,7 @@ fn pod_state(events: &[&EventRow]) -> PodState {
     };
     for e in sorted {
         let from_path = e
-            .field_path
+            .field_path()
             .split_once('{')
             .map(|(_, c)| c.trim_end_matches('}'));
         let named = CONTAINER_NAME
