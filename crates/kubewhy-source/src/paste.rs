@@ -214,27 +214,6 @@ pub(super) struct Rare {
     host: Str,
 }
 
-impl EventRow {
-    /// `involvedObject.fieldPath` as the row shows it (`spec.containers{web}`), or empty.
-    pub(super) fn field_path(&self) -> &str {
-        self.rare.as_ref().map_or("", |r| r.field_path.as_str())
-    }
-
-    /// The source's host (`kubelet, node-1`), or empty.
-    pub(super) fn host(&self) -> &str {
-        self.rare.as_ref().map_or("", |r| r.host.as_str())
-    }
-
-    pub(super) fn rare(field_path: &str, host: &str) -> Option<Box<Rare>> {
-        (!field_path.is_empty() || !host.is_empty()).then(|| {
-            Box::new(Rare {
-                field_path: field_path.into(),
-                host: host.into(),
-            })
-        })
-    }
-}
-
 /// A time an event row says, as nanoseconds since the epoch (years 1678 to 2262), or none: 8
 /// bytes where `Option<Timestamp>` takes 24, in every event a paste holds until it is read
 /// whole. Ordered as the `Option` is: none before every time.
@@ -349,6 +328,26 @@ fn object_ref(s: &str) -> Option<(String, String)> {
 }
 
 impl EventRow {
+    /// `involvedObject.fieldPath` as the row shows it (`spec.containers{web}`), or empty.
+    pub(super) fn field_path(&self) -> &str {
+        self.rare.as_ref().map_or("", |r| r.field_path.as_str())
+    }
+
+    /// The source's host (`kubelet, node-1`), or empty.
+    pub(super) fn host(&self) -> &str {
+        self.rare.as_ref().map_or("", |r| r.host.as_str())
+    }
+
+    /// What a row says of its field path and host: nothing allocated when it says neither.
+    pub(super) fn rare(field_path: &str, host: &str) -> Option<Box<Rare>> {
+        (!field_path.is_empty() || !host.is_empty()).then(|| {
+            Box::new(Rare {
+                field_path: field_path.into(),
+                host: host.into(),
+            })
+        })
+    }
+
     /// An event from a table's cells: describe's (Type, Reason, Age, From, Message; the old
     /// FirstSeen / LastSeen / Count / SubObjectPath) or `get events`' (LAST SEEN, TYPE, REASON,
     /// OBJECT or KIND + NAME, SUBOBJECT, SOURCE, MESSAGE, FIRST SEEN, COUNT, NAMESPACE).
