@@ -261,6 +261,7 @@ pub(crate) fn from_messages(snap: &Snapshot, findings: &mut Vec<Finding>) {
             .iter()
             .find_map(|m| m.object.clone())
             .or_else(|| only_object(snap, cause))
+            .or_else(|| journal_node(snap, cause, &msgs))
             .unwrap_or_else(|| placeholder(cause));
         let best = msgs
             .iter()
@@ -325,6 +326,30 @@ pub(crate) fn from_messages(snap: &Snapshot, findings: &mut Vec<Finding>) {
     };
     added.sort_by_key(|f| std::cmp::Reverse(f.confidence));
     findings.splice(at..at, added);
+}
+
+/// The node a node's message was logged on, by the host of its journal or syslog line (`Nov 24
+/// 23:43:08 master.lab crio[26766]: …`), when the paste shows a node of that name.
+fn journal_node(
+    snap: &Snapshot,
+    cause: Cause,
+    msgs: &[&kubewhy_model::PastedMessage],
+) -> Option<ObjectKey> {
+    static JOURNAL: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"^[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d (\S+) [\w.-]+\[\d+\]: ")
+            .expect("journal prefix")
+    });
+    if cause.family() != kubewhy_model::Family::Node {
+        return None;
+    }
+    msgs.iter().find_map(|m| {
+        let host = JOURNAL.captures(&m.quote)?.get(1)?.as_str();
+        snap.node(host).map(|n| ObjectKey {
+            kind: "Node".into(),
+            name: n.metadata.name.clone(),
+            ..Default::default()
+        })
+    })
 }
 
 /// The one object of the cause's kind the snapshot holds, if there is exactly one.

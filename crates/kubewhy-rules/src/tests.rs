@@ -864,6 +864,9 @@ fn why_no_node_is_ready_comes_before_the_pods_that_wait() {
             .quote
             .contains("Error validating CNI config file")
     );
+    // The runtime's journal line names its host, one of the pasted nodes.
+    assert_eq!(d.findings[0].objects[0].kind, "Node");
+    assert_eq!(d.findings[0].objects[0].name, "master.lab");
 }
 
 #[test]
