@@ -1551,7 +1551,7 @@ pub const KNOWN: &[Known] = &[
     k(
         APPS,
         "an exception that ends a program: Java's, as its stack trace opens (a fully qualified class at a line's start), and Python's, as its traceback closes",
-        r"^(?:[a-z][a-z0-9_]*\.){2,}[A-Z]\w*(?:Exception|Error): |^[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)*(?:Error|Exception): ",
+        r#"^["']?(?:[a-z][a-z0-9_]*\.){2,}[A-Z]\w*(?:Exception|Error): |^["']?[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)*(?:Error|Exception): "#,
         AppExitError,
     ),
 ];
@@ -1624,6 +1624,11 @@ mod tests {
     fn an_exception_is_known_by_its_shape_only() {
         assert_eq!(
             cause("ModuleNotFoundError: No module named 'torch'"),
+            Some(AppExitError)
+        );
+        // Quoted as people quote one line of a log.
+        assert_eq!(
+            cause(r#""RuntimeError: Failed to fetch model.""#),
             Some(AppExitError)
         );
         assert_eq!(cause("Error: nothing that names a cause"), None);
