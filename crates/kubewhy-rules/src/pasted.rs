@@ -187,32 +187,41 @@ pub(crate) fn from_messages(snap: &Snapshot, findings: &mut Vec<Finding>) {
     // A probe's failure that does not say which probe it is (an application's own `Failed
     // probe` line), in a paste whose pods keep restarting, is the probe that restarts them:
     // liveness (or startup), never readiness, which restarts nothing.
-    let restarting = snap.pods.iter().any(|p| {
-        p.status
-            .container_statuses
-            .iter()
-            .chain(&p.status.init_container_statuses)
-            .any(|c| {
-                c.restart_count > 0
-                    || c.state
-                        .waiting
-                        .as_ref()
-                        .is_some_and(|w| w.reason == "CrashLoopBackOff")
-            })
-    });
-    let cause_of = |m: &kubewhy_model::PastedMessage| {
-        if m.cause == Cause::ReadinessProbeFailing
-            && restarting
-            && !m.quote.to_ascii_lowercase().contains("readiness")
-        {
-            Cause::LivenessProbeFailing
-        } else {
-            m.cause
-        }
+    let restarting = || {
+        snap.pods.iter().any(|p| {
+            p.status
+                .container_statuses
+                .iter()
+                .chain(&p.status.init_container_statuses)
+                .any(|c| {
+                    c.restart_count > 0
+                        || c.state
+                            .waiting
+                            .as_ref()
+                            .is_some_and(|w| w.reason == "CrashLoopBackOff")
+                })
+        })
     };
-    for m in &snap.pasted_messages {
-        if !causes.contains(&cause_of(m)) {
-            causes.push(cause_of(m));
+    let unsaid_probe = |m: &kubewhy_model::PastedMessage| {
+        m.cause == Cause::ReadinessProbeFailing
+            && !m.quote.to_ascii_lowercase().contains("readiness")
+    };
+    let restarts = snap.pasted_messages.iter().any(unsaid_probe) && restarting();
+    // Each message's cause, once: `message_causes[i]` is `snap.pasted_messages[i]`'s.
+    let message_causes: Vec<Cause> = snap
+        .pasted_messages
+        .iter()
+        .map(|m| {
+            if restarts && unsaid_probe(m) {
+                Cause::LivenessProbeFailing
+            } else {
+                m.cause
+            }
+        })
+        .collect();
+    for &c in &message_causes {
+        if !causes.contains(&c) {
+            causes.push(c);
         }
     }
     // A namespace's content remains because of its finalizers when its conditions say both
@@ -255,7 +264,9 @@ pub(crate) fn from_messages(snap: &Snapshot, findings: &mut Vec<Finding>) {
         let msgs: Vec<&kubewhy_model::PastedMessage> = snap
             .pasted_messages
             .iter()
-            .filter(|m| cause_of(m) == cause)
+            .zip(&message_causes)
+            .filter(|(_, c)| **c == cause)
+            .map(|(m, _)| m)
             .collect();
         let object = msgs
             .iter()

@@ -67,6 +67,7 @@ impl Check for Readiness {
                     })
                 };
                 let probe_event = unhealthy(&["Readiness probe failed", "Readiness probe errored"]);
+                let wl = info.workload_ref(ctx.snap);
                 let live_event = unhealthy(&["Liveness probe failed"]);
                 // Restarted already: the crash check reads the kills (`killed_by_probe`).
                 if live_event.is_some() && cs.restart_count > 0 {
@@ -79,12 +80,11 @@ impl Check for Readiness {
                         format!("Container \"{}\" fails its liveness probe as well as its readiness probe: the kubelet restarts it", cs.name),
                     )
                     .object(info.key.clone())
-                    .group(format!("{}/{}", info.workload_ref(ctx.snap), cs.name))
+                    .group(format!("{wl}/{}", cs.name))
                     .event(Some(&info.key), live);
                     if let Some(e) = probe_event {
                         f = f.event(Some(&info.key), e);
                     }
-                    let wl = info.workload_ref(ctx.snap);
                     f = f
                         .explain("Both probes fail: the application does not answer at all, which a readiness probe alone would only keep out of its Services. Once the liveness probe fails failureThreshold times in a row, the kubelet kills the container and starts it again, and a slow start becomes a loop of restarts (CrashLoopBackOff).")
                         .step("Read the probes' failures and the restarts", Some(info.describe_cmd()), RiskLevel::None, "")
@@ -102,7 +102,7 @@ impl Check for Readiness {
                     format!("Container \"{}\" runs but its readiness probe fails, so the pod is never Ready", cs.name),
                 )
                 .object(info.key.clone())
-                .group(format!("{}/{}", info.workload_ref(ctx.snap), cs.name))
+                .group(format!("{wl}/{}", cs.name))
                 .evidence(
                     EvidenceKind::Field,
                     Some(&info.key),
@@ -114,7 +114,6 @@ impl Check for Readiness {
                 } else {
                     f = f.confidence(Confidence::Medium);
                 }
-                let wl = info.workload_ref(ctx.snap);
                 f = f
                     .explain(format!(
                         "The container has been running for {since} with a readiness probe that does not pass{}. A failing readiness probe does not restart the container: it keeps the pod out of its Services' endpoints and stalls rollouts that wait for Ready pods. Either the application is not serving where the probe looks (port, path, a dependency it checks), or the probe is stricter than the application can meet.",
