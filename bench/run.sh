@@ -24,8 +24,10 @@ SEED=${SEED:-1}
 RUNS=${RUNS:-3}
 DATA=${DATA:-target/bench-data}
 cargo build --release --quiet -p kubewhy -p kubewhy-bench
-BIN=target/release/kubewhy
-GEN=target/release/kubewhy-bench
+# Where cargo put them: CI builds for an explicit target (CARGO_BUILD_TARGET, its static build).
+OUTDIR=${CARGO_TARGET_DIR:-target}/${CARGO_BUILD_TARGET:+$CARGO_BUILD_TARGET/}release
+BIN=$OUTDIR/kubewhy
+GEN=$OUTDIR/kubewhy-bench
 mkdir -p "$DATA"
 RESULTS=$(mktemp)
 trap 'rm -f "$RESULTS"' EXIT

@@ -742,6 +742,15 @@ spec:
 ";
 
 /// Runs kubewhy (its JSON output on stdout) and returns the document and its stderr.
+/// Runs one phase of the suite and says how long it took: CI's budget is 90 minutes and this
+/// suite is the largest part of it, so its log shows where the time goes.
+fn timed<T>(phase: &str, f: impl FnOnce() -> T) -> T {
+    let t = Instant::now();
+    let out = f();
+    eprintln!("e2e: {phase} took {} s", t.elapsed().as_secs());
+    out
+}
+
 fn kubewhy_json(args: &[&str], stdin: Option<&str>) -> Result<(Value, String), String> {
     let mut cmd = Bin::cargo_bin("kubewhy").unwrap();
     cmd.args(args);
@@ -951,50 +960,66 @@ fn real_cluster_scenarios() {
     });
     let mut all_ns: Vec<&str> = scenarios.iter().map(|(_, ns)| ns.as_str()).collect();
     all_ns.push("e2e-healthy");
-    let result = converge(&c, &scenarios, &all_ns);
+    let result = timed("converge", || converge(&c, &scenarios, &all_ns));
 
     // `kubewhy pod` on the live cluster fetches the crashed container's previous log itself.
     let pod_logs = if result.is_ok() && selected("crash") {
-        Some(pod_command_quotes_previous_log(&c))
+        Some(timed("pod_command_quotes_previous_log", || {
+            pod_command_quotes_previous_log(&c)
+        }))
     } else {
         None
     };
 
     // Support bundles of both layouts, diagnosed straight from the archive.
-    let bundles =
-        (result.is_ok() && selected("bundles")).then(|| bundle_phase(&c, &scenarios, &all_ns));
+    let bundles = (result.is_ok() && selected("bundles"))
+        .then(|| timed("bundle_phase", || bundle_phase(&c, &scenarios, &all_ns)));
     // The binary as a kubectl plugin.
-    let plugin = (result.is_ok() && selected("crash")).then(|| plugin_check(&c));
+    let plugin =
+        (result.is_ok() && selected("crash")).then(|| timed("plugin_check", || plugin_check(&c)));
     // The live examples of --help and the README, as written.
-    let examples = (result.is_ok() && selected("crash")).then(|| live_examples(&c));
+    let examples =
+        (result.is_ok() && selected("crash")).then(|| timed("live_examples", || live_examples(&c)));
     // Every command the scan suggests for the scenarios: read-only ones run, others dry-run.
     let suggested = result
         .as_ref()
         .ok()
         .filter(|_| selected("suggested"))
-        .map(|(_, live)| suggested_commands_run(&c, live, &all_ns));
+        .map(|(_, live)| {
+            timed("suggested_commands_run", || {
+                suggested_commands_run(&c, live, &all_ns)
+            })
+        });
     // Watch mode agrees with the live scan, then sees a pod break and be fixed.
     let watched = match (&result, served.as_mut()) {
-        (Ok(_), Some(w)) => Some(watch_phase(&c, w, &all_ns)),
+        (Ok(_), Some(w)) => Some(timed("watch_phase", || watch_phase(&c, w, &all_ns))),
         _ => None,
     };
     // At scale, in workloads; the page in a real browser; a scale-down and a rollout.
     let scaled = match (&result, served.as_mut()) {
-        (Ok(_), Some(w)) if selected("scale") => Some(scale_phase(&c, w, recorder.as_mut())),
+        (Ok(_), Some(w)) if selected("scale") => Some(timed("scale_phase", || {
+            scale_phase(&c, w, recorder.as_mut())
+        })),
         _ => None,
     };
     drop(served);
     // A user who may read only their namespace's pods.
-    let privileged = (result.is_ok() && selected("privilege")).then(|| privilege_phase(&c));
+    let privileged = (result.is_ok() && selected("privilege"))
+        .then(|| timed("privilege_phase", || privilege_phase(&c)));
     // Credentials rejected, scope and honest health, back-off; the plugin; absence stated.
-    let credentials = (result.is_ok() && selected("credentials")).then(|| credentials_phase(&c));
+    let credentials = (result.is_ok() && selected("credentials"))
+        .then(|| timed("credentials_phase", || credentials_phase(&c)));
     // Several clusters in one scan: the real one, rejected credentials, a server that is not there.
-    let fleet = (result.is_ok() && selected("fleet")).then(|| fleet_phase(&c, &scenarios));
+    let fleet = (result.is_ok() && selected("fleet"))
+        .then(|| timed("fleet_phase", || fleet_phase(&c, &scenarios)));
     // No Secret or ConfigMap value in what the API server sends a scan.
-    let planted = (result.is_ok() && selected("secrets")).then(|| planted_values_phase(&c));
+    let planted = (result.is_ok() && selected("secrets"))
+        .then(|| timed("planted_values_phase", || planted_values_phase(&c)));
     // The manifests of deploy/, installed for real with the image deploy/image.sh built.
     let deployed = match (&result, std::env::var("KUBEWHY_E2E_IMAGE")) {
-        (Ok(_), Ok(image)) if selected("deploy") => Some(deploy_phase(&c, &image)),
+        (Ok(_), Ok(image)) if selected("deploy") => {
+            Some(timed("deploy_phase", || deploy_phase(&c, &image)))
+        }
         (Ok(_), Err(_)) if selected("deploy") => {
             eprintln!(
                 "e2e: deploy phase skipped (set KUBEWHY_E2E_IMAGE to the image deploy/image.sh built, e.g. oci:target/oci:0.1.0)"
@@ -1012,50 +1037,54 @@ fn real_cluster_scenarios() {
     }
     // Phase 1b: a preemption and an eviction through the Eviction API.
     let removal = if result.is_ok() && selected("removal") {
-        Some(removal_phase(&c, recorder.as_mut()))
+        Some(timed("removal_phase", || {
+            removal_phase(&c, recorder.as_mut())
+        }))
     } else {
         None
     };
     // Phase 1c: fake control-plane nodes beside a full one.
     let aside = if result.is_ok() && selected("aside") {
-        Some(aside_phase(&c))
+        Some(timed("aside_phase", || aside_phase(&c)))
     } else {
         None
     };
     let taint = if result.is_ok() && selected("taint") {
-        Some(taint_phase(&c))
+        Some(timed("taint_phase", || taint_phase(&c)))
     } else {
         None
     };
     // Phase 2b: a drain a PodDisruptionBudget never lets finish (the node is cordoned meanwhile).
     let drain = if result.is_ok() && selected("drain") {
-        Some(drain_phase(&c))
+        Some(timed("drain_phase", || drain_phase(&c)))
     } else {
         None
     };
 
     // Phase 3: `kubewhy fix` repairs what phase 1 left stuck (and refuses a stale plan).
     let fixes = if result.is_ok() && selected("fix") {
-        Some(fix_phase(&c))
+        Some(timed("fix_phase", || fix_phase(&c)))
     } else {
         None
     };
     // Phase 4: an unavailable APIService blocks every namespace deletion (alone: it would block
     // the others' cleanup).
     let apisvc = if result.is_ok() && selected("apisvc") {
-        Some(apiservice_phase(&c))
+        Some(timed("apiservice_phase", || apiservice_phase(&c)))
     } else {
         None
     };
     // Phase 4b: a pod held Terminating by a busy mount, explained from `kubewhy node-collect`'s
     // bundle (the cluster runs on this machine: the node is here).
     let nodelogs = match (&result, realcluster_dir()) {
-        (Ok(_), Some(_)) if selected("nodelogs") => Some(nodelogs_phase(&c)),
+        (Ok(_), Some(_)) if selected("nodelogs") => {
+            Some(timed("nodelogs_phase", || nodelogs_phase(&c)))
+        }
         _ => None,
     };
     // Phase 5, last: the node goes away (stopped kubelet, then a deleted Node object).
     let node = match (&result, realcluster_dir()) {
-        (Ok(_), Some(rc)) if selected("node") => Some(node_phase(&c, &rc)),
+        (Ok(_), Some(rc)) if selected("node") => Some(timed("node_phase", || node_phase(&c, &rc))),
         (Ok(_), None) if selected("node") => {
             eprintln!(
                 "e2e: node phase skipped (set KUBEWHY_E2E_REALCLUSTER to ../shared/realcluster: it stops and restarts the kubelet)"
@@ -1068,7 +1097,9 @@ fn real_cluster_scenarios() {
     // Phase 6: pods removed for real, each for its own reason; `kubewhy gone` names it from the
     // flight recorder and from the audit log (the node phase's orphan included).
     let gone = match (&result, recorder.as_mut()) {
-        (Ok(_), Some(rec)) => Some(gone_phase(&c, rec, matches!(node, Some(Ok(()))))),
+        (Ok(_), Some(rec)) => Some(timed("gone_phase", || {
+            gone_phase(&c, rec, matches!(node, Some(Ok(()))))
+        })),
         _ => None,
     };
     drop(recorder);
