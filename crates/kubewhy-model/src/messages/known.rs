@@ -90,6 +90,12 @@ pub const KNOWN: &[Known] = &[
         PodCreationRejected,
     ),
     k(
+        ADMISSION,
+        "plugin/pkg/admission/resourcequota (a limited resource, such as a PriorityClass GKE reserves, that no quota in the namespace covers)",
+        r"insufficient quota to match these scopes: ",
+        PodCreationRejected,
+    ),
+    k(
         KUBELET,
         "pkg/kubelet/kuberuntime/kuberuntime_sandbox.go (the sandbox cannot be created: whatever the runtime says after)",
         r"CreatePodSandbox for pod [^\n]* failed: ",
@@ -475,7 +481,7 @@ pub const KNOWN: &[Known] = &[
     k(
         CSI,
         "NFS / EFS / SMB mount helpers",
-        r"mount\.nfs4?: (?:access denied by server|Connection timed out)|mount error\(\d+\)|Failed to resolve \S+ - check that your file system ID is correct",
+        r"mount\.nfs4?: (?:access denied by server|Connection timed out)|mount error\(\d+\)|Failed to resolve \S+ - check that your file system ID is correct|you might need a /sbin/mount\.<type> helper program",
         VolumeMountFailed,
     ),
     k(
@@ -617,7 +623,7 @@ pub const KNOWN: &[Known] = &[
     k(
         ADMISSION,
         "plugin/pkg/admission/security/podsecurity (Pod Security admission, 1.23+) and PodSecurityPolicy (≤1.24)",
-        r#"(?:violates|would violate) PodSecurity "|is forbidden: unable to validate against any pod security policy|PodSecurityPolicy: unable to admit pod|Host port \d+ is not allowed to be used\. Allowed ports"#,
+        r#"(?:violates|would violate) PodSecurity \\?"|is forbidden: unable to validate against any pod security policy|PodSecurityPolicy: unable to admit pod|Host port \d+ is not allowed to be used\. Allowed ports"#,
         PodCreationRejected,
     ),
     k(
@@ -763,6 +769,12 @@ pub const KNOWN: &[Known] = &[
         EVICTORS,
         "Karpenter provisioner",
         r"no instance type (?:satisfied resources|which had enough resources)",
+        InsufficientResources,
+    ),
+    k(
+        EVICTORS,
+        "Karpenter provisioner (the NodePool's spec.limits reached: no node may be added)",
+        r"all available instance types exceed limits for nodepool",
         InsufficientResources,
     ),
     k(
@@ -1399,6 +1411,18 @@ pub const KNOWN: &[Known] = &[
     ),
     k(
         APPS,
+        "controller-runtime pkg/internal/controller and pkg/source (a watch that cannot start: its CRD not installed, or list/watch not granted; the manager exits)",
+        r"if kind is a CRD, it should be installed before calling Start|failed to wait for [\w-]+ caches to sync|timed out waiting for cache to be synced",
+        AppExitError,
+    ),
+    k(
+        APPS,
+        "Grafana Loki's storage configuration (pkg/storage/bucket)",
+        r"at least one bucket name must be specified",
+        AppExitError,
+    ),
+    k(
+        APPS,
         "kubernetes-sigs/metrics-server pkg/server (its readiness check, with nothing scraped)",
         r#""Failed probe" probe="metric-storage-ready"|Failed to scrape node[^\n]{0,200}doesn't contain any IP SANs"#,
         ReadinessProbeFailing,
@@ -1641,6 +1665,31 @@ mod tests {
     #[test]
     fn every_entry_matches_an_example_and_names_its_cause() {
         let examples: &[(&str, Cause)] = &[
+            (
+                "globalmount: bad option; for several filesystems (e.g. nfs, cifs) you might need a /sbin/mount.<type> helper program.",
+                VolumeMountFailed,
+            ),
+            (
+                "insufficient quota to match these scopes: [{PriorityClass In [system-node-critical system-cluster-critical]}]",
+                PodCreationRejected,
+            ),
+            (
+                r#"Message: "pods \"nfd-worker-c42c\" is forbidden: violates PodSecurity \"restricted:latest\": restricted volume types","#,
+                PodCreationRejected,
+            ),
+            (
+                "FailedScheduling: all available instance types exceed limits for nodepool (NodePool=default);",
+                InsufficientResources,
+            ),
+            (
+                r#"1.6475935455924516e+09 ERROR controller-runtime.source if kind is a CRD, it should be installed before calling Start{"kind": "ApplicationSet.argoproj.io"}"#,
+                AppExitError,
+            ),
+            (
+                r#""failed to wait for cluster caches to sync kind source: *v1.EndpointSlice: timed out waiting for cache to be synced""#,
+                AppExitError,
+            ),
+            ("loki-backend-2 loki at least one bucket name must be specified", AppExitError),
             ("make: *** [Makefile:89: modules] Error 2", AppExitError),
             (
                 "Cookie file /var/lib/rabbitmq/.erlang.cookie must be accessible by owner only",

@@ -276,7 +276,10 @@ pub(super) fn headerless(row: &str) -> Option<Vec<(String, usize)>> {
     {
         let ns = r == 2;
         let rest = &w[r..];
-        let ok = w[..r].iter().all(|(_, t)| name(t))
+        // `kubectl get all` names its rows `pod/NAME`.
+        let ok = w[..r]
+            .iter()
+            .all(|(_, t)| name(t.strip_prefix("pod/").unwrap_or(t)))
             && rest.len() >= 4
             && pod_status(rest[1].1)
             && rest[2]
@@ -387,6 +390,12 @@ mod headerless_tests {
                 "STATUS"
             ),
             "Init:0/1"
+        );
+        let c = names("pod/router-548c89975c-dpml5   0/1   CreateContainerConfigError   0   14m")
+            .unwrap();
+        assert_eq!(
+            (get(&c, "NAME"), get(&c, "STATUS")),
+            ("pod/router-548c89975c-dpml5", "CreateContainerConfigError")
         );
         let c = names("docker02   NotReady   controlplane,etcd,worker   421d   v1.17.4").unwrap();
         assert_eq!(
