@@ -200,6 +200,13 @@ fn config_errors(ctx: &Ctx, info: &PodInfo, found: &mut Vec<Finding>) {
         });
         let (cause, name, key) = match missing_reference(message) {
             Some(m) => m,
+            // The kubelet cannot make a subPath inside the volume (`failed to create subPath
+            // directory for volumeMount …`): the volume, not the container's configuration.
+            None if kubewhy_model::messages::known::find(message)
+                .is_some_and(|(e, _)| e.cause == Cause::VolumeMountFailed) =>
+            {
+                (Cause::VolumeMountFailed, String::new(), None)
+            }
             None => (Cause::ConfigError, String::new(), None),
         };
         let mut f = base(ctx, info, cause, &name, key.as_deref()).evidence(

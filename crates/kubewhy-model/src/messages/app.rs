@@ -51,7 +51,7 @@ pub static DNS: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 pub static REFUSED: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)connection refused|ECONNREFUSED"));
-pub static IN_USE: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)address already in use|EADDRINUSE"));
+pub static IN_USE: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)address (?:already )?in use|EADDRINUSE"));
 pub static NOT_EMPTY: LazyLock<Regex> =
     LazyLock::new(|| re(r"(?i)exists but is not empty|lost\+found|data directory has files in it"));
 /// The application may not use a path: denied (EACCES), not permitted (EPERM: `chown`,
@@ -83,7 +83,7 @@ pub static EXEC_FORMAT: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)exec format 
 /// A command the image does not have.
 pub static NOT_IN_PATH: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"executable file not found in \$PATH|exec: "[^"]+": stat [^:]+: no such file or directory"#,
+        r#"executable file not found in \$PATH|exec: "[^"]+": stat [^:]+: no such file or directory|\bsh: \d+: /\S+: not found"#,
     )
 });
 

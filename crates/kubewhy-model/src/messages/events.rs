@@ -73,6 +73,9 @@ pub const EVENT_MESSAGES: &[EventMessage] = &[
     m(r"Failed to pull image ", "Failed", "Pod"),
     m(r"Error: image \S+ not found", "Failed", "Pod"),
     m(r"Back-off pulling image ", "BackOff", "Pod"),
+    // The Jenkins Kubernetes plugin's agent log: `Container [jnlp] waiting [ErrImagePull] <the
+    // runtime's error>`.
+    m(r"waiting \[(?:ErrImagePull|ImagePullBackOff)\] ", "Failed", "Pod"),
     m(
         r"(?:Error: |is waiting to start: |Waiting: )(?:ErrImagePull|ImagePullBackOff|ErrImageNeverPull|InvalidImageName)",
         "Failed",

@@ -65,6 +65,17 @@ pub fn classify_pull_error(text: &str) -> Option<(Cause, Confidence)> {
         "short read",
     ]) {
         (Cause::ImageCorrupt, Medium)
+    } else if (l.contains("docker.io/library/") || l.contains("/v2/library/"))
+        && has(&[
+            "pull access denied",
+            "repository does not exist or may require",
+            "requested access to the resource is denied",
+            "insufficient_scope",
+        ])
+    {
+        // Docker Hub's official images (`library/`) are all public: a denial there is a
+        // repository that does not exist, most often a short name that is no official image.
+        (Cause::ImageNotFound, Medium)
     } else if has(&[
         "pull access denied",
         "repository does not exist or may require",
@@ -131,4 +142,29 @@ pub fn classify_pull_error(text: &str) -> Option<(Cause, Confidence)> {
         return None;
     };
     Some(c)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Docker Hub's official images are public: a denial for one is a name that is no image
+    /// (tests/fixtures/wild 1769, the Jenkins Kubernetes plugin's short name); elsewhere the
+    /// same denial stays a matter of credentials.
+    #[test]
+    fn a_denied_official_image_does_not_exist() {
+        let c = |t: &str| classify_pull_error(t).map(|c| c.0);
+        assert_eq!(
+            c("initializing source docker://jenkins-agent-base:latest: reading manifest latest in docker.io/library/jenkins-agent-base: requested access to the resource is denied"),
+            Some(Cause::ImageNotFound)
+        );
+        assert_eq!(
+            c("reading manifest 1 in quay.io/acme/app: requested access to the resource is denied"),
+            Some(Cause::ImagePullAuth)
+        );
+        assert_eq!(
+            c("failed to resolve reference \"docker.io/library/nginx:1\": pull access denied, repository does not exist or may require authorization"),
+            Some(Cause::ImageNotFound)
+        );
+    }
 }

@@ -97,6 +97,24 @@ pub const KNOWN: &[Known] = &[
     ),
     k(
         KUBELET,
+        "pkg/kubelet/kubelet_pods.go makeMounts (a subPath the kubelet cannot create or prepare inside its volume: CreateContainerConfigError)",
+        r"failed to (?:create subPath directory|prepare subPath) for volumeMount",
+        VolumeMountFailed,
+    ),
+    k(
+        ADMISSION,
+        "the API server's validation of an init container's field that only a sidecar (restartPolicy: Always, 1.28+) may set",
+        r"spec\.initContainers\[\d+\]\.\w+: Forbidden: may not be set for init",
+        PodCreationRejected,
+    ),
+    k(
+        ADMISSION,
+        "the API server's validation of a pod's spec, quoted by the controller that made it (ARC's runners, an operator)",
+        r#"Pods? \\?"[^"\\]+\\?" is invalid: \[?spec\.(?:initContainers|containers|ephemeralContainers|volumes)\[\d+\]"#,
+        PodCreationRejected,
+    ),
+    k(
+        KUBELET,
         "pkg/kubelet/kuberuntime/kuberuntime_sandbox.go (the sandbox cannot be created: whatever the runtime says after)",
         r"CreatePodSandbox for pod [^\n]* failed: ",
         SandboxCreationFailed,
@@ -769,6 +787,12 @@ pub const KNOWN: &[Known] = &[
         EVICTORS,
         "Karpenter provisioner",
         r"no instance type (?:satisfied resources|which had enough resources)",
+        InsufficientResources,
+    ),
+    k(
+        EVICTORS,
+        "cluster-autoscaler on GKE (FailedScaleUp: the project's Compute Engine quota)",
+        r"Node scale up in zones [^\n]{0,200} failed: GCE quota exceeded",
         InsufficientResources,
     ),
     k(
@@ -1567,6 +1591,54 @@ pub const KNOWN: &[Known] = &[
     ),
     k(
         APPS,
+        "iptables in a mesh's init container (istio-init, linkerd's proxy-init): the node's kernel lacks the table's module (EKS AL2023 without iptable_nat)",
+        r"unable to initialize table '(?:nat|mangle|filter|raw)'",
+        AppExitError,
+    ),
+    k(
+        APPS,
+        "AWS SDKs' credential chain (no IAM role on the instance, no IRSA or Pod Identity token: the program cannot call AWS and exits)",
+        r"no EC2 IMDS role found|failed to refresh cached credentials|NoCredentialProviders: no valid providers in chain",
+        AppExitError,
+    ),
+    k(
+        CNI,
+        "aws/amazon-vpc-cni-k8s ipamd (its role lacks an EC2 permission: aws-node exits, the node gets no pod network)",
+        r"MissingIAMPermissions|Unauthorized operation: failed to call ec2:\w+ due to missing permissions",
+        AppExitError,
+    ),
+    k(
+        APPS,
+        "NVIDIA GPU operator's validators (the driver's libraries not where the toolkit looks)",
+        r"NVIDIA-SMI couldn't find libnvidia-ml\.so|error validating toolkit installation",
+        AppExitError,
+    ),
+    k(
+        APPS,
+        "Apache Kafka's broker at start (a volume kept from another cluster: meta.properties names its old cluster id)",
+        r"doesn't match stored clusterid|InconsistentClusterIdException",
+        AppExitError,
+    ),
+    k(
+        APPS,
+        "Yelp/dumb-init (an image's init exec'ing the program: the kernel refused, e.g. file capabilities under a restricted SCC)",
+        r"\[dumb-init\] \S+: (?:Operation not permitted|Permission denied)",
+        AppExitError,
+    ),
+    k(
+        APPS,
+        "Yelp/dumb-init (the program it should exec is not in the image)",
+        r"\[dumb-init\] \S+: No such file or directory",
+        CommandNotFound,
+    ),
+    k(
+        RUNC,
+        "a shell reporting its child killed by SIGKILL (`bash: line 8: 11 Killed …`): in a container, the kernel's OOM killer at the memory limit",
+        r"sh: line \d+: +\d+ Killed +\S",
+        OomKilled,
+    ),
+    k(
+        APPS,
         "AWS SDKs (instance metadata, IMDS)",
         r"EC2MetadataError|failed to make EC2Metadata request|failed to (?:fetch|get) \S+ from (?:instance|EC2) metadata|169\.254\.169\.254[^\n]{0,80}(?:timeout|refused|401|no route)",
         DependencyUnreachable,
@@ -1665,6 +1737,45 @@ mod tests {
     #[test]
     fn every_entry_matches_an_example_and_names_its_cause() {
         let examples: &[(&str, Cause)] = &[
+            (
+                r#"{"level":"error","msg":"Command error: xtables parameter problem: iptables-restore: unable to initialize table 'nat'\nError occurred at line: 1"}"#,
+                AppExitError,
+            ),
+            (
+                "Node scale up in zones us-central1-c associated with this pod failed: GCE quota exceeded. Pod is at risk of not being scheduled.",
+                InsufficientResources,
+            ),
+            (
+                "    spec.initContainers[1].startupProbe: Forbidden: may not be set for init",
+                PodCreationRejected,
+            ),
+            ("get identity: get credentials: failed to refresh cached credentials, no EC2 IMDS role found", AppExitError),
+            (
+                "Warning  MissingIAMPermissions  Unauthorized operation: failed to call ec2:DescribeSubnets due to missing permissions.",
+                AppExitError,
+            ),
+            (
+                "NVIDIA-SMI couldn't find libnvidia-ml.so library in your system. Please make sure that the NVIDIA Display Driver is properly installed",
+                AppExitError,
+            ),
+            (
+                r#"The Cluster ID 4a...... doesn't match stored clusterid Some(Qgt.....) in meta.properties."#,
+                AppExitError,
+            ),
+            ("[dumb-init] /usr/local/bin/consul-dataplane: Operation not permitted", AppExitError),
+            ("[dumb-init] /app/run.sh: No such file or directory", CommandNotFound),
+            (
+                "/bin/bash: line 8: 11 Killed kubectl get release --all-namespaces",
+                OomKilled,
+            ),
+            (
+                r#"message: "failed to create subPath directory for volumeMount \"ws-dmnjx\" of container \"step-checkout\"""#,
+                VolumeMountFailed,
+            ),
+            (
+                r#"{"error": "Pod \"arc-runners-9r4dj-runner-zvlq4\" is invalid: [spec.initContainers[0].volumeMounts[1].name: Not found: \"dind-sock\"]"}"#,
+                PodCreationRejected,
+            ),
             (
                 "globalmount: bad option; for several filesystems (e.g. nfs, cifs) you might need a /sbin/mount.<type> helper program.",
                 VolumeMountFailed,

@@ -250,6 +250,8 @@ pub fn event_cause(reason: &str, msg: &str) -> Option<(Cause, Confidence)> {
                 return Some((Cause::ImageNameInvalid, High));
             }
             if msg.starts_with("Failed to pull image")
+                || msg.starts_with("waiting [ErrImagePull] ")
+                || msg.starts_with("waiting [ImagePullBackOff] ")
                 || msg.starts_with("Error: image ")
                 || msg.contains("pull access denied")
                 || msg.starts_with("Error response from daemon")
