@@ -300,7 +300,20 @@ pub(crate) fn from_messages(snap: &Snapshot, findings: &mut Vec<Finding>) {
         }
         let named = !object.name.starts_with('(');
         let n = msgs.iter().map(|m| m.same).max().unwrap_or(1);
-        f = f.explain(format!(
+        let unknown_words = msgs
+            .iter()
+            .all(|m| m.speaker == kubewhy_model::messages::ERROR_LINE);
+        f = if unknown_words {
+            f.explain(format!(
+                "The paste holds an application's error-level line in words kubewhy's catalogue does not know, and no other failure: most often the program stopped on what it says (its configuration, a permission, a dependency, a missing CRD). Low confidence: the line is the evidence. {}",
+                if named {
+                    "The paste does not show the object's whole state, so the steps start with the command that does."
+                } else {
+                    "The paste does not say which object it is about; the first step shows the candidates."
+                }
+            ))
+        } else {
+            f.explain(format!(
             "{n} known failure message{} in the paste mean{} {}: kubewhy's message catalogue ties this wording to `{}`. {}",
             if n == 1 { "" } else { "s" },
             if n == 1 { "s" } else { "" },
@@ -311,7 +324,8 @@ pub(crate) fn from_messages(snap: &Snapshot, findings: &mut Vec<Finding>) {
             } else {
                 "The paste does not say which object it is about; the first step shows the candidates."
             }
-        ));
+        ))
+        };
         f = f.step(
             "Show kubewhy the object the message is about",
             Some(settle_for(&object)),

@@ -51,7 +51,8 @@ pub static DNS: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 pub static REFUSED: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)connection refused|ECONNREFUSED"));
-pub static IN_USE: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)address (?:already )?in use|EADDRINUSE"));
+pub static IN_USE: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i)address (?:already )?in use|EADDRINUSE"));
 pub static NOT_EMPTY: LazyLock<Regex> =
     LazyLock::new(|| re(r"(?i)exists but is not empty|lost\+found|data directory has files in it"));
 /// The application may not use a path: denied (EACCES), not permitted (EPERM: `chown`,

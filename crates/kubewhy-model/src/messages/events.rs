@@ -75,7 +75,11 @@ pub const EVENT_MESSAGES: &[EventMessage] = &[
     m(r"Back-off pulling image ", "BackOff", "Pod"),
     // The Jenkins Kubernetes plugin's agent log: `Container [jnlp] waiting [ErrImagePull] <the
     // runtime's error>`.
-    m(r"waiting \[(?:ErrImagePull|ImagePullBackOff)\] ", "Failed", "Pod"),
+    m(
+        r"waiting \[(?:ErrImagePull|ImagePullBackOff)\] ",
+        "Failed",
+        "Pod",
+    ),
     m(
         r"(?:Error: |is waiting to start: |Waiting: )(?:ErrImagePull|ImagePullBackOff|ErrImageNeverPull|InvalidImageName)",
         "Failed",

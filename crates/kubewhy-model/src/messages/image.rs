@@ -155,7 +155,9 @@ mod tests {
     fn a_denied_official_image_does_not_exist() {
         let c = |t: &str| classify_pull_error(t).map(|c| c.0);
         assert_eq!(
-            c("initializing source docker://jenkins-agent-base:latest: reading manifest latest in docker.io/library/jenkins-agent-base: requested access to the resource is denied"),
+            c(
+                "initializing source docker://jenkins-agent-base:latest: reading manifest latest in docker.io/library/jenkins-agent-base: requested access to the resource is denied"
+            ),
             Some(Cause::ImageNotFound)
         );
         assert_eq!(
@@ -163,7 +165,9 @@ mod tests {
             Some(Cause::ImagePullAuth)
         );
         assert_eq!(
-            c("failed to resolve reference \"docker.io/library/nginx:1\": pull access denied, repository does not exist or may require authorization"),
+            c(
+                "failed to resolve reference \"docker.io/library/nginx:1\": pull access denied, repository does not exist or may require authorization"
+            ),
             Some(Cause::ImageNotFound)
         );
     }

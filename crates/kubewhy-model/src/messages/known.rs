@@ -1749,7 +1749,10 @@ mod tests {
                 "    spec.initContainers[1].startupProbe: Forbidden: may not be set for init",
                 PodCreationRejected,
             ),
-            ("get identity: get credentials: failed to refresh cached credentials, no EC2 IMDS role found", AppExitError),
+            (
+                "get identity: get credentials: failed to refresh cached credentials, no EC2 IMDS role found",
+                AppExitError,
+            ),
             (
                 "Warning  MissingIAMPermissions  Unauthorized operation: failed to call ec2:DescribeSubnets due to missing permissions.",
                 AppExitError,
@@ -1762,8 +1765,14 @@ mod tests {
                 r#"The Cluster ID 4a...... doesn't match stored clusterid Some(Qgt.....) in meta.properties."#,
                 AppExitError,
             ),
-            ("[dumb-init] /usr/local/bin/consul-dataplane: Operation not permitted", AppExitError),
-            ("[dumb-init] /app/run.sh: No such file or directory", CommandNotFound),
+            (
+                "[dumb-init] /usr/local/bin/consul-dataplane: Operation not permitted",
+                AppExitError,
+            ),
+            (
+                "[dumb-init] /app/run.sh: No such file or directory",
+                CommandNotFound,
+            ),
             (
                 "/bin/bash: line 8: 11 Killed kubectl get release --all-namespaces",
                 OomKilled,
@@ -1800,7 +1809,10 @@ mod tests {
                 r#""failed to wait for cluster caches to sync kind source: *v1.EndpointSlice: timed out waiting for cache to be synced""#,
                 AppExitError,
             ),
-            ("loki-backend-2 loki at least one bucket name must be specified", AppExitError),
+            (
+                "loki-backend-2 loki at least one bucket name must be specified",
+                AppExitError,
+            ),
             ("make: *** [Makefile:89: modules] Error 2", AppExitError),
             (
                 "Cookie file /var/lib/rabbitmq/.erlang.cookie must be accessible by owner only",

@@ -73,6 +73,10 @@ impl Speaker {
     }
 }
 
+/// Who speaks in a paste's error-level line that no catalogue knows (`Speaker::describe`'s
+/// counterpart for the paste reader's last resort).
+pub const ERROR_LINE: &str = "an application's error-level line";
+
 /// A known failure message in a text, and the cause it shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Recognition {

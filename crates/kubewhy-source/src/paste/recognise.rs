@@ -93,7 +93,54 @@ const KEPT_PER_CAUSE: usize = 3;
 pub(super) fn lines(name: &str, lines: &Lines) -> Vec<PastedMessage> {
     let mut kept = Kept::default();
     scan(name, lines, &mut |m| kept.add(m.cause, || m));
-    kept.done()
+    let mut found = kept.done();
+    if found.is_empty()
+        && let Some(m) = error_line(name, lines)
+    {
+        found.push(m);
+    }
+    found
+}
+
+/// An application's own error-level line (`level=error`, `"level":"fatal"`, a timestamped
+/// `ERROR`, nginx's `[emerg]`): what ended the program, in words no catalogue holds.
+static ERROR_LEVEL: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"(?i:level=(?:error|fatal|panic|crit|critical)|"level"\s*:\s*"(?:error|fatal|panic|crit|critical)")|^(?:\S+\s+)?(?:\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d\S*|\d\.\d+e\+09|\d{10}(?:\.\d+)?)\s+\[?(?:ERROR|FATAL|CRITICAL|PANIC)\]?\s|^\[?(?:ERROR|FATAL|CRITICAL)\]?:?\s+\S|\[emerg\]"#,
+    )
+});
+
+/// Lines of the node's own components (their errors are the node's, not an application's).
+static NODE_COMPONENT: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?:kubelet|containerd|crio|cri-o|dockerd|runc|k3s|rke2|systemd|kernel)")
+});
+
+/// Never silent when the text says something failed: a paste in which the catalogue knows no
+/// message, but which holds an application's error-level line, is read as that application
+/// failing (low confidence: the words are the application's own).
+fn error_line(name: &str, lines: &Lines) -> Option<PastedMessage> {
+    let mut i = 0;
+    while let Some((no, line)) = lines.get(i) {
+        let line = line.trim();
+        if ERROR_LEVEL.is_match(line) && !NODE_COMPONENT.is_match(line) && line.len() <= 4096 {
+            return Some(PastedMessage {
+                at: format!("{name}:{no}"),
+                quote: quote(line),
+                cause: Cause::AppExitError,
+                confidence: kubewhy_model::Confidence::Low,
+                speaker: kubewhy_model::messages::ERROR_LINE.into(),
+                object: pod_named(line).map(|(ns, n)| ObjectKey {
+                    kind: "Pod".into(),
+                    namespace: ns.into(),
+                    name: n.into(),
+                    uid: String::new().into(),
+                }),
+                same: 1,
+            });
+        }
+        i += 1;
+    }
+    None
 }
 
 /// Recognised messages as a snapshot keeps them: the first `KEPT_PER_CAUSE` of each cause, each
@@ -236,6 +283,51 @@ fn scan(name: &str, lines: &Lines, out: &mut dyn FnMut(PastedMessage)) {
 mod tests {
     use super::*;
     use kubewhy_model::Cause;
+
+    /// A paste whose messages no catalogue knows still says what its error-level line says;
+    /// a paste with a known message, or only a node component's error, does not.
+    #[test]
+    fn an_error_level_line_is_read_when_nothing_else_is() {
+        for (text, at) in [
+            (
+                "2023-10-04T10:01:55Z\tERROR\tCould not wait for Cache to sync\t{\"controller\": \"hcpauth\"}\n",
+                Some("p:1"),
+            ),
+            (
+                "1.6475935455924516e+09 ERROR controller-runtime.source something new\n",
+                Some("p:1"),
+            ),
+            (
+                "info line\n{\"level\":\"error\",\"msg\":\"Command error: something new\"}\n",
+                Some("p:2"),
+            ),
+            (
+                "2026/06/18 10:18:10 [emerg] 1#1: something nginx never said\n",
+                Some("p:1"),
+            ),
+            (
+                "Nov 24 23:43:08 node-1 containerd[812]: time=\"x\" level=error msg=\"something new\"\n",
+                None,
+            ),
+            ("level=info msg=\"all is well\"\n", None),
+        ] {
+            let m = lines("p", &Lines::new(text));
+            assert_eq!(m.first().map(|m| m.at.as_str()), at, "{text}");
+            if at.is_some() {
+                assert_eq!(
+                    (m[0].cause, m[0].confidence),
+                    (Cause::AppExitError, kubewhy_model::Confidence::Low)
+                );
+            }
+        }
+        // A known message comes first, and alone.
+        let m = lines(
+            "p",
+            &Lines::new("level=error msg=\"x\"\n0/3 nodes are available: 3 Insufficient cpu.\n"),
+        );
+        assert_eq!(m.len(), 1);
+        assert_eq!(m[0].cause, Cause::InsufficientResources);
+    }
 
     #[test]
     fn wrapped_and_quoted_messages_count() {
