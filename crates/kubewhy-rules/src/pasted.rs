@@ -127,6 +127,49 @@ fn display(o: &ObjectKey) -> String {
 
 /// Causes whose findings only say "it fails" without the specific why: a pasted message that
 /// names a precise cause comes before them.
+/// The kubelet mounts a pod's volumes before it pulls its images: a pull failure pasted after
+/// every mount failure (an events table is in time order) means the volumes were mounted since
+/// (a webhook's certificate Secret created a moment later), and the pull is what holds the pod
+/// now. Its cause then comes before the mount's.
+fn mounted_since(snap: &Snapshot, message_causes: &[Cause], causes: &mut Vec<Cause>) {
+    let at = |m: &kubewhy_model::PastedMessage| {
+        m.at.rsplit_once(':')
+            .and_then(|(file, n)| Some((file.to_string(), n.parse::<u64>().ok()?)))
+    };
+    let mount = |m: &kubewhy_model::PastedMessage, c: Cause| {
+        matches!(
+            c,
+            Cause::VolumeMountFailed | Cause::SecretMissing | Cause::ConfigmapMissing
+        ) && (m.quote.contains("FailedMount") || m.quote.contains("MountVolume."))
+    };
+    let pull = |c: Cause| c.slug().starts_with("image-");
+    let msgs: Vec<_> = snap.pasted_messages.iter().zip(message_causes).collect();
+    let Some((pull_at, pull_cause)) = msgs
+        .iter()
+        .filter(|(_, c)| pull(**c))
+        .find_map(|(m, c)| Some((at(m)?, **c)))
+    else {
+        return;
+    };
+    let mounts: Vec<_> = msgs.iter().filter(|(m, c)| mount(m, **c)).collect();
+    let all_before = !mounts.is_empty()
+        && mounts
+            .iter()
+            .all(|(m, _)| at(m).is_some_and(|(f, n)| f == pull_at.0 && n < pull_at.1));
+    let first_mount = causes
+        .iter()
+        .position(|c| mounts.iter().any(|(_, mc)| **mc == *c));
+    if let (true, Some(first), Some(p)) = (
+        all_before,
+        first_mount,
+        causes.iter().position(|c| *c == pull_cause),
+    ) && p > first
+    {
+        let c = causes.remove(p);
+        causes.insert(first, c);
+    }
+}
+
 fn generic(c: Cause) -> bool {
     matches!(
         c,
@@ -251,6 +294,7 @@ pub(crate) fn from_messages(snap: &Snapshot, findings: &mut Vec<Finding>) {
         let c = causes.remove(symptom);
         causes.insert(last, c);
     }
+    mounted_since(snap, &message_causes, &mut causes);
     for cause in causes {
         if findings.iter().any(|f| f.cause == cause) || (settled && !why_nodes(cause)) {
             continue;
