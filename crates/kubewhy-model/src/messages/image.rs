@@ -65,6 +65,16 @@ pub fn classify_pull_error(text: &str) -> Option<(Cause, Confidence)> {
         "short read",
     ]) {
         (Cause::ImageCorrupt, Medium)
+    } else if text.contains("httpReadSeeker: failed open: failed to do request")
+        && !text.contains("context canceled")
+        && !text.contains("context deadline exceeded")
+    {
+        // A layer's download cut before any answer: the registry had authorized the pull (it
+        // sent the manifest and the blob's address, often another host: ACR's and ECR's
+        // storage), so whatever a retry said of credentials, the storage is out of reach (a
+        // firewall that allows the registry's name and not its storage's). Read in the whole
+        // text: the kubelet joins its attempts' errors, and the last may be a retry's 401.
+        (Cause::ImageRegistryUnreachable, High)
     } else if (l.contains("docker.io/library/") || l.contains("/v2/library/"))
         && has(&[
             "pull access denied",
@@ -151,6 +161,17 @@ mod tests {
     /// Docker Hub's official images are public: a denial for one is a name that is no image
     /// (tests/fixtures/wild 1769, the Jenkins Kubernetes plugin's short name); elsewhere the
     /// same denial stays a matter of credentials.
+    /// tests/fixtures/wild 1780 (an AKS node behind a firewall with a typo in ACR's storage
+    /// address): the blob's download cut, then a retry's 401.
+    #[test]
+    fn a_layer_download_cut_is_the_storage_out_of_reach() {
+        let m = r#"failed to pull and unpack image "myregistry.azurecr.io/myimage:16102023": failed to copy: httpReadSeeker: failed open: failed to do request: Get "https://weumanaged15.blob.core.windows.net/x/data": EOF, rpc error: code = Unknown desc = failed to pull and unpack image "myregistry.azurecr.io/myimage:16102023": failed to resolve reference "myregistry.azurecr.io/myimage:16102023": failed to authorize: failed to fetch anonymous token: unexpected status from GET request to https://myregistry.azurecr.io/oauth2/token: 401 Unauthorized"#;
+        assert_eq!(
+            classify_pull_error(m).map(|c| c.0),
+            Some(Cause::ImageRegistryUnreachable)
+        );
+    }
+
     #[test]
     fn a_denied_official_image_does_not_exist() {
         let c = |t: &str| classify_pull_error(t).map(|c| c.0);
