@@ -106,13 +106,13 @@ pub(super) fn lines(name: &str, lines: &Lines) -> Vec<PastedMessage> {
 /// `ERROR`, nginx's `[emerg]`): what ended the program, in words no catalogue holds.
 static ERROR_LEVEL: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i:level=(?:error|fatal|panic|crit|critical)|"level"\s*:\s*"(?:error|fatal|panic|crit|critical)")|^(?:\S+\s+)?(?:\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d\S*|\d\.\d+e\+09|\d{10}(?:\.\d+)?)\s+\[?(?:ERROR|FATAL|CRITICAL|PANIC)\]?\s|^\[?(?:ERROR|FATAL|CRITICAL)\]?:?\s+\S|\[emerg\]"#,
+        r#"(?i:\blevel=(?:error|fatal|panic|crit|critical)\b|"level"\s*:\s*"(?:error|fatal|panic|crit|critical)")|^(?:\S+\s+)?(?:\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d\S*|\d\.\d+e\+09|\d{10}(?:\.\d+)?)\s+\[?(?:ERROR|FATAL|CRITICAL|PANIC)\]?\s|^\[?(?:ERROR|FATAL|CRITICAL)\]?:?\s+\S|\[emerg\]"#,
     )
 });
 
 /// Lines of the node's own components (their errors are the node's, not an application's).
 static NODE_COMPONENT: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?:kubelet|containerd|crio|cri-o|dockerd|runc|k3s|rke2|systemd|kernel)")
+    re(r"\b(?:kubelet|containerd|crio|cri-o|dockerd|runc|k3s|rke2|systemd|kernel)\b")
 });
 
 /// Never silent when the text says something failed: a paste in which the catalogue knows no
@@ -303,6 +303,15 @@ mod tests {
             ),
             (
                 "2026/06/18 10:18:10 [emerg] 1#1: something nginx never said\n",
+                Some("p:1"),
+            ),
+            (
+                "time=\"2024-06-20T01:20:55Z\" level=error msg=\"something new\"\n",
+                Some("p:1"),
+            ),
+            // A word that only contains a component's name is no component.
+            (
+                "time=\"x\" level=fatal msg=\"the kubeletter plugin said no\"\n",
                 Some("p:1"),
             ),
             (
