@@ -125,8 +125,6 @@ fn display(o: &ObjectKey) -> String {
     }
 }
 
-/// Causes whose findings only say "it fails" without the specific why: a pasted message that
-/// names a precise cause comes before them.
 /// The kubelet mounts a pod's volumes before it pulls its images: a pull failure pasted after
 /// every mount failure (an events table is in time order) means the volumes were mounted since
 /// (a webhook's certificate Secret created a moment later), and the pull is what holds the pod
@@ -170,6 +168,8 @@ fn mounted_since(snap: &Snapshot, message_causes: &[Cause], causes: &mut Vec<Cau
     }
 }
 
+/// Causes whose findings only say "it fails" without the specific why: a pasted message that
+/// names a precise cause comes before them.
 fn generic(c: Cause) -> bool {
     matches!(
         c,

@@ -158,9 +158,6 @@ pub fn classify_pull_error(text: &str) -> Option<(Cause, Confidence)> {
 mod tests {
     use super::*;
 
-    /// Docker Hub's official images are public: a denial for one is a name that is no image
-    /// (tests/fixtures/wild 1769, the Jenkins Kubernetes plugin's short name); elsewhere the
-    /// same denial stays a matter of credentials.
     /// tests/fixtures/wild 1780 (an AKS node behind a firewall with a typo in ACR's storage
     /// address): the blob's download cut, then a retry's 401.
     #[test]
@@ -172,6 +169,9 @@ mod tests {
         );
     }
 
+    /// Docker Hub's official images are public: a denial for one is a name that is no image
+    /// (tests/fixtures/wild 1769, the Jenkins Kubernetes plugin's short name); elsewhere the
+    /// same denial stays a matter of credentials.
     #[test]
     fn a_denied_official_image_does_not_exist() {
         let c = |t: &str| classify_pull_error(t).map(|c| c.0);
