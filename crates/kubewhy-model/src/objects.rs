@@ -772,7 +772,9 @@ pub struct StateRunning {
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct StateTerminated {
-    pub exit_code: i64,
+    /// Always set by the API; a paste may not show it (a `get pods` row's `Error`), and then no
+    /// code is invented.
+    pub exit_code: Option<i64>,
     pub signal: Option<i64>,
     pub reason: Str,
     #[serde(deserialize_with = "redacted")]

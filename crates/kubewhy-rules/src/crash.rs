@@ -94,7 +94,7 @@ fn crashes(cs: &ContainerStatus, now: jiff::Timestamp) -> bool {
             .last_state
             .terminated
             .as_ref()
-            .is_some_and(|t| t.exit_code != 0 || t.reason == "OOMKilled");
+            .is_some_and(|t| t.exit_code.is_some_and(|c| c != 0) || t.reason == "OOMKilled");
     let recovered = cs.ready
         && cs.state.running.is_some()
         && cs
@@ -110,7 +110,7 @@ fn crashes(cs: &ContainerStatus, now: jiff::Timestamp) -> bool {
             .state
             .terminated
             .as_ref()
-            .is_some_and(|t| t.exit_code != 0 || t.reason == "Error");
+            .is_some_and(|t| t.exit_code.is_some_and(|c| c != 0) || t.reason == "Error");
     crash_looping || between_runs || (flapping && !recovered)
 }
 
@@ -141,7 +141,7 @@ fn completes_again(info: &PodInfo, cs: &ContainerStatus, init: bool) -> bool {
     // the code (read as 0).
     let ended_ok = |t: &Option<Box<StateTerminated>>| {
         t.as_ref().is_some_and(|t| {
-            t.exit_code == 0 && !matches!(t.reason.as_str(), "Error" | "OOMKilled")
+            t.exit_code == Some(0) && !matches!(t.reason.as_str(), "Error" | "OOMKilled")
         })
     };
     cs.restart_count >= 1
@@ -243,7 +243,7 @@ fn check_container(
                 "{}|{}|{}",
                 info.owner_key(snap),
                 cs.name,
-                term.map(|t| t.exit_code).unwrap_or(-1)
+                term.and_then(|t| t.exit_code).unwrap_or(-1)
             ),
         ),
     };
@@ -374,7 +374,7 @@ fn crashing<'a, 's: 'a>(
         Some(Cause::OomKilled) => Cause::OomKilled,
         _ if hook_failure.is_some() || hook_waiting => Cause::LifecycleHookFailed,
         Some(Cause::AppExitError)
-            if term.is_some_and(|t| t.exit_code == 0) && completes_again(info, cs, init) =>
+            if term.is_some_and(|t| t.exit_code == Some(0)) && completes_again(info, cs, init) =>
         {
             Cause::CompletedButRestarted
         }
@@ -439,13 +439,15 @@ fn evidence(c: &Crashing, mut f: Finding) -> Finding {
     }
     if let Some(t) = term {
         let mut quote = format!(
-            "reason={} exitCode={}",
+            "reason={}{}",
             if t.reason.is_empty() {
                 "(none)"
             } else {
                 &t.reason
             },
             t.exit_code
+                .map(|c| format!(" exitCode={c}"))
+                .unwrap_or_default()
         );
         if let Some(s) = t.signal.filter(|s| *s > 0) {
             quote.push_str(&format!(" signal={s}"));
@@ -579,19 +581,16 @@ fn crash_cause(
         {
             Cause::CommandNotFound
         }
-        (Some(t), _) if t.exit_code == 127 => Cause::CommandNotFound,
+        (Some(t), _) if t.exit_code == Some(127) => Cause::CommandNotFound,
         (_, Some(_)) => Cause::ContainerStartFailed,
-        (Some(t), _)
-            if probe_kill
-                && (t.exit_code == 137
-                    || t.exit_code == 143
-                    || t.exit_code == 0
-                    || t.exit_code == 2) =>
-        {
+        (Some(t), _) if probe_kill && matches!(t.exit_code, Some(137 | 143 | 0 | 2)) => {
             Cause::LivenessProbeFailing
         }
         // 128 + a signal number (1-64); 255 is a program's own exit(-1), as klog.Fatal does.
-        (Some(t), _) if (129..=192).contains(&t.exit_code) || t.signal.is_some_and(|s| s > 0) => {
+        (Some(t), _)
+            if t.exit_code.is_some_and(|c| (129..=192).contains(&c))
+                || t.signal.is_some_and(|s| s > 0) =>
+        {
             Cause::KilledBySignal
         }
         (Some(_), _) => Cause::AppExitError,
@@ -602,7 +601,8 @@ fn crash_cause(
 }
 
 fn summary(cause: Cause, c: &str, t: Option<&StateTerminated>, limit: Option<&str>) -> String {
-    let code = t.map(|t| t.exit_code).unwrap_or(0);
+    let known = t.and_then(|t| t.exit_code);
+    let code = known.unwrap_or(0);
     match cause {
         Cause::OomKilled => match limit {
             Some(l) => format!("Container \"{c}\" is killed for exceeding its {l} memory limit"),
@@ -627,7 +627,8 @@ fn summary(cause: Cause, c: &str, t: Option<&StateTerminated>, limit: Option<&st
         Cause::ContainerStartFailed => format!("The runtime cannot start container \"{c}\""),
         Cause::DependencyUnreachable => format!(
             "Container \"{c}\" exits because something it needs does not answer{}",
-            t.map(|t| format!(" (exit code {})", t.exit_code))
+            t.and_then(|t| t.exit_code)
+                .map(|c| format!(" (exit code {c})"))
                 .unwrap_or_default()
         ),
         Cause::PodNetworkBroken => {
@@ -645,7 +646,7 @@ fn summary(cause: Cause, c: &str, t: Option<&StateTerminated>, limit: Option<&st
             )
         }
         // The data may not show the exit at all (a `get pods` row): no code is then said.
-        _ if t.is_none() => format!("Container \"{c}\" exits and is restarted over and over"),
+        _ if known.is_none() => format!("Container \"{c}\" exits and is restarted over and over"),
         _ if code == 0 => {
             format!("Container \"{c}\" exits (code 0) and is restarted over and over")
         }
@@ -660,7 +661,8 @@ fn explain(
     limit: Option<&str>,
     restarts: i64,
 ) -> String {
-    let code = t.map(|t| t.exit_code).unwrap_or(0);
+    let known = t.and_then(|t| t.exit_code);
+    let code = known.unwrap_or(0);
     let base = match cause {
         Cause::OomKilled => format!(
             "The kernel's OOM killer ended the container because its memory use reached {} (exit code 137, reason OOMKilled). It will keep happening at the same point until the limit fits the real use or the application uses less.",
@@ -675,7 +677,7 @@ fn explain(
         Cause::CompletedButRestarted => "Nothing crashed: the process does its work and exits with code 0, but the pod's restartPolicy is Always (as in every Deployment, StatefulSet and DaemonSet), so the kubelet starts it again, with a growing back-off that shows as CrashLoopBackOff. Typical: a one-shot command (a migration, a script) run as a Deployment instead of a Job, a shell or entrypoint that ends, or a server that forks into the background so its foreground process exits.".into(),
         Cause::LifecycleHookFailed => "The kubelet runs a container's postStart hook right after starting it; when the hook fails (its command exits non-zero or is missing, its HTTP call fails or times out), the kubelet kills the container (event FailedPostStartHook, waiting reason PostStartHookError) and restarts it with a growing back-off. The application itself may be fine: the hook is what fails.".into(),
         Cause::ContainerStartFailed => "The container was created but the runtime could not start its process: see the message for the reason (permission denied, exec format error, read-only file system, mount target missing).".into(),
-        _ if t.is_none() => "The application exits by itself (the data does not show its exit code); the kubelet restarts it with an increasing back-off (up to 5 minutes). The reason is in its own output: read the last log lines.".into(),
+        _ if known.is_none() => "The application exits by itself (the data does not show its exit code); the kubelet restarts it with an increasing back-off (up to 5 minutes). The reason is in its own output: read the last log lines.".into(),
         _ if code == 0 => "The process finishes successfully, but the pod's restartPolicy (Always, as for every Deployment) restarts it: a long-running command is expected.".into(),
         _ => format!("The application itself exits with code {code}; the kubelet restarts it with an increasing back-off (up to 5 minutes). The reason is in its own output: read the last log lines."),
     };

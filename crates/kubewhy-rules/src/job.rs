@@ -61,12 +61,12 @@ fn pod_failure(pod: &Pod) -> Option<(Cause, String)> {
                 .terminated
                 .as_deref()
                 .or(cs.last_state.terminated.as_deref())
-                .filter(|t| t.exit_code != 0 || t.reason == "OOMKilled")?;
+                .filter(|t| t.exit_code.is_some_and(|c| c != 0) || t.reason == "OOMKilled")?;
             let cause = crate::crash::termination_cause(t)?;
             Some((
                 cause,
                 format!(
-                    "container {} ended: reason={} exitCode={}",
+                    "container {} ended: reason={}{}",
                     cs.name,
                     if t.reason.is_empty() {
                         "(none)"
@@ -74,6 +74,8 @@ fn pod_failure(pod: &Pod) -> Option<(Cause, String)> {
                         &t.reason
                     },
                     t.exit_code
+                        .map(|c| format!(" exitCode={c}"))
+                        .unwrap_or_default()
                 ),
             ))
         })

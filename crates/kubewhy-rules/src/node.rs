@@ -1024,7 +1024,7 @@ pub(crate) const HISTORY_AFTER: jiff::SignedDuration = jiff::SignedDuration::fro
 /// Whether a termination record is what a node or runtime restart leaves: exit code 255 and
 /// the reason `Unknown` (or none: a paste cut before it).
 pub(crate) fn lost_to_restart(t: &kubewhy_model::objects::StateTerminated) -> bool {
-    t.exit_code == 255 && matches!(t.reason.as_str(), "Unknown" | "")
+    t.exit_code == Some(255) && matches!(t.reason.as_str(), "Unknown" | "")
 }
 
 /// A container that ended under a restart: its pod, the field, when, the quote, and whether it

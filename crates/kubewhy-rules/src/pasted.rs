@@ -198,8 +198,9 @@ fn pods_show_no_oom(snap: &Snapshot) -> bool {
                 .chain(&p.status.init_container_statuses)
         })
     };
-    let oom =
-        |t: &kubewhy_model::objects::StateTerminated| t.reason == "OOMKilled" || t.exit_code == 137;
+    let oom = |t: &kubewhy_model::objects::StateTerminated| {
+        t.reason == "OOMKilled" || t.exit_code == Some(137)
+    };
     statuses().next().is_some()
         && !statuses().any(|c| {
             c.state.terminated.as_deref().is_some_and(oom)

@@ -184,12 +184,12 @@ impl<'a> PodInfo<'a> {
                 };
             }
             if let Some(t) = &c.state.terminated
-                && (!init || t.exit_code != 0)
+                && (!init || t.exit_code != Some(0))
             {
-                let r = if t.reason.is_empty() {
-                    format!("ExitCode:{}", t.exit_code)
-                } else {
-                    t.reason.to_string()
+                let r = match (t.reason.is_empty(), t.exit_code) {
+                    (true, Some(code)) => format!("ExitCode:{code}"),
+                    (true, None) => "Terminated".to_string(),
+                    (false, _) => t.reason.to_string(),
                 };
                 return if init { format!("Init:{r}") } else { r };
             }
@@ -246,7 +246,7 @@ impl<'a> PodInfo<'a> {
                     || c.state
                         .terminated
                         .as_ref()
-                        .is_some_and(|t| t.exit_code != 0)
+                        .is_some_and(|t| t.exit_code.is_some_and(|c| c != 0) || t.reason == "Error")
             })
     }
 }
@@ -293,15 +293,12 @@ pub(crate) fn unexplained_reason(snap: &Snapshot, info: &PodInfo) -> String {
             ),
             "CrashLoopBackOff" => {
                 let last = c.last_state.terminated.as_ref().map_or(String::new(), |t| {
-                    format!(
-                        ", last exit code {}{}",
-                        t.exit_code,
-                        if t.reason.is_empty() {
-                            String::new()
-                        } else {
-                            format!(" ({})", t.reason)
-                        }
-                    )
+                    match (t.exit_code, t.reason.is_empty()) {
+                        (Some(code), true) => format!(", last exit code {code}"),
+                        (Some(code), false) => format!(", last exit code {code} ({})", t.reason),
+                        (None, true) => String::new(),
+                        (None, false) => format!(", last ended: {}", t.reason),
+                    }
                 });
                 format!(
                     "container {} keeps exiting (restarted {} times{last}); its last log lines say why",

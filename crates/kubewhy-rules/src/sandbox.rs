@@ -17,7 +17,7 @@ impl Check for Sandbox {
         "sandbox"
     }
     fn causes(&self) -> &'static [Cause] {
-        &[Cause::SandboxCreationFailed]
+        &[Cause::SandboxCreationFailed, Cause::ImageStoreCorrupt]
     }
     fn run(&self, ctx: &Ctx, out: &mut Findings) {
         for pod in &ctx.snap.pods {
@@ -63,30 +63,45 @@ impl Check for Sandbox {
 
 fn finding(info: &PodInfo, e: &kubewhy_model::objects::Event, part: Part) -> Finding {
     let node = info.pod.spec.node_name.clone().unwrap_or_default();
+    // A pasted event may not say which node.
+    let on = if node.is_empty() {
+        String::new()
+    } else {
+        format!(" on node {node}")
+    };
     let (summary, why) = match part {
         Part::Network => (
-            format!("The network plugin cannot set up the pod's network on node {node}"),
+            format!("The network plugin cannot set up the pod's network{on}"),
             "The kubelet asks the container runtime for a sandbox and the runtime calls the CNI plugin to give it an interface and an address; the plugin failed. Typical causes: the CNI DaemonSet (Calico, Cilium, Flannel…) is not running on this node, its binary or config is missing from /opt/cni/bin or /etc/cni/net.d, or the node's pod address range is exhausted.",
         ),
         Part::Image => (
-            format!("The sandbox (pause) image cannot be pulled on node {node}"),
+            format!("The sandbox (pause) image cannot be pulled{on}"),
             "Every pod starts with the sandbox image (pause) configured in the runtime (containerd's sandbox_image, the kubelet's --pod-infra-container-image); if the node cannot pull it — registry unreachable, auth required, wrong name — no pod on that node can start.",
         ),
         Part::MemoryTooSmall => (
-            format!("The pod's memory limit is too small to start its sandbox on node {node}"),
+            format!("The pod's memory limit is too small to start its sandbox{on}"),
             "runc could not even start the container's init process within the cgroup's memory limit (\"container init was OOM-killed (memory limit too low?)\"): the limit is a few megabytes or less, usually a unit mistake.",
         ),
         Part::Runtime => (
-            format!("The container runtime cannot create the pod sandbox on node {node}"),
+            format!("The container runtime cannot create the pod sandbox{on}"),
             "The OCI runtime (runc) refused to create the sandbox container: a cgroup, seccomp, AppArmor or permission problem on the node, or a runtime misconfiguration.",
         ),
+        Part::ImageStore => (
+            format!("The node's image store lost part of the sandbox image{on}"),
+            "The runtime lists the sandbox (pause) image but cannot unpack it: a layer or blob of it is gone from its content store (a disk cleaned by hand, a snapshotter switched, an interrupted pull). No pod on that node can start until the image is pulled again whole.",
+        ),
         Part::Other => (
-            format!("The pod sandbox cannot be created on node {node}"),
+            format!("The pod sandbox cannot be created{on}"),
             "The kubelet cannot create the pod's sandbox; the event's message says why.",
         ),
     };
     let group = format!("{part:?}/{node}");
-    let mut f = Finding::new(Cause::SandboxCreationFailed, Severity::Error, summary)
+    let cause = if part == Part::ImageStore {
+        Cause::ImageStoreCorrupt
+    } else {
+        Cause::SandboxCreationFailed
+    };
+    let mut f = Finding::new(cause, Severity::Error, summary)
         .object(info.key.clone())
         .group(group)
         .event(Some(&info.key), e)
@@ -110,6 +125,9 @@ fn finding(info: &PodInfo, e: &kubewhy_model::objects::Event, part: Part) -> Fin
         Part::MemoryTooSmall => f
             .step("Check the pod's memory limits for a unit mistake (\"4\" is 4 bytes, \"4Mi\" is 4 MiB)", Some(format!("kubectl get pod {} -n {} -o jsonpath='{{.spec.containers[*].resources}}'", info.name(), info.ns())), RiskLevel::None, "")
             .step("Raise the limit in the workload", None, RiskLevel::Low, "Rolls the workload's pods."),
+        Part::ImageStore => f
+            .step("On the node: see which images the runtime lists and which one fails to unpack", Some("crictl images; journalctl -u containerd --since '-15min' | grep -i 'content digest'".into()), RiskLevel::None, "")
+            .step("Remove the broken image and pull it again", Some("crictl rmi <sandbox-image>; crictl pull <sandbox-image>".into()), RiskLevel::Low, "Only the node's local copy is removed; pods already running keep theirs."),
         Part::Runtime | Part::Other => f
             .step("On the node: the runtime's log around the failure", Some("journalctl -u containerd --since '-15min'; journalctl -u kubelet --since '-15min' | grep -i sandbox".into()), RiskLevel::None, ""),
     };
@@ -138,6 +156,11 @@ mod tests {
             (
                 r#"Failed to create pod sandbox: failed to get sandbox image "registry.k8s.io/pause:3.9": failed to pull image "registry.k8s.io/pause:3.9": failed to pull and unpack image "registry.k8s.io/pause:3.9": failed to resolve reference "registry.k8s.io/pause:3.9": failed to do request: Head "https://registry.k8s.io/v2/pause/manifests/3.9": dial tcp: lookup registry.k8s.io: no such host"#,
                 Part::Image,
+            ),
+            // dragonflyoss/nydus issue 1702: the pause image's content lost after a snapshotter switch.
+            (
+                r#"Failed to create pod sandbox: rpc error: code = NotFound desc = failed to create containerd container: error unpacking image: failed to extract layer sha256:1021ef88c7974bfff89c5a0ec4fd3160daac6c48a075f74cff721f85dd104e68: failed to get reader from content store: content digest sha256:fbe1a72f5dcd08ba4ca3ce3468c742786c1f6578c1f6bb401be1c4620d6ff705: not found"#,
+                Part::ImageStore,
             ),
             (
                 r#"Failed to create pod sandbox: rpc error: code = Unknown desc = failed pulling image "k8s.gcr.io/pause:3.2": Error response from daemon: Get https://k8s.gcr.io/v2/: net/http: request canceled while waiting for connection"#,

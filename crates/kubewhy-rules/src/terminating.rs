@@ -974,12 +974,17 @@ fn containers_stopped(pod: &kubewhy_model::objects::Pod) -> Option<String> {
     let states: Vec<String> = statuses
         .iter()
         .map(|s| match &s.state.terminated {
-            Some(t) if t.reason.is_empty() => {
-                format!("{}: terminated, exit code {}", s.name, t.exit_code)
-            }
             Some(t) => format!(
-                "{}: terminated ({}), exit code {}",
-                s.name, t.reason, t.exit_code
+                "{}: terminated{}{}",
+                s.name,
+                if t.reason.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({})", t.reason)
+                },
+                t.exit_code
+                    .map(|c| format!(", exit code {c}"))
+                    .unwrap_or_default()
             ),
             None => format!("{}: not running", s.name),
         })

@@ -514,7 +514,7 @@ fn an_old_cluster_info_dump_of_internal_types_is_read() {
         Some("CrashLoopBackOff")
     );
     assert_eq!(
-        cs.last_state.terminated.as_ref().map(|t| t.exit_code),
+        cs.last_state.terminated.as_ref().and_then(|t| t.exit_code),
         Some(255)
     );
 }

@@ -67,6 +67,18 @@ pub const KNOWN: &[Known] = &[
     ),
     k(
         CONTROLLERS,
+        "pkg/apis/core/validation ValidatePodUpdate (a mutating webhook that injects a container on UPDATE makes every patch of the pod fail, the removal of its finalizer too)",
+        r"pod updates may not add or remove containers",
+        FinalizerPending,
+    ),
+    k(
+        CONTROLLERS,
+        "an operator finalizing its objects in a namespace being deleted, refused by the NamespaceLifecycle admission (plugin/pkg/admission/namespace/lifecycle): the objects and their finalizers stay",
+        r"unable to create new content in namespace \S+ because it\s+is being terminated",
+        NsResourcesRemaining,
+    ),
+    k(
+        CONTROLLERS,
         "pkg/controller/volume/pvcprotection, pvprotection (a claim or volume still in use keeps its finalizer)",
         r#"Finalizers: \[\s*"kubernetes\.io/pvc?-protection"\s*\]"#,
         FinalizerPending,
@@ -127,8 +139,8 @@ pub const KNOWN: &[Known] = &[
     ),
     k(
         CONTAINERD,
-        "containerd snapshotter (its store lost a layer; before the create failure that carries it)",
-        r"failed to prepare extraction snapshot|failed to stat parent: stat \S*(?:/var/lib/containerd|io\.containerd\.snapshotter\.v1\.\w+/snapshots/\d+)",
+        "containerd snapshotter and content store (its store lost a layer or a blob it still lists; before the create failure that carries it)",
+        r"failed to prepare extraction snapshot|failed to get reader from content store: content digest sha256:[0-9a-f]+: not found|failed to stat parent: stat \S*(?:/var/lib/containerd|io\.containerd\.snapshotter\.v1\.\w+/snapshots/\d+)",
         ImageStoreCorrupt,
     ),
     k(
@@ -695,7 +707,13 @@ pub const KNOWN: &[Known] = &[
     k(
         AGENTS,
         "k3s-io/k3s pkg/cgroups (the agent refuses a kernel without the memory cgroup controller)",
-        r"failed to find memory cgroup",
+        r"(?i:f)ailed to find memory cgroup",
+        NodeNotReady,
+    ),
+    k(
+        AGENTS,
+        "k3s-io/k3s pkg/agent (an agent checking the server's CA before it joins: a clock behind or ahead of the server's makes every certificate look expired, and the node never registers)",
+        r"CA cert validation failed: [^\n]*x509: certificate has expired or is not yet valid",
         NodeNotReady,
     ),
     k(
@@ -1621,6 +1639,18 @@ pub const KNOWN: &[Known] = &[
     ),
     k(
         APPS,
+        "Redis at start (its append-only file was cut by an unclean stop: redis-server refuses it and exits)",
+        r"Bad file format reading the append only file",
+        AppExitError,
+    ),
+    k(
+        APPS,
+        "Go programs' strict YAML configuration (gopkg.in/yaml UnmarshalStrict, as Loki, Mimir, Tempo and Prometheus's exporters load theirs: a key the version does not know)",
+        r"field \w+ not found in type [\w.]+",
+        AppExitError,
+    ),
+    k(
+        APPS,
         "Yelp/dumb-init (an image's init exec'ing the program: the kernel refused, e.g. file capabilities under a restricted SCC)",
         r"\[dumb-init\] \S+: (?:Operation not permitted|Permission denied)",
         AppExitError,
@@ -1740,6 +1770,26 @@ mod tests {
             (
                 r#"{"level":"error","msg":"Command error: xtables parameter problem: iptables-restore: unable to initialize table 'nat'\nError occurred at line: 1"}"#,
                 AppExitError,
+            ),
+            (
+                r#"configmaps "kafka-broker-brokers-triggers" is forbidden: unable to create new content in namespace test-atemuwtj because it is being terminated"#,
+                NsResourcesRemaining,
+            ),
+            (
+                r#"The Pod "app-0" is invalid: spec.initContainers: Forbidden: pod updates may not add or remove containers"#,
+                FinalizerPending,
+            ),
+            (
+                "Bad file format reading the append only file appendonly.aof.1.incr.aof",
+                AppExitError,
+            ),
+            (
+                "  line 97: field query_ingesters_within not found in type querier.Config",
+                AppExitError,
+            ),
+            (
+                "error unpacking image: failed to extract layer sha256:1021ef88c7974bfff89c5a0ec4fd3160daac6c48a075f74cff721f85dd104e68: failed to get reader from content store: content digest sha256:fbe1a72f5dcd08ba4ca3ce3468c742786c1f6578c1f6bb401be1c4620d6ff705: not found",
+                ImageStoreCorrupt,
             ),
             (
                 "Node scale up in zones us-central1-c associated with this pod failed: GCE quota exceeded. Pod is at risk of not being scheduled.",
@@ -2670,6 +2720,10 @@ mod tests {
                 PvcUnbound,
             ),
             ("FATA[0000] failed to find memory cgroup", NodeNotReady),
+            (
+                r#"msg="Waiting to retrieve kube-proxy configuration; server is not ready: CA cert validation failed: Get \"https://127.0.0.1:9345/cacerts\": x509: certificate has expired or is not yet valid: current time 2022-09-05T07:59:00Z is before 2022-09-05T08:16:15Z""#,
+                NodeNotReady,
+            ),
             (
                 "spec.containers[0].hostPort: Invalid value: 4317: Host port 4317 is not allowed to be used. Allowed ports: [8125-8126]",
                 PodCreationRejected,

@@ -309,7 +309,10 @@ pub fn event_cause(reason: &str, msg: &str) -> Option<(Cause, Confidence)> {
             None => (Cause::VolumeMountFailed, Medium),
         }),
         "FailedAttachVolume" => Some((Cause::VolumeMountFailed, Medium)),
-        "FailedCreatePodSandBox" => Some((Cause::SandboxCreationFailed, High)),
+        "FailedCreatePodSandBox" => Some(match sandbox::classify(msg) {
+            sandbox::Part::ImageStore => (Cause::ImageStoreCorrupt, Medium),
+            _ => (Cause::SandboxCreationFailed, High),
+        }),
         "Unhealthy" if msg.starts_with("Readiness") => Some((Cause::ReadinessProbeFailing, Medium)),
         "Unhealthy" | "Killing" => Some((Cause::LivenessProbeFailing, Medium)),
         "FailedKillPod" => Some(match node::classify(msg) {

@@ -12,6 +12,9 @@ pub enum Part {
     MemoryTooSmall,
     /// runc / the OCI runtime refused to create the container.
     Runtime,
+    /// The node's image store lost content of the sandbox image it still lists (a layer, a
+    /// blob): unpacking it fails.
+    ImageStore,
     Other,
 }
 
@@ -40,6 +43,9 @@ pub fn classify(msg: &str) -> Part {
     ];
     if network.iter().any(|n| m.contains(n)) {
         return Part::Network;
+    }
+    if super::known::find(msg).is_some_and(|(e, _)| e.cause == crate::Cause::ImageStoreCorrupt) {
+        return Part::ImageStore;
     }
     if m.contains("sandbox image")
         || m.contains("pause")

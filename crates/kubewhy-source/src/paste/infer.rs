@@ -177,6 +177,9 @@ struct PodState {
     /// The kubelet refused the pod at admission (`OutOfcpu`, `UnexpectedAdmissionError`): the
     /// event's reason and message, which are the pod's `status.reason` and `status.message`.
     rejected: Option<(String, String)>,
+    /// A row's `Init:…` STATUS: what its init container is doing (`CrashLoopBackOff`, `Error`,
+    /// `0/1` while it runs). The table does not name the init container.
+    init: Option<String>,
 }
 
 fn pod_state(events: &[&EventRow]) -> PodState {
@@ -189,6 +192,7 @@ fn pod_state(events: &[&EventRow]) -> PodState {
         restarts: 0,
         unready: false,
         rejected: None,
+        init: None,
     };
     let mut sorted: Vec<&&EventRow> = events.iter().collect();
     sorted.sort_by_key(|e| e.last);
@@ -325,6 +329,7 @@ fn pod_json(ns: &str, name: &str, st: &PodState, anchor: Timestamp) -> Value {
         .map(|(n, i)| {
             let state = match &st.waiting {
                 Some((reason, message)) => json!({"waiting": {"reason": reason, "message": message}}),
+                None if st.init.is_some() => json!({"waiting": {"reason": "PodInitializing"}}),
                 None if st.phase == "Running" => json!({"running": {}}),
                 None => json!({"waiting": {"reason": "ContainerCreating"}}),
             };
@@ -350,6 +355,26 @@ fn pod_json(ns: &str, name: &str, st: &PodState, anchor: Timestamp) -> Value {
         }
     }
     let mut spec = json!({"containers": containers});
+    let mut init_statuses = Vec::new();
+    if let Some(r) = &st.init {
+        let name = format!("{UNKNOWN}-init");
+        spec["initContainers"] = json!([{"name": name, "image": ""}]);
+        // `Init:0/1` counts init containers done: the first is running. Otherwise STATUS is its
+        // reason: why it waits, or how it last ended.
+        let state = if r.contains('/') {
+            json!({"running": {}})
+        } else if matches!(r.as_str(), "Error" | "OOMKilled" | "ContainerCannotRun") {
+            let mut t = json!({"reason": r});
+            if r == "OOMKilled" {
+                t["exitCode"] = json!(137);
+            }
+            json!({"terminated": t})
+        } else {
+            json!({"waiting": {"reason": r, "message": ""}})
+        };
+        init_statuses.push(json!({"name": name, "image": "", "ready": false,
+                                  "restartCount": st.restarts, "state": state}));
+    }
     if let Some(n) = &st.node {
         spec["nodeName"] = json!(n);
     }
@@ -361,6 +386,9 @@ fn pod_json(ns: &str, name: &str, st: &PodState, anchor: Timestamp) -> Value {
         "status": {"phase": st.phase, "conditions": conditions,
                    "containerStatuses": if st.unschedulable.is_some() || st.rejected.is_some() { json!([]) } else { json!(statuses) }},
     });
+    if !init_statuses.is_empty() {
+        pod["status"]["initContainerStatuses"] = json!(init_statuses);
+    }
     if let Some((reason, message)) = &st.rejected {
         pod["status"]["reason"] = json!(reason);
         pod["status"]["message"] = json!(message);
@@ -524,11 +552,14 @@ fn pod_from_row(row: &Row, events: &[&EventRow], deleted: bool, anchor: Timestam
             // READY says how many are ready, not which: the first ones.
             s["ready"] = json!(i < ready);
             if let Some(reason) = terminated {
-                // The table shows the reason, not the exit code: OOMKilled is 137 by
-                // definition; for the others the code is unknown, and none is invented.
+                // The table shows the reason, not the exit code: OOMKilled is 137 and
+                // Completed 0 by definition; for the others the code is unknown, and none is
+                // invented.
                 let mut t = json!({"reason": reason});
-                if reason == "OOMKilled" {
-                    t["exitCode"] = json!(137);
+                match reason {
+                    "OOMKilled" => t["exitCode"] = json!(137),
+                    "Completed" => t["exitCode"] = json!(0),
+                    _ => {}
                 }
                 s["state"] = json!({"terminated": t});
                 if st.restarts > 0 {
@@ -587,7 +618,7 @@ fn read_pod_status<'a>(
         "NodeLost" | "Unknown" => st.phase = "Unknown",
         "Evicted" => st.phase = "Failed",
         s if kubelet_reason(s) => st.phase = "Failed",
-        s if s.starts_with("Init:") => {}
+        s if s.starts_with("Init:") => st.init = Some(s["Init:".len()..].to_string()),
         s if !s.is_empty() => {
             if st.waiting.as_ref().is_none_or(|(r, _)| r != s) {
                 st.waiting = Some((s.to_string(), String::new()));

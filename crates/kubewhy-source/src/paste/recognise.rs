@@ -112,35 +112,59 @@ static ERROR_LEVEL: LazyLock<Regex> = LazyLock::new(|| {
 
 /// Lines of the node's own components (their errors are the node's, not an application's).
 static NODE_COMPONENT: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"\b(?:kubelet|containerd|crio|cri-o|dockerd|runc|k3s|rke2|systemd|kernel)\b")
+    re(r"(?i)\b(?:kubelet|containerd|crio|cri-o|dockerd|runc|k3s|rke2|systemd|kernel)\b")
+});
+
+/// A line in which a program says it failed without an error level: a line opening on `error` /
+/// `fatal` / `panic` (`error initialising module: compactor`, `error loading config from …`) or on
+/// failing to do what a program does at start (`Failed to start grafana. error: …`, `failed
+/// parsing config: …`, `unable to open database file`). Not kubectl's own errors (`Error from
+/// server (…)`, `error: …`), which are about the command, not the workload.
+static FAILURE_LINE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"^(?:(?i:error|fatal|panic)\b(?:\s+[a-z]|:\s*\S)|(?:[Ff]ailed|[Uu]nable|[Cc]ould not|[Cc]annot) (?:to )?(?:start|parse|parsing|load|loading|read|reading|open|opening|initiali[sz]e|initiali[sz]ing|connect|create|bind|listen|run|migrate)\b)",
+    )
+});
+
+static KUBECTL_ERROR: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"^(?:Error from server\b|error: |Error: (?:[a-z]+ )?(?:unknown|required|invalid|flag|accepts))",
+    )
 });
 
 /// Never silent when the text says something failed: a paste in which the catalogue knows no
 /// message, but which holds an application's error-level line, is read as that application
-/// failing (low confidence: the words are the application's own).
+/// failing (low confidence: the words are the application's own). Without one, the first line
+/// that says in words that a program failed ([`FAILURE_LINE`]) stands for it.
 fn error_line(name: &str, lines: &Lines) -> Option<PastedMessage> {
-    let mut i = 0;
-    while let Some((no, line)) = lines.get(i) {
-        let line = line.trim();
-        if ERROR_LEVEL.is_match(line) && !NODE_COMPONENT.is_match(line) && line.len() <= 4096 {
-            return Some(PastedMessage {
-                at: format!("{name}:{no}"),
-                quote: quote(line),
-                cause: Cause::AppExitError,
-                confidence: kubewhy_model::Confidence::Low,
-                speaker: kubewhy_model::messages::ERROR_LINE.into(),
-                object: pod_named(line).map(|(ns, n)| ObjectKey {
-                    kind: "Pod".into(),
-                    namespace: ns.into(),
-                    name: n.into(),
-                    uid: String::new().into(),
-                }),
-                same: 1,
-            });
+    let app = |line: &str| !NODE_COMPONENT.is_match(line) && line.len() <= 4096;
+    let found = |pick: &dyn Fn(&str) -> bool| {
+        let mut i = 0;
+        while let Some((no, line)) = lines.get(i) {
+            let line = line.trim();
+            if pick(line) && app(line) {
+                return Some((no, line));
+            }
+            i += 1;
         }
-        i += 1;
-    }
-    None
+        None
+    };
+    let (no, line) = found(&|l| ERROR_LEVEL.is_match(l))
+        .or_else(|| found(&|l| FAILURE_LINE.is_match(l) && !KUBECTL_ERROR.is_match(l)))?;
+    Some(PastedMessage {
+        at: format!("{name}:{no}"),
+        quote: quote(line),
+        cause: Cause::AppExitError,
+        confidence: kubewhy_model::Confidence::Low,
+        speaker: kubewhy_model::messages::ERROR_LINE.into(),
+        object: pod_named(line).map(|(ns, n)| ObjectKey {
+            kind: "Pod".into(),
+            namespace: ns.into(),
+            name: n.into(),
+            uid: String::new().into(),
+        }),
+        same: 1,
+    })
 }
 
 /// Recognised messages as a snapshot keeps them: the first `KEPT_PER_CAUSE` of each cause, each
@@ -319,6 +343,31 @@ mod tests {
                 None,
             ),
             ("level=info msg=\"all is well\"\n", None),
+            // Without an error level: a line that opens on an error or on a failure to start
+            // (Loki, Grafana, Tempo's words in real pastes), after any error-level line.
+            (
+                "mkdir : no such file or directory\nerror initialising module: compactor\n",
+                Some("p:2"),
+            ),
+            (
+                "logger=migrator lvl=info msg=\"Executing migration\"\nFailed to start grafana. error: migration failed (id = create migration_log table): disk I/O error\n",
+                Some("p:2"),
+            ),
+            (
+                "failed parsing config: failed to parse configFile /conf/tempo.yaml: yaml: something\n",
+                Some("p:1"),
+            ),
+            (
+                "Failed to start grafana. error: x\nts=1 level=error msg=\"the real one\"\n",
+                Some("p:2"),
+            ),
+            // kubectl's own errors, and a node component failing, are not an application's.
+            ("Error from server (NotFound): pods \"x\" not found\n", None),
+            (
+                "error: unable to forward port because pod is not running\n",
+                None,
+            ),
+            ("Failed to start Kubelet: something\n", None),
         ] {
             let m = lines("p", &Lines::new(text));
             assert_eq!(m.first().map(|m| m.at.as_str()), at, "{text}");

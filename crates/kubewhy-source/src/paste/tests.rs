@@ -105,7 +105,10 @@ fn a_mixed_paste_becomes_one_snapshot() {
         cs.state.waiting.as_ref().unwrap().reason,
         "CrashLoopBackOff"
     );
-    assert_eq!(cs.last_state.terminated.as_ref().unwrap().exit_code, 1);
+    assert_eq!(
+        cs.last_state.terminated.as_ref().unwrap().exit_code,
+        Some(1)
+    );
     assert_eq!(pod.spec.tolerations[0].toleration_seconds, Some(300));
     // The events table (2m before the anchor) and the kubelet line.
     let e = &s.events[0];
@@ -549,4 +552,42 @@ fn a_stanza_is_of_the_kind_its_command_named() {
         .map(|n| n.metadata.name.as_str())
         .collect();
     assert_eq!(names, ["kubevirt"]);
+}
+
+/// A row's `Init:…` STATUS is its init container's state, and a row's `Error` says how the
+/// container ended but not with which code: none is invented (`Completed` is 0 by definition).
+#[test]
+fn init_rows_make_an_init_container_and_error_rows_no_exit_code() {
+    let (s, _) = paste(
+        "NAME        READY   STATUS                  RESTARTS   AGE\nweb-1       0/1     Init:CrashLoopBackOff   5          3m\nweb-2       0/1     Init:Error              2          3m\nweb-3       0/1     Init:0/2                0          3m\nweb-4       0/1     Error                   4          3m\nweb-5       0/1     Completed               4          3m\n",
+    );
+    let pod = |n: &str| s.pods.iter().find(|p| p.metadata.name == n).unwrap();
+    let init = |n: &str| &pod(n).status.init_container_statuses[0];
+    assert_eq!(
+        init("web-1").state.waiting.as_ref().unwrap().reason,
+        "CrashLoopBackOff"
+    );
+    assert_eq!(init("web-1").restart_count, 5);
+    let t = init("web-2").state.terminated.as_ref().unwrap();
+    assert_eq!((t.reason.as_str(), t.exit_code), ("Error", None));
+    assert!(init("web-3").state.running.is_some());
+    // The app container waits for the init containers.
+    assert_eq!(
+        pod("web-1").status.container_statuses[0]
+            .state
+            .waiting
+            .as_ref()
+            .unwrap()
+            .reason,
+        "PodInitializing"
+    );
+    let last = |n: &str| {
+        pod(n).status.container_statuses[0]
+            .last_state
+            .terminated
+            .clone()
+            .unwrap()
+    };
+    assert_eq!(last("web-4").exit_code, None);
+    assert_eq!(last("web-5").exit_code, Some(0));
 }
