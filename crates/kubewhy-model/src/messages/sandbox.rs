@@ -44,7 +44,11 @@ pub fn classify(msg: &str) -> Part {
     if network.iter().any(|n| m.contains(n)) {
         return Part::Network;
     }
-    if super::known::find(msg).is_some_and(|(e, _)| e.cause == crate::Cause::ImageStoreCorrupt) {
+    // The catalogue's image-store wordings all name the store (a snapshot, the content store):
+    // only those messages go through it.
+    if (m.contains("snapshot") || m.contains("content store"))
+        && super::known::find(msg).is_some_and(|(e, _)| e.cause == crate::Cause::ImageStoreCorrupt)
+    {
         return Part::ImageStore;
     }
     if m.contains("sandbox image")
