@@ -565,6 +565,12 @@ pub const KNOWN: &[Known] = &[
         ImagePullRateLimited,
     ),
     k(
+        CONTAINERD,
+        "containerd's Windows snapshotter (microsoft/hcsshim ProcessBaseLayer: a Linux image's layer unpacked on a Windows node)",
+        r"hcsshim::ProcessBaseLayer",
+        ImagePlatformMismatch,
+    ),
+    k(
         CRIO,
         "containers/image choosing from an index that lacks the node's platform",
         r"no image found in (?:image index|manifest list)(?: for architecture|\s*$)",
@@ -1639,6 +1645,12 @@ pub const KNOWN: &[Known] = &[
     ),
     k(
         APPS,
+        "CloudNativePG's instance manager (a full data or WAL volume: it will not start PostgreSQL)",
+        r"Insufficient disk space detected in one or more pods",
+        AppExitError,
+    ),
+    k(
+        APPS,
         "Redis at start (its append-only file was cut by an unclean stop: redis-server refuses it and exits)",
         r"Bad file format reading the append only file",
         AppExitError,
@@ -1778,6 +1790,14 @@ mod tests {
             (
                 r#"The Pod "app-0" is invalid: spec.initContainers: Forbidden: pod updates may not add or remove containers"#,
                 FinalizerPending,
+            ),
+            (
+                r#"failed to extract layer sha256:02f2bcb26af5ea6d185dcf509dc795746d907ae10c53918b6944ac85447a0c72: hcsshim::ProcessBaseLayer \\?\C:\ProgramData\containerd\root\io.containerd.snapshotter.v1.windows\snapshots\167: The system cannot find the path specified.: unknown"#,
+                ImagePlatformMismatch,
+            ),
+            (
+                "Status:              Not enough disk space Insufficient disk space detected in one or more pods is preventing PostgreSQL from running.",
+                AppExitError,
             ),
             (
                 "Bad file format reading the append only file appendonly.aof.1.incr.aof",

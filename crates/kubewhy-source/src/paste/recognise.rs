@@ -209,6 +209,17 @@ fn undouble(line: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
+/// One reason of the scheduler's message on a line of its own: a count and the reason.
+static REASON_LINE: LazyLock<Regex> = LazyLock::new(|| re(r"^\d+ [A-Za-z(]"));
+
+/// A line that ends where a Go error chain was broken, after a colon, and says it failed.
+fn broken_chain(line: &str) -> bool {
+    line.ends_with(':') && {
+        let l = line.to_ascii_lowercase();
+        l.contains("fail") || l.contains("error")
+    }
+}
+
 /// Every known failure message in the lines, in order, to `out`.
 fn scan(name: &str, lines: &Lines, out: &mut dyn FnMut(PastedMessage)) {
     let mut i = 0;
@@ -220,6 +231,30 @@ fn scan(name: &str, lines: &Lines, out: &mut dyn FnMut(PastedMessage)) {
         if line.is_empty() {
             i += 1;
             continue;
+        }
+        // The scheduler's message with one reason per line (`0/22 nodes are available:` then
+        // `1 didn't match pod anti-affinity rules`, `4 Insufficient memory`, …, as a reader
+        // reformats it): judged whole, as the scheduler wrote it.
+        if line.ends_with("nodes are available:") {
+            let mut reasons = Vec::new();
+            let mut k = i + 1;
+            while let Some((_, next)) = lines.get(k) {
+                let next = next.trim();
+                if !REASON_LINE.is_match(next) {
+                    break;
+                }
+                reasons.push(next.trim_end_matches([',', '.']).to_string());
+                k += 1;
+            }
+            if reasons.len() > 1 {
+                let joined = format!("{line} {}.", reasons.join(", "));
+                if let Some(r) = recognise(&joined) {
+                    out(message(name, no, &joined, r));
+                    known = None;
+                    i = k;
+                    continue;
+                }
+            }
         }
         let here = match known.take() {
             Some((k, r)) if k == i => r,
@@ -255,8 +290,10 @@ fn scan(name: &str, lines: &Lines, out: &mut dyn FnMut(PastedMessage)) {
             continue;
         }
         // A known message that does not say why on its line (`Failed to pull image "x": rpc
-        // error: code = Unknown`) continues on the next ones: read on until it does.
-        if kubewhy_model::messages::events::find(line).is_some() {
+        // error: code = Unknown`) continues on the next ones: read on until it does. So does a
+        // Go error chain broken after one of its colons (`failed to pull and unpack image "x":`).
+        let event = kubewhy_model::messages::events::find(line).is_some();
+        if event || broken_chain(line) {
             let mut joined = line.to_string();
             let mut found = None;
             for k in i + 1..i + 7 {
@@ -265,6 +302,11 @@ fn scan(name: &str, lines: &Lines, out: &mut dyn FnMut(PastedMessage)) {
                 };
                 let next = undouble(next.trim());
                 if next.is_empty() || NEW_ENTRY.is_match(&next) {
+                    break;
+                }
+                // A chain goes on in Go's lower-case words; a capital starts something else
+                // (`Mounting command: mount`, `Output: …`).
+                if !event && next.starts_with(|c: char| c.is_ascii_uppercase()) {
                     break;
                 }
                 joined.push(' ');
@@ -398,6 +440,26 @@ mod tests {
         assert_eq!(m[1].cause, Cause::ContainerStopTimeout);
         let o = m[1].object.as_ref().unwrap();
         assert_eq!((o.namespace.as_str(), o.name.as_str()), ("shop", "web-1"));
+    }
+
+    /// Real pastes: a pull error broken after each colon (kind issue 3663), and the scheduler's
+    /// reasons one per line (tuist PR 11035), each judged whole.
+    #[test]
+    fn a_chain_broken_at_its_colons_and_reasons_one_per_line_are_read_whole() {
+        let text = "^ Pending: ErrImagePull (message: failed to pull and unpack image \"ghcr.io/a/b@sha256:b83b\": \nfailed to resolve reference \"ghcr.io/a/b@sha256:b83b\": \nfailed to do request: Head \"https://ghcr.io/v2/a/b/manifests/sha256:b83b\": \ntls: failed to verify certificate: x509: certificate signed by unknown authority)\n";
+        let m = lines("p", &Lines::new(text));
+        assert_eq!(m.len(), 1);
+        assert_eq!(
+            (m[0].cause, m[0].at.as_str()),
+            (Cause::ImageRegistryTls, "p:1")
+        );
+        let text = "FailedScheduling  pod/pg-3-join\n  0/22 nodes are available:\n    1 didn't match pod anti-affinity rules\n    15 had untolerated taints\n    4 Insufficient memory\n    5 Insufficient cpu\n";
+        let m = lines("p", &Lines::new(text));
+        assert_eq!(m.len(), 1);
+        assert_eq!(
+            (m[0].cause, m[0].at.as_str()),
+            (Cause::InsufficientResources, "p:2")
+        );
     }
 
     #[test]
