@@ -888,8 +888,32 @@ pub const KNOWN: &[Known] = &[
     k(
         KUBELET,
         "k8s.io/mount-utils mount_linux.go (a mount that fails: its arguments and mount's output), before a path listed alone counts as still mounted",
-        r"^\s*Mounting arguments:|already mounted or mount point busy|\bMount failed: exit status",
+        r"(?:^|\]: )\s*Mounting arguments:|already mounted or mount point busy|\bMount failed: exit status",
         VolumeMountFailed,
+    ),
+    k(
+        KUBELET,
+        "util-linux mount(8) and mount.nfs (their own words when a mount fails: a filesystem the kernel cannot read, an NFS server or version it cannot reach)",
+        r"wrong fs type, bad option, bad superblock on|mount\.nfs4?: (?:Protocol not supported|Connection timed out|Connection refused|access denied by server|No route to host)",
+        VolumeMountFailed,
+    ),
+    k(
+        CSI,
+        "kubernetes-csi/csi-proxy and csi-driver-smb on Windows (New-SmbGlobalMapping refusing the share)",
+        r"New-SmbGlobalMapping (?:: |failed)",
+        VolumeMountFailed,
+    ),
+    k(
+        CNI,
+        "containernetworking/plugins host-local IPAM (the node's pod range has no address left)",
+        r"failed to allocate for range \d+: no IP addresses available in range set",
+        SandboxCreationFailed,
+    ),
+    k(
+        KUBELET,
+        "pkg/kubelet/kuberuntime (1.33+: an in-place resize the kubelet cannot apply, as PodResizeInProgress with reason Error)",
+        r"cannot decrease memory limits: ",
+        ResizeInfeasible,
     ),
     k(
         CONTAINERD,
@@ -1645,6 +1669,12 @@ pub const KNOWN: &[Known] = &[
     ),
     k(
         APPS,
+        "Ceph's OSD at creation (ceph-osd --mkfs on a disk that still holds an earlier OSD's data)",
+        r"error creating empty object store in|ObjectStore::mkfs failed with error|io_setup\(2\) failed with EAGAIN; try increasing /proc/sys/fs/aio-max-nr",
+        AppExitError,
+    ),
+    k(
+        APPS,
         "CloudNativePG's instance manager (a full data or WAL volume: it will not start PostgreSQL)",
         r"Insufficient disk space detected in one or more pods",
         AppExitError,
@@ -1683,6 +1713,12 @@ pub const KNOWN: &[Known] = &[
         APPS,
         "AWS SDKs (instance metadata, IMDS)",
         r"EC2MetadataError|failed to make EC2Metadata request|failed to (?:fetch|get) \S+ from (?:instance|EC2) metadata|169\.254\.169\.254[^\n]{0,80}(?:timeout|refused|401|no route)",
+        DependencyUnreachable,
+    ),
+    k(
+        APPS,
+        "Go's resolver in a program's own call (net/http, the cloud SDKs): a name the pod's DNS does not answer for, after every component's own wording above",
+        r"dial tcp: lookup [\w.-]+(?: on [\d.:\[\]]+)?: (?:i/o timeout|no such host|server misbehaving)",
         DependencyUnreachable,
     ),
     // Last: what no wording above names.
@@ -1797,6 +1833,38 @@ mod tests {
             ),
             (
                 "Status:              Not enough disk space Insufficient disk space detected in one or more pods is preventing PostgreSQL from running.",
+                AppExitError,
+            ),
+            (
+                "Oct 11 07:42:23 dev-worker-1 k3s[1294]: Mounting arguments: mount -t nfs -o vers=4.1 10.43.207.185:/pvc-1 /var/lib/kubelet/plugins/kubernetes.io/csi/driver.longhorn.io/185c/globalmount",
+                VolumeMountFailed,
+            ),
+            (
+                "wrong fs type, bad option, bad superblock on /dev/nvme2n1, missing codepage or helper program, or other error",
+                VolumeMountFailed,
+            ),
+            (
+                r#"E0706 02:11:49.319012    4460 server.go:101] failed NewSmbGlobalMapping NewSmbGlobalMapping failed. output: "New-SmbGlobalMapping : The network path was not found."#,
+                VolumeMountFailed,
+            ),
+            (
+                "failed to allocate for range 0: no IP addresses available in range set",
+                SandboxCreationFailed,
+            ),
+            (
+                r#"    message: 'cannot decrease memory limits: missing container "app" memory usage'"#,
+                ResizeInfeasible,
+            ),
+            (
+                r#"Checking EC2 API connectivity, WebIdentityErr: failed to retrieve credentials\ncaused by: RequestError: send request failed\ncaused by: Post \"https://sts.us-east-1.amazonaws.com/\": dial tcp: lookup sts.us-east-1.amazonaws.com: i/o timeout"#,
+                DependencyUnreachable,
+            ),
+            (
+                "bdev(0x56212de88700 /var/lib/ceph/osd/ceph-0//block) _aio_start io_setup(2) failed with EAGAIN; try increasing /proc/sys/fs/aio-max-nr",
+                AppExitError,
+            ),
+            (
+                "mkfs-osd0: 2017-10-31 20:13:11.187121 7f0059d62e00 -1  ** ERROR: error creating empty object store in /var/lib/rook/osd0: (17) File exists",
                 AppExitError,
             ),
             (
