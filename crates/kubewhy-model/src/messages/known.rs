@@ -66,6 +66,18 @@ pub const KNOWN: &[Known] = &[
         FinalizerPending,
     ),
     k(
+        KUBELET,
+        "pkg/kubelet/cm/cpumanager policy_static.go (full-pcpus-only: a Guaranteed pod's CPU count that is not a multiple of the cores' threads is refused at admission)",
+        r"SMT Alignment Error: requested \d+ cpus not multiple cpus per core",
+        NodeAdmissionRejected,
+    ),
+    k(
+        CONTROLLERS,
+        "pkg/controller/disruption (a PodDisruptionBudget whose pods' owner has no scale subresource: the budget allows no disruption, and a drain waits)",
+        r"CalculateExpectedPodCountFailed|does not implement the scale subresource",
+        DisruptionBudgetBlocking,
+    ),
+    k(
         CONTROLLERS,
         "pkg/apis/core/validation ValidatePodUpdate (a mutating webhook that injects a container on UPDATE makes every patch of the pod fail, the removal of its finalizer too)",
         r"pod updates may not add or remove containers",
@@ -616,8 +628,8 @@ pub const KNOWN: &[Known] = &[
     // controller's log, `kubectl apply`'s error, an operator's status.
     k(
         ADMISSION,
-        "staging/src/k8s.io/apiserver/pkg/admission/plugin/webhook (validating and mutating webhooks; GKE Autopilot's Warden, Kyverno, Gatekeeper)",
-        r#"admission webhook "[^"]+" denied the request|GKE Warden rejected the request|failed calling webhook [`"'][^`"']+[`"']: failed to call webhook|FailedCreate:?\s[^\n]*failed calling webhook"#,
+        "staging/src/k8s.io/apiserver/pkg/admission/plugin/webhook (validating and mutating webhooks; GKE Autopilot's Warden, Kyverno, Gatekeeper; a workload condition's message in JSON)",
+        r#"admission webhook "[^"]+" denied the request|"message": "admission webhook \\"[^"\\]+\\" denied the request|GKE Warden rejected the request|failed calling webhook [`"'][^`"']+[`"']: failed to call webhook|(?:FailedCreate:?\s[^\n]*|(?i:internal error occurred): )failed calling webhook"#,
         PodCreationRejected,
     ),
     k(
@@ -905,8 +917,14 @@ pub const KNOWN: &[Known] = &[
     ),
     k(
         CNI,
-        "containernetworking/plugins host-local IPAM (the node's pod range has no address left)",
-        r"failed to allocate for range \d+: no IP addresses available in range set",
+        "containernetworking/plugins (host-local IPAM: the node's pod range has no address left; the bridge plugin's veth whose address does not match, as on a node with IPv6 disabled)",
+        r"failed to allocate for range \d+: no IP addresses available in range set|Interface veth\w+ Mac doesn't match: ",
+        SandboxCreationFailed,
+    ),
+    k(
+        CNI,
+        "k8snetworkplumbingwg/multus-cni (a pod's network annotation names a NetworkAttachmentDefinition its namespace lacks)",
+        r"cannot find a network-attachment-definition \(",
         SandboxCreationFailed,
     ),
     k(
@@ -1489,8 +1507,8 @@ pub const KNOWN: &[Known] = &[
     ),
     k(
         APPS,
-        "Grafana Loki's storage configuration (pkg/storage/bucket)",
-        r"at least one bucket name must be specified",
+        "Grafana Loki's configuration checked at start (pkg/storage/bucket, pkg/loki/config_wrapper.go, pkg/validation: a storage or schema setting it refuses)",
+        r"at least one bucket name must be specified|too many storage configs provided in the common config|CONFIG ERROR: schema v\d+ is required",
         AppExitError,
     ),
     k(
@@ -1671,6 +1689,18 @@ pub const KNOWN: &[Known] = &[
         APPS,
         "Ceph's OSD at creation (ceph-osd --mkfs on a disk that still holds an earlier OSD's data)",
         r"error creating empty object store in|ObjectStore::mkfs failed with error|io_setup\(2\) failed with EAGAIN; try increasing /proc/sys/fs/aio-max-nr",
+        AppExitError,
+    ),
+    k(
+        APPS,
+        "Spring Boot's failure analysis (the application context did not start: its banner, then the description)",
+        r"APPLICATION FAILED TO START",
+        AppExitError,
+    ),
+    k(
+        APPS,
+        "k8s.io/component-base/cli run.go (a Kubernetes component's process ending on its error: kube-proxy, a scheduler, a controller; the kubelet's own words come first)",
+        r#"run\.go:\d+\] "command failed" err="#,
         AppExitError,
     ),
     k(
@@ -1861,6 +1891,43 @@ mod tests {
             ),
             (
                 "bdev(0x56212de88700 /var/lib/ceph/osd/ceph-0//block) _aio_start io_setup(2) failed with EAGAIN; try increasing /proc/sys/fs/aio-max-nr",
+                AppExitError,
+            ),
+            (
+                r#"  "message": "admission webhook \"clusterwide-user-group-psp.kubewarden.admission\" denied the request: User ID outside defined ranges","#,
+                PodCreationRejected,
+            ),
+            (
+                r#"Job failed (system failure): prepare environment: setting up credentials: Internal error occurred: failed calling webhook "example.webhook.service""#,
+                PodCreationRejected,
+            ),
+            (
+                "too many storage configs provided in the common config, please only define one storage backend",
+                AppExitError,
+            ),
+            (
+                "CONFIG ERROR: schema v13 is required to store Structured Metadata and use native OTLP ingestion",
+                AppExitError,
+            ),
+            (
+                "Interface vetha38a080a Mac doesn't match: ee:7b:4d:57:3a:d9 not found",
+                SandboxCreationFailed,
+            ),
+            (
+                r#"Multus: [default/virt-launcher-vmi-istio-44mws]: error loading k8s delegates k8s args: TryLoadPodDelegates: error in getting k8s network for pod: GetNetworkDelegates: failed getting the delegate: getKubernetesDelegate: cannot find a network-attachment-definition (istio-cni) in namespace (default): network-attachment-definitions.k8s.cni.cncf.io "istio-cni" not found"#,
+                SandboxCreationFailed,
+            ),
+            ("APPLICATION FAILED TO START", AppExitError),
+            (
+                "SMT Alignment Error: requested 3 cpus not multiple cpus per core = 2",
+                NodeAdmissionRejected,
+            ),
+            (
+                "  virtualmachineinstances.kubevirt.io does not implement the scale subresource",
+                DisruptionBudgetBlocking,
+            ),
+            (
+                r#"E1109 22:18:36.012808       1 run.go:74] "command failed" err="can't use the IPVS proxier: no such file or directory""#,
                 AppExitError,
             ),
             (
