@@ -929,6 +929,54 @@ pub const KNOWN: &[Known] = &[
     ),
     k(
         KUBELET,
+        "pkg/kubelet/pod_workers.go and volumemanager (1.25+: the pod's sync waits on volumes it could not mount: its error names them)",
+        r"unmounted volumes=\[[^\]]+\], unattached volumes=\[",
+        VolumeMountFailed,
+    ),
+    k(
+        KUBELET,
+        "pkg/kubelet/preemption (a critical pod admitted by evicting pods of lower priority from the node)",
+        r"(?i:preempted in order to admit critical pod)",
+        Preempted,
+    ),
+    k(
+        KUBELET,
+        "pkg/kubelet/kubelet_node_status.go before 1.11 (the node object cannot be built: the cloud provider does not answer)",
+        r"Unable to construct (?:api|v1)\.Node object for kubelet",
+        NodeNotReady,
+    ),
+    k(
+        CSI,
+        "the kubelet dialling a CSI driver's socket that is not there (its node plugin not running on the node)",
+        r"csi\.sock: connect: (?:no such file or directory|connection refused)",
+        VolumeMountFailed,
+    ),
+    k(
+        CSI,
+        "a CSI node plugin's own log of the NodePublishVolume call it failed (the gRPC method and its status)",
+        r"(?i:/csi\.v1\.node/nodepublishvolume) code = \w+ desc =",
+        VolumeMountFailed,
+    ),
+    k(
+        CONTROLLERS,
+        "volcano-sh/volcano's scheduler (a gang whose members cannot all be placed: its queue or the nodes lack the resources)",
+        r"\d+/\d+ tasks in gang unschedulable",
+        InsufficientResources,
+    ),
+    k(
+        CSI,
+        "kubernetes-sigs/secrets-store-csi-driver providers (a provider that cannot fetch the secret it mounts)",
+        r"failed to process mount request|failed to mount secrets store objects for pod",
+        VolumeMountFailed,
+    ),
+    k(
+        CONTROLLERS,
+        "pkg/controller/nodeipam (the cluster CIDR has no range left for a new node: the node gets no pod CIDR and stays NotReady)",
+        r"no remaining CIDRs left to allocate in the accepted range",
+        NodeNotReady,
+    ),
+    k(
+        KUBELET,
         "pkg/kubelet/kuberuntime (1.33+: an in-place resize the kubelet cannot apply, as PodResizeInProgress with reason Error)",
         r"cannot decrease memory limits: ",
         ResizeInfeasible,
@@ -1693,6 +1741,18 @@ pub const KNOWN: &[Known] = &[
     ),
     k(
         APPS,
+        "bash and sh run by a container (`sh -c \"…\"`): the command it was given is not in the image",
+        r"(?m:^(?:/bin/|/usr/bin/)?(?:ba)?sh: (?:line \d+: )?[\w./-]+: command not found)",
+        CommandNotFound,
+    ),
+    k(
+        APPS,
+        "Python's interpreter given a script that is not there",
+        r"python[\d.]*: can't open file '[^'\n]+': \[Errno 2\] No such file or directory",
+        AppExitError,
+    ),
+    k(
+        APPS,
         "Spring Boot's failure analysis (the application context did not start: its banner, then the description)",
         r"APPLICATION FAILED TO START",
         AppExitError,
@@ -1918,6 +1978,43 @@ mod tests {
                 SandboxCreationFailed,
             ),
             ("APPLICATION FAILED TO START", AppExitError),
+            (
+                r#"E1118 09:00:04.929385    4821 pod_workers.go:1301] "Error syncing pod, skipping" err="unmounted volumes=[s3-volume-02], unattached volumes=[], failed to process volumes=[s3-volume-02]: context deadline exceeded""#,
+                VolumeMountFailed,
+            ),
+            ("Preempted in order to admit critical Pod", Preempted),
+            (
+                "/bin/sh: line 1: unknown-command: command not found",
+                CommandNotFound,
+            ),
+            (
+                r#"/csi.v1.node/nodepublishvolume code = Internal desc = "sidecar bucket access check error": failed to get GCS"#,
+                VolumeMountFailed,
+            ),
+            (
+                "Warning  FailedScheduling  4m5s  volcano  3/3 tasks in gang unschedulable: pod group is not ready, 3 Pending, 3 minAvailable",
+                InsufficientResources,
+            ),
+            (
+                "E1110 16:35:22.840688    3201 kubelet_node_status.go:69] Unable to construct api.Node object for kubelet: failed to get external ID from cloud provider",
+                NodeNotReady,
+            ),
+            (
+                "/var/lib/kubelet/csi-plugins/csi.juicefs.com/csi.sock: connect: no such file or directory",
+                VolumeMountFailed,
+            ),
+            (
+                "E1029 17:37:42.461313       1 server.go:54] failed to process mount request, error: keyvault.BaseClient#GetSecret: Failure sending request: StatusCode=0 -- Original Error: context deadline exceeded",
+                VolumeMountFailed,
+            ),
+            (
+                "Error while processing Node Add/Delete: failed to allocate cidr from cluster cidr at idx:0: CIDR allocation failed; there are no remaining CIDRs left to allocate in the accepted range",
+                NodeNotReady,
+            ),
+            (
+                "python: can't open file '/home/ray/samples/sample_code.ppy': [Errno 2] No such file or directory",
+                AppExitError,
+            ),
             (
                 "SMT Alignment Error: requested 3 cpus not multiple cpus per core = 2",
                 NodeAdmissionRejected,

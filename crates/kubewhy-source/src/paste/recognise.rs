@@ -103,10 +103,11 @@ pub(super) fn lines(name: &str, lines: &Lines) -> Vec<PastedMessage> {
 }
 
 /// An application's own error-level line (`level=error`, `"level":"fatal"`, a timestamped
-/// `ERROR`, nginx's `[emerg]`): what ended the program, in words no catalogue holds.
+/// `ERROR`, nginx's `[emerg]`, Fluent Bit's `[2023/02/03 23:38:21] [error]`): what ended the
+/// program, in words no catalogue holds.
 static ERROR_LEVEL: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i:\blevel=(?:error|fatal|panic|crit|critical)\b|"level"\s*:\s*"(?:error|fatal|panic|crit|critical)")|^(?:\S+\s+)?(?:\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d\S*|\d\.\d+e\+09|\d{10}(?:\.\d+)?)\s+\[?(?:ERROR|FATAL|CRITICAL|PANIC)\]?\s|^\[?(?:ERROR|FATAL|CRITICAL)\]?:?\s+\S|\[emerg\]"#,
+        r#"(?i:\blevel=(?:error|fatal|panic|crit|critical)\b|"level"\s*:\s*"(?:error|fatal|panic|crit|critical)")|^(?:\S+\s+)?(?:\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d\S*|\d\.\d+e\+09|\d{10}(?:\.\d+)?)\s+\[?(?:ERROR|FATAL|CRITICAL|PANIC)\]?\s|^\[?(?:ERROR|FATAL|CRITICAL)\]?:?\s+\S|\[emerg\]|^\[[^\]]{8,40}\]\s+\[(?:error|fatal|crit)\]\s"#,
     )
 });
 
@@ -385,6 +386,10 @@ mod tests {
                 None,
             ),
             ("level=info msg=\"all is well\"\n", None),
+            (
+                "[2023/02/03 23:38:21] [error] [storage] [chunkio] cannot initialize root path /var/log/flb-storage/\n",
+                Some("p:1"),
+            ),
             // Without an error level: a line that opens on an error or on a failure to start
             // (Loki, Grafana, Tempo's words in real pastes), after any error-level line.
             (
