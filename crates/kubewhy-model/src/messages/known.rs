@@ -12,7 +12,7 @@
 //! entries per component (the closing note of issue 36 reports it).
 
 use crate::Cause;
-use regex::bytes::{Regex, RegexBuilder};
+use regex::bytes::{Regex, RegexBuilder, RegexSet, RegexSetBuilder};
 use std::sync::{LazyLock, OnceLock};
 
 /// One known wording.
@@ -1821,8 +1821,8 @@ pub const KNOWN: &[Known] = &[
 ];
 
 /// One entry's pattern, compiled on bytes with ASCII classes (`(?-u)`): every wording is ASCII,
-/// and a Unicode `[^\n]{0,80}` or `\S+` compiles to automata many times larger. Compiled the
-/// first time a text that matches [`ANY`] asks for it.
+/// and a Unicode `[^\n]{0,80}` or `\S+` compiles to automata many times larger. Compiled only
+/// for the entry that wins in some text ([`SET`] says which), to find where its wording starts.
 fn compile(pattern: &str) -> Regex {
     RegexBuilder::new(pattern)
         .unicode(false)
@@ -1833,13 +1833,14 @@ fn compile(pattern: &str) -> Regex {
 static COMPILED: LazyLock<Vec<OnceLock<Regex>>> =
     LazyLock::new(|| KNOWN.iter().map(|_| OnceLock::new()).collect());
 
-/// Every pattern at once, for one cheap pass before finding which. Its lazy DFA gets 8 MiB
+/// Every pattern at once: one pass says whether any matches, and which. Its lazy DFA gets 8 MiB
 /// rather than the default 2: with 150-odd patterns the default cache fills and is cleared again
 /// and again on a long paste, and rebuilding states then took most of the paste's time (7.8 s
 /// against 2.8 s on bench/paste.sh's 5,000 copies). The cache only grows as far as it is used.
-static ANY: LazyLock<Regex> = LazyLock::new(|| {
-    let all: Vec<String> = KNOWN.iter().map(|e| format!("(?:{})", e.pattern)).collect();
-    RegexBuilder::new(&all.join("|"))
+/// Knowing which entries match, `find` compiles only the winner: walking the table compiled
+/// every entry before it, most of the catalogue's memory.
+static SET: LazyLock<RegexSet> = LazyLock::new(|| {
+    RegexSetBuilder::new(KNOWN.iter().map(|e| e.pattern))
         .unicode(false)
         .dfa_size_limit(8 << 20)
         .build()
@@ -1849,17 +1850,19 @@ static ANY: LazyLock<Regex> = LazyLock::new(|| {
 /// The first known wording in `text`: its entry and where it starts (a character boundary:
 /// an ASCII class may have begun the match inside a multi-byte character).
 pub fn find(text: &str) -> Option<(&'static Known, usize)> {
-    if !ANY.is_match(text.as_bytes()) {
+    let bytes = text.as_bytes();
+    if !SET.is_match(bytes) {
         return None;
     }
-    KNOWN.iter().zip(COMPILED.iter()).find_map(|(e, r)| {
-        let m = r.get_or_init(|| compile(e.pattern)).find(text.as_bytes())?;
-        let mut start = m.start();
-        while !text.is_char_boundary(start) {
-            start -= 1;
-        }
-        Some((e, start))
-    })
+    // The table's order decides: the lowest index that matches wins.
+    let i = SET.matches(bytes).iter().next()?;
+    let e = &KNOWN[i];
+    let m = COMPILED[i].get_or_init(|| compile(e.pattern)).find(bytes)?;
+    let mut start = m.start();
+    while !text.is_char_boundary(start) {
+        start -= 1;
+    }
+    Some((e, start))
 }
 
 /// How many wordings each component contributes to this table.
