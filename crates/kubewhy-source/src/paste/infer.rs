@@ -364,11 +364,7 @@ fn pod_json(ns: &str, name: &str, st: &PodState, anchor: Timestamp) -> Value {
         let state = if r.contains('/') {
             json!({"running": {}})
         } else if matches!(r.as_str(), "Error" | "OOMKilled" | "ContainerCannotRun") {
-            let mut t = json!({"reason": r});
-            if r == "OOMKilled" {
-                t["exitCode"] = json!(137);
-            }
-            json!({"terminated": t})
+            json!({"terminated": ended(r)})
         } else {
             json!({"waiting": {"reason": r, "message": ""}})
         };
@@ -552,15 +548,7 @@ fn pod_from_row(row: &Row, events: &[&EventRow], deleted: bool, anchor: Timestam
             // READY says how many are ready, not which: the first ones.
             s["ready"] = json!(i < ready);
             if let Some(reason) = terminated {
-                // The table shows the reason, not the exit code: OOMKilled is 137 and
-                // Completed 0 by definition; for the others the code is unknown, and none is
-                // invented.
-                let mut t = json!({"reason": reason});
-                match reason {
-                    "OOMKilled" => t["exitCode"] = json!(137),
-                    "Completed" => t["exitCode"] = json!(0),
-                    _ => {}
-                }
+                let t = ended(reason);
                 s["state"] = json!({"terminated": t});
                 if st.restarts > 0 {
                     s["lastState"] = json!({"terminated": t});
@@ -583,6 +571,18 @@ fn pod_from_row(row: &Row, events: &[&EventRow], deleted: bool, anchor: Timestam
         v["metadata"]["deletionGracePeriodSeconds"] = json!(0);
     }
     v
+}
+
+/// How a container ended, as a row's STATUS says it: the reason, not the exit code. OOMKilled is
+/// 137 and Completed 0 by definition; for the others the code is unknown, and none is invented.
+fn ended(reason: &str) -> Value {
+    let mut t = json!({"reason": reason});
+    match reason {
+        "OOMKilled" => t["exitCode"] = json!(137),
+        "Completed" => t["exitCode"] = json!(0),
+        _ => {}
+    }
+    t
 }
 
 /// A STATUS that is the kubelet's own reason for ending or refusing a pod (`OutOfcpu`,

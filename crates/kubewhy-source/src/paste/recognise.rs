@@ -57,8 +57,9 @@ fn quote(text: &str) -> String {
 static UID: LazyLock<Regex> =
     LazyLock::new(|| re(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$"));
 
-fn message(name: &str, no: u64, text: &str, r: Recognition) -> PastedMessage {
-    let object = pod_named(text).map(|(ns, n)| {
+/// The pod a line names, as an object key (a UID in place of the name is kept as the UID).
+fn pod_object(text: &str) -> Option<ObjectKey> {
+    pod_named(text).map(|(ns, n)| {
         let (n, uid) = if UID.is_match(&n) {
             (UNKNOWN.to_string(), n)
         } else {
@@ -70,7 +71,11 @@ fn message(name: &str, no: u64, text: &str, r: Recognition) -> PastedMessage {
             name: n.into(),
             uid: uid.into(),
         }
-    });
+    })
+}
+
+fn message(name: &str, no: u64, text: &str, r: Recognition) -> PastedMessage {
+    let object = pod_object(text);
     // Quote the line from the message on, with what a short prefix says (a klog header, an
     // event row's columns) when the line is short.
     let from = if text.len() <= MAX_QUOTE { 0 } else { r.start };
@@ -158,12 +163,7 @@ fn error_line(name: &str, lines: &Lines) -> Option<PastedMessage> {
         cause: Cause::AppExitError,
         confidence: kubewhy_model::Confidence::Low,
         speaker: kubewhy_model::messages::ERROR_LINE.into(),
-        object: pod_named(line).map(|(ns, n)| ObjectKey {
-            kind: "Pod".into(),
-            namespace: ns.into(),
-            name: n.into(),
-            uid: String::new().into(),
-        }),
+        object: pod_object(line),
         same: 1,
     })
 }
