@@ -3526,7 +3526,17 @@ fn installed_serves(
         })?;
         let addr = format!("127.0.0.1:{port}");
         let (code, health) = http_get(&addr, "/healthz")?;
-        let (_, metrics) = http_get(&addr, "/metrics")?;
+        // /healthz reads the watches live; /metrics is written by an evaluation, which may not
+        // have run since the pods watch came up: read it again until it has (or a minute passed).
+        let pods_up = "kubewhy_watch_up{resource=\"pods\"} 1";
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        let metrics = loop {
+            let (_, metrics) = http_get(&addr, "/metrics")?;
+            if metrics.contains(pods_up) || std::time::Instant::now() > deadline {
+                break metrics;
+            }
+            std::thread::sleep(std::time::Duration::from_secs(2));
+        };
         let (_, findings) = http_get(&addr, "/findings")?;
         let v: Value = serde_json::from_str(&findings).map_err(|e| format!("/findings: {e}"))?;
         // One permissions summary names what could not be read (not a warning per kind).
@@ -3560,13 +3570,13 @@ fn installed_serves(
             .unwrap_or_else(|_| "no".into());
         if code != 200
             || !health.contains("pods: up")
-            || !metrics.contains("kubewhy_watch_up{resource=\"pods\"} 1")
+            || !metrics.contains(pods_up)
             || !secrets_refused
             || can_delete != "no"
         {
             return Err(format!(
                 "in-cluster kubewhy: /healthz HTTP {code} {health}; pods watched in /metrics: {}; secrets reported unreadable: {secrets_refused}; can delete pods: {can_delete:?}",
-                metrics.contains("kubewhy_watch_up{resource=\"pods\"} 1")
+                metrics.contains(pods_up)
             ));
         }
         Ok(format!(
