@@ -136,7 +136,10 @@ fn check_pod(ctx: &Ctx, info: &PodInfo, out: &mut Findings) {
     config_errors(ctx, info, &mut found);
     let events = snap.events_for("Pod", &info.pod.metadata);
     for e in &events {
-        if e.reason != "FailedMount" && e.reason != "FailedAttachVolume" {
+        if !matches!(
+            e.reason.as_str(),
+            "FailedMount" | "FailedAttachVolume" | "FailedMapVolume"
+        ) {
             continue;
         }
         if mounted_since(info, &events, e) {

@@ -438,7 +438,7 @@ pub const KNOWN: &[Known] = &[
     k(
         CNI,
         "containernetworking/cni (ADD)",
-        r"failed \(add\):|Error adding network|networkPlugin cni failed to set up pod",
+        r"failed \(add\):|Error adding network|[Nn]etworkPlugin cni failed to set up pod",
         SandboxCreationFailed,
     ),
     k(
@@ -541,7 +541,7 @@ pub const KNOWN: &[Known] = &[
     k(
         CSI,
         "open-iscsi's iscsiadm (iSCSI volumes: Longhorn, OpenEBS, democratic-csi)",
-        r"iscsiadm: (?:Could not perform SendTargets discovery|cannot make connection to \S+|Could not log into all portals|connection login retries \(reopen_max\) \d+ exceeded)",
+        r"iscsiadm: (?:Could not perform SendTargets discovery|cannot make connection to \S+|Could not log into all portals|connection login retries \(reopen_max\) \d+ exceeded|can't open iscsid\.startup configuration file)",
         VolumeMountFailed,
     ),
     k(
@@ -683,13 +683,13 @@ pub const KNOWN: &[Known] = &[
     k(
         KUBELET,
         "pkg/kubelet/kubelet_pods.go (a container's env or volume names a Secret that is not there: CreateContainerConfigError's message, as a TaskRun or a status excerpt quotes it)",
-        r#"(?:^|message:\s*"?|Error:\s*|[\s'"])secret "[\w.-]+" not found|couldn't find key \S+ in Secret "#,
+        r#"(?:^|message:\s*"?|Error:\s*|[\s'"(])secret "[\w.-]+" not found|couldn't find key \S+ in Secret "#,
         SecretMissing,
     ),
     k(
         KUBELET,
         "pkg/kubelet/kubelet_pods.go (the same for a ConfigMap)",
-        r#"(?:^|message:\s*"?|Error:\s*|[\s'"])configmaps? "[\w.-]+" not found|couldn't find key \S+ in ConfigMap "#,
+        r#"(?:^|message:\s*"?|Error:\s*|[\s'"(])configmaps? "[\w.-]+" not found|couldn't find key \S+ in ConfigMap "#,
         ConfigmapMissing,
     ),
     k(
@@ -1296,7 +1296,7 @@ pub const KNOWN: &[Known] = &[
     k(
         KUBELET,
         "pkg/credentialprovider/plugin/plugin.go (kubelet image credential provider plugins: ecr-credential-provider, acr-credential-provider, gke's auth provider)",
-        r"Failed getting credential from external registry credential provider|error execing credential provider plugin",
+        r"Failed getting credential from external registry credential provider|error execing credential provider plugin|Error running credential provider plugin|is not authorized to perform: ecr:(?:GetAuthorizationToken|BatchGetImage|GetDownloadUrlForLayer)",
         ImagePullAuth,
     ),
     k(
@@ -1418,6 +1418,12 @@ pub const KNOWN: &[Known] = &[
         "AWS SDKs (a region only the metadata service knows)",
         r"Could not determine region from any metadata service",
         DependencyUnreachable,
+    ),
+    k(
+        KUBELET,
+        "pkg/kubelet/kuberuntime (SandboxChanged again and again for one pod: its sandbox keeps dying, most often containerd's SystemdCgroup not matching the kubelet's cgroup driver)",
+        r"\(x\d+ over [^)]+\)\s+kubelet\s+Pod sandbox changed, it will be killed and re-created",
+        SandboxCreationFailed,
     ),
     k(
         KUBELET,
@@ -1818,8 +1824,61 @@ pub const KNOWN: &[Known] = &[
         r#"^["']?(?:[a-z][a-z0-9_]*\.){2,}[A-Z]\w*(?:Exception|Error): |^["']?[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)*(?:Error|Exception): "#,
         AppExitError,
     ),
+    k(
+        KUBELET,
+        "pkg/volume/util/operationexecutor/operation_generator.go (a block volume: FailedMapVolume's MapVolume.SetUpDevice / MapPodDevice / WaitForAttach)",
+        r"MapVolume\.\w+ (?:initialization )?failed for volume",
+        VolumeMountFailed,
+    ),
+    k(
+        KUBELET,
+        "pkg/volume/csi/csi_attacher.go (the kubelet's CSI attacher: MountDevice is the driver's NodeStageVolume)",
+        r"kubernetes\.io/csi: attacher\.(?:MountDevice|WaitForAttach|Attach) failed",
+        VolumeMountFailed,
+    ),
+    k(
+        KUBELET,
+        "pkg/kubelet/pluginmanager/operationexecutor/operation_generator.go (a CSI node plugin could not register with the kubelet, so no volume of its driver can be mounted)",
+        r"RegisterPlugin error -- plugin registration failed with err",
+        VolumeMountFailed,
+    ),
+    k(
+        CSI,
+        "a CSI driver's gRPC logging interceptor (csi-lib-utils' pattern, klog's error level): a call of the kubelet to the driver failed",
+        r"^E\d{4} [\d:.]+\s+\d+ [\w.-]+\.go:\d+\] GRPC error: ",
+        VolumeMountFailed,
+    ),
+    k(
+        CSI,
+        "systemd, starting a CSI driver's helper from under the kubelet's plugins directory (csi-s3's geesefs; SELinux or noexec refuses it)",
+        r"Failed (?:to locate executable|at step EXEC spawning) /var/(?:snap/microk8s/common/var/)?lib/kubelet/plugins/",
+        VolumeMountFailed,
+    ),
+    k(
+        CONTROLLERS,
+        "sig-storage-lib-external-provisioner before v5 (nfs-client-provisioner and other old provisioners on Kubernetes 1.20+, where selfLink is gone): the claim is never provisioned",
+        r"selfLink was empty, can't make reference",
+        PvcUnbound,
+    ),
+    k(
+        CONTROLLERS,
+        "kai-scheduler's Unschedulable event (no node has the GPU, GPU memory, CPU or memory the pod asks for)",
+        r"no nodes with enough resources were found|\d+ node\(s\) didn't have enough resources?: ",
+        InsufficientResources,
+    ),
+    k(
+        CONTAINERD,
+        "containerd's shim start (a runtime class's shim binary, Kata's or gVisor's, is not where containerd looks)",
+        r"failed to start shim: start failed: [^\n]*containerd-shim-[\w.-]+: (?:no such file or directory|exec format error|permission denied)|runtime \S+ binary not installed",
+        SandboxCreationFailed,
+    ),
+    k(
+        APPS,
+        "the CUDA runtime, as its samples and NVIDIA's validators print it (`Failed to allocate device vector A (error code …)!`: the GPU stack is not ready)",
+        r"Failed to \w+ [^()\n]*\(error code [\w ]+\)!",
+        AppExitError,
+    ),
 ];
-
 /// One entry's pattern, compiled on bytes with ASCII classes (`(?-u)`): every wording is ASCII,
 /// and a Unicode `[^\n]{0,80}` or `\S+` compiles to automata many times larger. Compiled only
 /// for the entry that wins in some text ([`SET`] says which), to find where its wording starts.
@@ -1908,6 +1967,62 @@ mod tests {
     #[test]
     fn every_entry_matches_an_example_and_names_its_cause() {
         let examples: &[(&str, Cause)] = &[
+            (
+                r#"Warning FailedMapVolume 69s (x9 over 3m18s) kubelet MapVolume.SetUpDevice failed for volume "pvc-357308a4" : rpc error: code = Internal desc = failed to stage volume: multipathd is not running"#,
+                VolumeMountFailed,
+            ),
+            (
+                "E1112 11:01:13.907517  255976 csi_attacher.go:364] kubernetes.io/csi: attacher.MountDevice failed: rpc error: code = Internal desc = stat /var/lib/kubelet/plugins/kubernetes.io/csi/beegfs.csi.netapp.com/5465/globalmount: no such file or directory",
+                VolumeMountFailed,
+            ),
+            (
+                "proxmox-csi-plugin-node-x: RegisterPlugin error -- plugin registration failed with err: rpc error: code = Unknown desc = failed to get region for node talos-x",
+                VolumeMountFailed,
+            ),
+            (
+                "E1207 07:40:16.205850       1 main.go:119] GRPC error: failed to get region for node k8s01",
+                VolumeMountFailed,
+            ),
+            (
+                "(geesefs)[523366]: geesefs-pvc_2d.service: Failed at step EXEC spawning /var/lib/kubelet/plugins/ru.yandex.s3.csi/geesefs: Permission denied",
+                VolumeMountFailed,
+            ),
+            (
+                "unexpected error getting claim reference: selfLink was empty, can't make reference",
+                PvcUnbound,
+            ),
+            (
+                "Warning  Unschedulable  kai-scheduler  no nodes with enough resources were found: 1 node(s) didn't have enough resources: GPU memory.",
+                InsufficientResources,
+            ),
+            (
+                "ctr: failed to start shim: start failed: : fork/exec /usr/bin/containerd-shim-kata-v2: no such file or directory: unknown",
+                SandboxCreationFailed,
+            ),
+            (
+                "Failed to allocate device vector A (error code system not yet initialized)! [Vector addition of 5000 elements]",
+                AppExitError,
+            ),
+            (
+                "SandboxChanged  4m31s (x3 over 4m50s)   kubelet            Pod sandbox changed, it will be killed and re-created.",
+                SandboxCreationFailed,
+            ),
+            (
+                "Error running credential provider plugin: AccessDeniedException: User: arn:aws:sts::1:assumed-role/worker-role/i-1 is not authorized to perform: ecr:GetAuthorizationToken on resource: *",
+                ImagePullAuth,
+            ),
+            (
+                "NetworkPlugin cni failed to set up pod \"xxx\" network: the given pool (10.233.64.0/18) does not exist, or is not enabled.",
+                SandboxCreationFailed,
+            ),
+            (
+                "CreateContainerConfigError (configmap \"gatus\" not found)",
+                ConfigmapMissing,
+            ),
+            (
+                "iscsiadm: can't open iscsid.startup configuration file /etc/iscsi/iscsid.conf",
+                VolumeMountFailed,
+            ),
             (
                 r#"{"level":"error","msg":"Command error: xtables parameter problem: iptables-restore: unable to initialize table 'nat'\nError occurred at line: 1"}"#,
                 AppExitError,
