@@ -1878,7 +1878,56 @@ pub const KNOWN: &[Known] = &[
         r"Failed to \w+ [^()\n]*\(error code [\w ]+\)!",
         AppExitError,
     ),
+    k(
+        RUNC,
+        "runc 1.1+ (libcontainer/standard_init_linux.go): the entrypoint could not be executed, printed as the container's own output (a script without the execute bit, or a UID that may not run it)",
+        r"(?m)(?:^|\s)exec /[^\s:]+: permission denied\s*$",
+        ContainerStartFailed,
+    ),
+    k(
+        APPS,
+        "Go's flag package (a flag the program does not define: it prints its usage and exits 2)",
+        r"flag provided but not defined: -",
+        AppExitError,
+    ),
+    k(
+        APPS,
+        "a program that cannot parse its configuration file as YAML (go-yaml's `yaml: line N: …`)",
+        r"(?i)(?:load|read|pars)\w* (?:the )?config(?:uration)?(?: file)?\b[^\n]*?: yaml: ",
+        AppExitError,
+    ),
+    k(
+        REGISTRIES,
+        "the registry client's request for a registry's API root (`Get \"https://…/v2/\"`) refused by TLS verification",
+        r#"Get "?https://[^/\s"]+/v2/[^"\s]*"?: (?:tls: failed to verify certificate: )?x509: "#,
+        ImageRegistryTls,
+    ),
+    k(
+        EVICTORS,
+        "Karpenter's FailedDraining (evictions refused, most often by a PodDisruptionBudget that allows none)",
+        r"Failed to drain node, \d+ pods? (?:are|is) waiting to be evicted",
+        DisruptionBudgetBlocking,
+    ),
+    k(
+        CONTROLLERS,
+        "actions-runner-controller (an ephemeral runner whose container ended on SIGTERM, 143: something evicted or deleted the runner pod, such as a consolidating autoscaler or a drain)",
+        r#"Ephemeral runner container failed[^\n]*"exitCode":\s*143\b"#,
+        EvictedApi,
+    ),
+    k(
+        CONTROLLERS,
+        "the scheduler's FailedScheduling quoted as `reason: message` with a bare reason (`FailedScheduling: Insufficient vpc.amazonaws.com/pod-eni`)",
+        r"FailedScheduling:\s+(?:\d+ )?Insufficient [\w./-]+",
+        InsufficientResources,
+    ),
+    k(
+        RUNC,
+        "a parent process quoting its child's stderr after SIGKILL (`Mysqld.Start(…) stderr: Killed`): in a container, the kernel's OOM killer at the memory limit",
+        r"stderr: Killed\s*$",
+        OomKilled,
+    ),
 ];
+
 /// One entry's pattern, compiled on bytes with ASCII classes (`(?-u)`): every wording is ASCII,
 /// and a Unicode `[^\n]{0,80}` or `\S+` compiles to automata many times larger. Compiled only
 /// for the entry that wins in some text ([`SET`] says which), to find where its wording starts.
@@ -1967,6 +2016,35 @@ mod tests {
     #[test]
     fn every_entry_matches_an_example_and_names_its_cause() {
         let examples: &[(&str, Cause)] = &[
+            (
+                r#"Get "https://registry.redhat.io/v2/": x509: certificate signed by unknown authority"#,
+                ImageRegistryTls,
+            ),
+            (
+                "Warning  FailedDraining     3m48s (x1407 over 47h)  karpenter  Failed to drain node, 12 pods are waiting to be evicted",
+                DisruptionBudgetBlocking,
+            ),
+            (
+                r#"2024-10-23T19:11:48Z	INFO	EphemeralRunner	Ephemeral runner container failed	{"version": "0.9.3", "ephemeralrunner": {"name":"r-9n8tz","namespace":"arc-runners"}, "exitCode": 143}"#,
+                EvictedApi,
+            ),
+            (
+                "FailedScheduling: Insufficient vpc.amazonaws.com/pod-eni",
+                InsufficientResources,
+            ),
+            ("Mysqld.Start(1683641048) stderr: Killed", OomKilled),
+            (
+                "exec /deployments/run-java.sh: permission denied",
+                ContainerStartFailed,
+            ),
+            (
+                "flag provided but not defined: -server.http.address",
+                AppExitError,
+            ),
+            (
+                "2022-04-18 19:08:22.868271 I | error loading config file /etc/agent/agent.yml: yaml: line 13: did not find expected alphabetic or numeric character",
+                AppExitError,
+            ),
             (
                 r#"Warning FailedMapVolume 69s (x9 over 3m18s) kubelet MapVolume.SetUpDevice failed for volume "pvc-357308a4" : rpc error: code = Internal desc = failed to stage volume: multipathd is not running"#,
                 VolumeMountFailed,

@@ -132,8 +132,10 @@ pub fn recognise(text: &str) -> Option<Recognition> {
     }
     if let Some((e, start)) = known::find(text)
         // The kubelet's "skipping pod synchronization - [… PLEG is not healthy …]": PLEG is the
-        // more precise of the two.
+        // more precise of the two, unless no relist has succeeded yet (the kubelet is starting)
+        // and the message goes on to say why the node is not ready (its network).
         && !(e.cause == Cause::NodeNotReady
+            && !text.contains("pleg has yet to be successful")
             && matches!(node::classify(text), Some((Signal::PlegUnhealthy, _))))
     {
         return Some(Recognition {

@@ -108,11 +108,12 @@ pub(super) fn lines(name: &str, lines: &Lines) -> Vec<PastedMessage> {
 }
 
 /// An application's own error-level line (`level=error`, `"level":"fatal"`, a timestamped
-/// `ERROR`, nginx's `[emerg]`, Fluent Bit's `[2023/02/03 23:38:21] [error]`): what ended the
-/// program, in words no catalogue holds.
+/// `ERROR`, nginx's `[emerg]`, Fluent Bit's `[2023/02/03 23:38:21] [error]`, a C++ program's
+/// glog `E20230628 17:25:42.524503 1 dfly_main.cc:305]`): what ended the program, in words no
+/// catalogue holds.
 static ERROR_LEVEL: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i:\blevel=(?:error|fatal|panic|crit|critical)\b|"level"\s*:\s*"(?:error|fatal|panic|crit|critical)")|^(?:\S+\s+)?(?:\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d\S*|\d\.\d+e\+09|\d{10}(?:\.\d+)?)\s+\[?(?:ERROR|FATAL|CRITICAL|PANIC)\]?\s|^\[?(?:ERROR|FATAL|CRITICAL)\]?:?\s+\S|\[emerg\]|^\[[^\]]{8,40}\]\s+\[(?:error|fatal|crit)\]\s"#,
+        r#"(?i:\blevel=(?:error|fatal|panic|crit|critical)\b|"level"\s*:\s*"(?:error|fatal|panic|crit|critical)")|^(?:\S+\s+)?(?:\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d\S*|\d\.\d+e\+09|\d{10}(?:\.\d+)?)\s+\[?(?:ERROR|FATAL|CRITICAL|PANIC)\]?\s|^\[?(?:ERROR|FATAL|CRITICAL)\]?:?\s+\S|\[emerg\]|^\[[^\]]{8,40}\]\s+\[(?:error|fatal|crit)\]\s|^[EF]\d{8} \d\d:\d\d:\d\d\.\d+\s+\d+ [\w.-]+\.(?:cc|cpp|h):\d+\] "#,
     )
 });
 
@@ -122,14 +123,20 @@ static NODE_COMPONENT: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// A line in which a program says it failed without an error level: a line opening on `error` /
-/// `fatal` / `panic` (`error initialising module: compactor`, `error loading config from …`) or on
+/// `fatal` / `panic` (`error initialising module: compactor`, `error loading config from …`), on
 /// failing to do what a program does at start (`Failed to start grafana. error: …`, `failed
-/// parsing config: …`, `unable to open database file`). Not kubectl's own errors (`Error from
+/// parsing config: …`, `unable to open database file`), or a sentence followed by `Exiting...`
+/// (`There are 2 threads, so 512.00MiB are required. Exiting...`). Not kubectl's own errors (`Error from
 /// server (…)`, `error: …`), which are about the command, not the workload.
 static FAILURE_LINE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"^(?:(?i:error|fatal|panic)\b(?:\s+[a-z]|:\s*\S)|(?:[Ff]ailed|[Uu]nable|[Cc]ould not|[Cc]annot) (?:to )?(?:start|parse|parsing|load|loading|read|reading|open|opening|initiali[sz]e|initiali[sz]ing|connect|create|bind|listen|run|migrate)\b)",
+        r"^(?:(?i:error|fatal|panic)\b(?:\s+[a-z]|:\s*\S)|(?:[Ff]ailed|[Uu]nable|[Cc]ould not|[Cc]annot) (?:to )?(?:start|parse|parsing|load|loading|read|reading|open|opening|initiali[sz]e|initiali[sz]ing|connect|create|bind|listen|run|migrate)\b)|\S\.\s+(?i:exiting)(?:\.{3}|\.|…)?$",
     )
+});
+
+/// `Done. Exiting`, `Finished successfully. Exiting...`: a program ending its work, not failing.
+static NORMAL_EXIT: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)\b(?:done|finished|completed?|success(?:ful(?:ly)?)?|nothing to do)\.\s+exiting")
 });
 
 static KUBECTL_ERROR: LazyLock<Regex> = LazyLock::new(|| {
@@ -155,8 +162,11 @@ fn error_line(name: &str, lines: &Lines) -> Option<PastedMessage> {
         }
         None
     };
-    let (no, line) = found(&|l| ERROR_LEVEL.is_match(l))
-        .or_else(|| found(&|l| FAILURE_LINE.is_match(l) && !KUBECTL_ERROR.is_match(l)))?;
+    let (no, line) = found(&|l| ERROR_LEVEL.is_match(l)).or_else(|| {
+        found(&|l| {
+            FAILURE_LINE.is_match(l) && !KUBECTL_ERROR.is_match(l) && !NORMAL_EXIT.is_match(l)
+        })
+    })?;
     Some(PastedMessage {
         at: format!("{name}:{no}"),
         quote: quote(line),
@@ -408,6 +418,23 @@ mod tests {
                 "Failed to start grafana. error: x\nts=1 level=error msg=\"the real one\"\n",
                 Some("p:2"),
             ),
+            // A C++ program's glog error line (Dragonfly), and a sentence followed by
+            // `Exiting...`; a Go program's klog error line is not (it may be a node's).
+            (
+                "I20230628 17:25:42.524402     1 proactor_pool.cc:147] Running 72 io threads\nE20230628 17:25:42.524503     1 dfly_main.cc:305] something new\n",
+                Some("p:2"),
+            ),
+            (
+                "There are 2 threads, so 512.00MiB are required. Exiting...\n",
+                Some("p:1"),
+            ),
+            (
+                "E1207 07:40:16.205850       1 main.go:119] something new\n",
+                None,
+            ),
+            ("Found the failure. Exiting\n", Some("p:1")),
+            // A program that says it finished is not failing.
+            ("All done. Exiting...\n", None),
             // kubectl's own errors, and a node component failing, are not an application's.
             ("Error from server (NotFound): pods \"x\" not found\n", None),
             (
