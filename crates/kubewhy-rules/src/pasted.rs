@@ -348,7 +348,24 @@ pub(crate) fn from_messages(snap: &Snapshot, findings: &mut Vec<Finding>) {
         let unknown_words = msgs
             .iter()
             .all(|m| m.speaker == kubewhy_model::messages::ERROR_LINE);
-        f = if unknown_words {
+        let by_words = msgs
+            .iter()
+            .all(|m| m.speaker.starts_with(kubewhy_model::messages::VOCABULARY));
+        f = if by_words {
+            let words = msgs
+                .first()
+                .and_then(|m| m.speaker.split_once(", about "))
+                .map_or("", |(_, w)| w);
+            f.explain(format!(
+                "The paste says something failed in words kubewhy's catalogue does not know, and holds no other failure; the line names {words}, so it most likely means {}. Low confidence: the line is the evidence, read by what it names, not by a known wording. {}",
+                lower_first(cause.meaning()),
+                if named {
+                    "The paste does not show the object's whole state, so the steps start with the command that does."
+                } else {
+                    "The paste does not say which object it is about; the first step shows the candidates."
+                }
+            ))
+        } else if unknown_words {
             f.explain(format!(
                 "The paste holds an application's error-level line in words kubewhy's catalogue does not know, and no other failure: most often the program stopped on what it says (its configuration, a permission, a dependency, a missing CRD). Low confidence: the line is the evidence. {}",
                 if named {

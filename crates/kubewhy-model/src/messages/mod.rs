@@ -18,6 +18,7 @@
 //! | [`pod`] | a pod's or Job's own end: kubelet rejections, deadlines, node shutdown, hooks, resize, Job failures, PDB refusals, gates | `rejected`, `job`, `crash`, `removal`, paste |
 //! | [`node`] | kubelet, runtime and kernel log lines → a [`crate::node::Signal`] | node logs, paste |
 //! | [`controller`] | workload controllers deleting their pods, the Deployment controller scaling ReplicaSets | `gone` |
+//! | [`vocabulary`] | the last resort: a failure in unknown words, by what it names (a volume, the sandbox, a pull…) | paste |
 //!
 //!
 //! [`recognise`] puts them together: the cause one line of any text shows, whoever wrote it.
@@ -37,6 +38,7 @@ pub mod pod;
 pub mod sandbox;
 pub mod scheduler;
 pub mod status;
+pub mod vocabulary;
 pub mod volume;
 
 use crate::node::Signal;
@@ -76,6 +78,10 @@ impl Speaker {
 /// Who speaks in a paste's error-level line that no catalogue knows (`Speaker::describe`'s
 /// counterpart for the paste reader's last resort).
 pub const ERROR_LINE: &str = "an application's error-level line";
+
+/// Who speaks in a failure line that no table knows, read by its words ([`vocabulary`]); the
+/// words follow (`…, about \`volume\``).
+pub const VOCABULARY: &str = "a failure in words the catalogue does not know";
 
 /// A known failure message in a text, and the cause it shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -5,7 +5,7 @@
 //! read joined. Each recognition names the object its line names, when it names one.
 
 use super::{Lines, UNKNOWN};
-use kubewhy_model::messages::{Recognition, recognise};
+use kubewhy_model::messages::{ERROR_LINE, Recognition, VOCABULARY, recognise, vocabulary};
 use kubewhy_model::{Cause, ObjectKey, PastedMessage};
 use regex::Regex;
 use std::sync::LazyLock;
@@ -162,20 +162,37 @@ fn error_line(name: &str, lines: &Lines) -> Option<PastedMessage> {
         }
         None
     };
-    let (no, line) = found(&|l| ERROR_LEVEL.is_match(l)).or_else(|| {
-        found(&|l| {
-            FAILURE_LINE.is_match(l) && !KUBECTL_ERROR.is_match(l) && !NORMAL_EXIT.is_match(l)
-        })
-    })?;
-    Some(PastedMessage {
+    let said = |no: u64, line: &str, cause: Cause, speaker: String| PastedMessage {
         at: format!("{name}:{no}"),
         quote: quote(line),
-        cause: Cause::AppExitError,
+        cause,
         confidence: kubewhy_model::Confidence::Low,
-        speaker: kubewhy_model::messages::ERROR_LINE.into(),
+        speaker,
         object: pod_object(line),
         same: 1,
-    })
+    };
+    if let Some((no, line)) = found(&|l| ERROR_LEVEL.is_match(l)) {
+        return Some(said(no, line, Cause::AppExitError, ERROR_LINE.into()));
+    }
+    // Kubernetes' own vocabulary in a failure line, whoever speaks (a new CSI driver's or CNI
+    // plugin's words, a kubelet line no table holds): what it names.
+    let mut i = 0;
+    while let Some((no, line)) = lines.get(i) {
+        let line = line.trim();
+        if let Some((cause, words)) = vocabulary::read(line) {
+            return Some(said(
+                no,
+                line,
+                cause,
+                format!("{VOCABULARY}, about `{words}`"),
+            ));
+        }
+        i += 1;
+    }
+    let (no, line) = found(&|l| {
+        FAILURE_LINE.is_match(l) && !KUBECTL_ERROR.is_match(l) && !NORMAL_EXIT.is_match(l)
+    })?;
+    Some(said(no, line, Cause::AppExitError, ERROR_LINE.into()))
 }
 
 /// Recognised messages as a snapshot keeps them: the first `KEPT_PER_CAUSE` of each cause, each
