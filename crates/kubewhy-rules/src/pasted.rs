@@ -411,7 +411,9 @@ pub(crate) fn from_messages(snap: &Snapshot, findings: &mut Vec<Finding>) {
             .position(|f| f.confidence == Confidence::Low && generic(f.cause))
             .unwrap_or(findings.len()),
     };
-    added.sort_by_key(|f| std::cmp::Reverse(f.confidence));
+    // The more confident first; among equals, a specific cause before one that only says "it
+    // fails" (an OOM kill the paste quotes before the exit code a describe shows).
+    added.sort_by_key(|f| (std::cmp::Reverse(f.confidence), generic(f.cause)));
     findings.splice(at..at, added);
 }
 

@@ -90,6 +90,13 @@ pub const EVENT_MESSAGES: &[EventMessage] = &[
         "Failed",
         "Pod",
     ),
+    // crictl's and the CRI client's own words for a pull the runtime refused (`crictl pull`
+    // on the node, the kubelet's remote_image.go).
+    m(
+        r"PullImage from image service failed|pulling image: rpc error: ",
+        "Failed",
+        "Pod",
+    ),
     // Crash loops.
     m(
         r"Back-off restarting failed (?:docker )?container",

@@ -57,6 +57,12 @@ const ADMISSION: &str = "API server admission";
 
 /// The table, most specific first.
 pub const KNOWN: &[Known] = &[
+    k(
+        AGENTS,
+        "kube-proxy (pkg/util/conntrack): the node has no conntrack binary, so Service traffic to changed endpoints is not cleaned up and UDP Services (DNS) break",
+        r#"error looking for path of conntrack: exec: "conntrack": executable file not found"#,
+        PodNetworkBroken,
+    ),
     // A controller whose removal of a finalizer is refused (a webhook denies the update): the
     // finalizer stays, before the admission refusal it quotes.
     k(
@@ -1926,6 +1932,96 @@ pub const KNOWN: &[Known] = &[
         r"stderr: Killed\s*$",
         OomKilled,
     ),
+    k(
+        APPS,
+        "nvidia-smi (the GPU operator's validator runs it: a GPU whose infoROM is corrupt makes it exit 14)",
+        r"WARNING: infoROM is corrupted at gpu",
+        AppExitError,
+    ),
+    k(
+        CNI,
+        "the kernel's openvswitch module too old for OVN's NAT actions (Kube-OVN's load balancing: pods cannot reach Services)",
+        r"netlink: Unknown conntrack attr \(type=\d+, max=\d+\)|openvswitch: netlink: Flow actions may not be safe on all matching packets",
+        PodNetworkBroken,
+    ),
+    k(
+        CONTAINERD,
+        "containerd's CRI plugin generating a container's spec: a device it names (a GPU's /dev/nvidia-uvm) is not on the host",
+        r"failed to generate spec: lstat /dev/\S+: no such file or directory",
+        ContainerStartFailed,
+    ),
+    k(
+        APPS,
+        "kube-dns's skydns and CoreDNS's errors plugin: the cluster's DNS cannot reach its upstream server (the node does not forward the pods' traffic)",
+        r#"skydns: failure to forward request "read udp [\d.:]+->[\d.:]+:53: i/o timeout|plugin/errors: \d+ \S+ \w+: read udp [\d.:]+->[\d.:]+:53: i/o timeout"#,
+        PodNetworkBroken,
+    ),
+    k(
+        CONTROLLERS,
+        "controller-runtime's webhook server refusing a pod (its `admission` logger at error level: JobSet's pod webhook cannot admit it)",
+        r#"\sERROR\s+admission\s[^\n]*"webhookKind": "Pod""#,
+        PodCreationRejected,
+    ),
+    k(
+        KUBELET,
+        "a memory-backed volume (the service account's projected token) with no room: the pod's memory limit is absurdly small, most often written without its unit",
+        r"kubernetes\.io~projected/[^\s:]+: no space left on device",
+        ResourceUnitsWrong,
+    ),
+    k(
+        KUBELET,
+        "a container status printed by `kubectl get -o go-template` (`map[terminated:map[exitCode:137 reason:OOM Killed …]]`, Kubernetes 1.0's reason)",
+        r"map\[terminated:map\[exitCode:137 reason:OOM ?Killed",
+        OomKilled,
+    ),
+    k(
+        DOCKERSHIM,
+        "the Docker API client of the kubelet newer than the daemon (kubelet 1.12 with Docker 18.03 on Windows): the kubelet cannot talk to its runtime",
+        r"client version [\d.]+ is too new\. Maximum supported API version is",
+        NodeNotReady,
+    ),
+    k(
+        KUBELET,
+        "the kubelet's Killing event repeated for hours (`(x735 over 15h)`): it asks the runtime to stop the container and the runtime never does",
+        r"\(x\d{2,} over \d+h\)\s+kubelet[^\n]*(?:Killing container with id|Stopping container)",
+        ContainerStopTimeout,
+    ),
+    k(
+        EVICTORS,
+        "Koordinator's koordlet evicting best-effort pods when the node's memory or CPU use passes its threshold",
+        r"evict Pod:\S+, reason: EvictPodBy\w+",
+        EvictedApi,
+    ),
+    k(
+        EVICTORS,
+        "Koordinator's and the descheduler's Descheduled / Evicting events (a pod moved off a node its thresholds call overutilised)",
+        r#"[Pp]od (?:"[^"]+" )?evicted from node "[^"]+" by the reason"#,
+        EvictedApi,
+    ),
+    k(
+        CONTROLLERS,
+        "Kueue's pod groups (ErrWorkloadCompose: the group's Workload waits for all its pods, which Kueue keeps gated)",
+        r"group has fewer runnable pods than expected",
+        SchedulingGated,
+    ),
+    k(
+        KUBELET,
+        "pkg/kubelet/kuberuntime (RemoveContainer fails: the runtime cannot delete the container's files, an immutable attribute or a busy mount, and the pod stays Terminating)",
+        r#"RemoveContainer "?[0-9a-f]+"? from runtime service failed|failed to remove root filesystem: "#,
+        ContainerStopTimeout,
+    ),
+    k(
+        KUBELET,
+        "pkg/kubelet/config (a pod the kubelet finds invalid for its own settings, privileged containers with --allow-privileged=false: it ignores the pod)",
+        r"Error validating pod \S+ from api, ignoring: ",
+        NodeAdmissionRejected,
+    ),
+    k(
+        DOCKERSHIM,
+        "the kubelet's FailedSync when the runtime does not answer a container's status in time (a hung dockerd)",
+        r"error determining status: rpc error: code = DeadlineExceeded",
+        ContainerStopTimeout,
+    ),
 ];
 
 /// One entry's pattern, compiled on bytes with ASCII classes (`(?-u)`): every wording is ASCII,
@@ -2016,6 +2112,70 @@ mod tests {
     #[test]
     fn every_entry_matches_an_example_and_names_its_cause() {
         let examples: &[(&str, Cause)] = &[
+            (
+                r#"kube-proxy[2241]: E0502 15:55:13.889842    2241 conntrack.go:42] conntrack returned error: error looking for path of conntrack: exec: "conntrack": executable file not found in $PATH"#,
+                PodNetworkBroken,
+            ),
+            (
+                "WARNING: infoROM is corrupted at gpu 0000:0B:00.0",
+                AppExitError,
+            ),
+            (
+                "netlink: Unknown conntrack attr (type=6, max=5)",
+                PodNetworkBroken,
+            ),
+            (
+                "failed to generate spec: lstat /dev/nvidia-uvm: no such file or directory",
+                ContainerStartFailed,
+            ),
+            (
+                r#"skydns: failure to forward request "read udp 10.240.0.18:47848->168.63.129.16:53: i/o timeout""#,
+                PodNetworkBroken,
+            ),
+            (
+                "2026-02-27T19:51:30Z\tERROR\tadmission\tfinding leader pod for follower\t{\"webhookGroup\": \"\", \"webhookKind\": \"Pod\"}",
+                PodCreationRejected,
+            ),
+            (
+                "-cf3c-4180/volumes/kubernetes.io~projected/kube-api-access-j562g/..2023_07_25/ca.crt: no space left on device",
+                ResourceUnitsWrong,
+            ),
+            (
+                "LastState: map[terminated:map[exitCode:137 reason:OOM Killed startedAt:2015-07-07T20:58:43Z]]",
+                OomKilled,
+            ),
+            (
+                "Error response from daemon: client version 1.38 is too new. Maximum supported API version is 1.37",
+                NodeNotReady,
+            ),
+            (
+                "Normal  Killing  39s (x735 over 15h)  kubelet, 10.179.80.31  Killing container with id docker://apigateway:Need to kill Pod",
+                ContainerStopTimeout,
+            ),
+            (
+                "48s Warning evictPodSuccess pod/be  evict Pod:be-pod-demo, reason: EvictPodByNodeMemoryUsage, message: killAndEvictBEPods",
+                EvictedApi,
+            ),
+            (
+                r#"74s Normal Descheduled pod/stress-demo  Pod evicted from node "cn-beijing.10.0.2.53" by the reason "node is overutilized, cpu usage(56.13%)>threshold(50.00%)""#,
+                EvictedApi,
+            ),
+            (
+                "Warning  ErrWorkloadCompose  14s   pod-kueue-controller  'my-pod-group' group has fewer runnable pods than expected",
+                SchedulingGated,
+            ),
+            (
+                r#"E0927 14:37:21.922965 14109 remote_runtime.go:250] RemoveContainer "19d837c7" from runtime service failed: rpc error: code = Unknown desc = failed to remove container"#,
+                ContainerStopTimeout,
+            ),
+            (
+                "Error validating pod kube-keepalived-vip-1p62d_default(5d79ccc0) from api, ignoring: spec.containers[0].securityContext.privileged: Forbidden: disallowed by cluster policy",
+                NodeAdmissionRejected,
+            ),
+            (
+                "Warning FailedSync 3m (x408 over 1h) kubelet, 10.179.80.31 error determining status: rpc error: code = DeadlineExceeded desc = context deadline exceeded",
+                ContainerStopTimeout,
+            ),
             (
                 r#"Get "https://registry.redhat.io/v2/": x509: certificate signed by unknown authority"#,
                 ImageRegistryTls,

@@ -267,6 +267,8 @@ pub fn event_cause(reason: &str, msg: &str) -> Option<(Cause, Confidence)> {
                 || msg.starts_with("Error: image ")
                 || msg.contains("pull access denied")
                 || msg.starts_with("Error response from daemon")
+                || msg.starts_with("PullImage from image service failed")
+                || msg.starts_with("pulling image: rpc error: ")
             {
                 return pull();
             }

@@ -19,15 +19,19 @@ use crate::Cause;
 /// A line that says something went wrong.
 static FAILURE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)\b(?:fail(?:s|ed|ing|ure)?|errors?|err=|unable|cannot|can't|could ?not|couldn't|denied|refused|timed? ?out|timeout|not found|no such|invalid|forbidden|unhealthy|killed|exceeded|insufficient|not enough|not ready|notready|unavailable|back-?off|stuck|hang(?:s|ing)?|blocked)\b",
+        r"(?i)\b(?:fail(?:s|ed|ing|ure)?|errors?|err=|unable|cannot|can't|could ?not|couldn't|denied|refused|timed? ?out|timeout|not found|no such|invalid|forbidden|unhealthy|killed|exceeded|insufficient|not enough|not ready|notready|unavailable|back-?off|stuck|hang(?:s|ing)?|blocked|resource busy)\b",
     )
     .expect("failure words")
 });
 
-/// Lines about the command, not the workload: kubectl's own errors.
-static KUBECTL: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^(?:Error from server\b|error: |Unable to connect to the server\b)")
-        .expect("kubectl errors")
+/// Lines about the command, not the workload (kubectl's own errors), and the kubelet's
+/// passing words that the checks weigh against the pod's state (a secret's cache not yet
+/// synced when the pod started: it mounts on the next try).
+static NOT_A_FAILURE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"^(?:Error from server\b|error: |Unable to connect to the server\b)|failed to sync (?:secret|configmap) cache",
+    )
+    .expect("kubectl errors")
 });
 
 /// `(words, cause)`: the first whose words the line holds names the cause.
@@ -87,7 +91,7 @@ static READINGS: LazyLock<Vec<(Regex, Cause)>> = LazyLock::new(|| {
 /// and the last of a longer span, `pull … certificate`), when the line says something failed
 /// and names what in Kubernetes' vocabulary.
 pub fn read(line: &str) -> Option<(Cause, String)> {
-    if line.len() > 4096 || KUBECTL.is_match(line) || !FAILURE.is_match(line) {
+    if line.len() > 4096 || NOT_A_FAILURE.is_match(line) || !FAILURE.is_match(line) {
         return None;
     }
     READINGS.iter().find_map(|(r, cause)| {
@@ -133,10 +137,18 @@ mod tests {
                 "waiting for the claim to be provisioned timed out",
                 Some((Cause::PvcUnbound, "provisioned")),
             ),
+            (
+                "unlinkat /var/run/netns/cni-49ddd103: device or resource busy",
+                Some((Cause::VolumeUnmountStuck, "device … busy")),
+            ),
             // Words of Kubernetes without a failure, and kubectl's own errors, say nothing.
             ("Successfully mounted volume data", None),
             (
                 "Error from server (NotFound): persistentvolumeclaims \"data\" not found",
+                None,
+            ),
+            (
+                "MountVolume.SetUp failed for volume \"default-token-72wx8\" : failed to sync secret cache: timed out waiting for the condition",
                 None,
             ),
             // A failure that names nothing of Kubernetes is the application's.

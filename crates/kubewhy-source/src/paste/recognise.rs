@@ -109,11 +109,11 @@ pub(super) fn lines(name: &str, lines: &Lines) -> Vec<PastedMessage> {
 
 /// An application's own error-level line (`level=error`, `"level":"fatal"`, a timestamped
 /// `ERROR`, nginx's `[emerg]`, Fluent Bit's `[2023/02/03 23:38:21] [error]`, a C++ program's
-/// glog `E20230628 17:25:42.524503 1 dfly_main.cc:305]`): what ended the program, in words no
-/// catalogue holds.
+/// glog `E20230628 17:25:42.524503 1 dfly_main.cc:305]`, a Go program's fatal klog `F1116 …
+/// init.go:43]`): what ended the program, in words no catalogue holds.
 static ERROR_LEVEL: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i:\blevel=(?:error|fatal|panic|crit|critical)\b|"level"\s*:\s*"(?:error|fatal|panic|crit|critical)")|^(?:\S+\s+)?(?:\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d\S*|\d\.\d+e\+09|\d{10}(?:\.\d+)?)\s+\[?(?:ERROR|FATAL|CRITICAL|PANIC)\]?\s|^\[?(?:ERROR|FATAL|CRITICAL)\]?:?\s+\S|\[emerg\]|^\[[^\]]{8,40}\]\s+\[(?:error|fatal|crit)\]\s|^[EF]\d{8} \d\d:\d\d:\d\d\.\d+\s+\d+ [\w.-]+\.(?:cc|cpp|h):\d+\] "#,
+        r#"(?i:\blevel=(?:error|fatal|panic|crit|critical)\b|"level"\s*:\s*"(?:error|fatal|panic|crit|critical)")|^(?:\S+\s+)?(?:\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d\S*|\d\.\d+e\+09|\d{10}(?:\.\d+)?)\s+\[?(?:ERROR|FATAL|CRITICAL|PANIC)\]?\s|^\[?(?:ERROR|FATAL|CRITICAL)\]?:?\s+\S|\[emerg\]|^\[[^\]]{8,40}\]\s+\[(?:error|fatal|crit)\]\s|^[EF]\d{8} \d\d:\d\d:\d\d\.\d+\s+\d+ [\w.-]+\.(?:cc|cpp|h):\d+\] |^F\d{4} \d\d:\d\d:\d\d\.\d+\s+\d+ [\w.-]+\.go:\d+\] "#,
     )
 });
 
@@ -126,11 +126,12 @@ static NODE_COMPONENT: LazyLock<Regex> = LazyLock::new(|| {
 /// `fatal` / `panic` (`error initialising module: compactor`, `error loading config from …`), on
 /// failing to do what a program does at start (`Failed to start grafana. error: …`, `failed
 /// parsing config: …`, `unable to open database file`), or a sentence followed by `Exiting...`
-/// (`There are 2 threads, so 512.00MiB are required. Exiting...`). Not kubectl's own errors (`Error from
+/// (`There are 2 threads, so 512.00MiB are required. Exiting...`), or a Go panic's trace
+/// (`goroutine 32660 [running]:`). Not kubectl's own errors (`Error from
 /// server (…)`, `error: …`), which are about the command, not the workload.
 static FAILURE_LINE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"^(?:(?i:error|fatal|panic)\b(?:\s+[a-z]|:\s*\S)|(?:[Ff]ailed|[Uu]nable|[Cc]ould not|[Cc]annot) (?:to )?(?:start|parse|parsing|load|loading|read|reading|open|opening|initiali[sz]e|initiali[sz]ing|connect|create|bind|listen|run|migrate)\b)|\S\.\s+(?i:exiting)(?:\.{3}|\.|…)?$",
+        r"^(?:(?i:error|fatal|panic)\b(?:\s+[a-z]|:\s*\S)|(?:[Ff]ailed|[Uu]nable|[Cc]ould not|[Cc]annot) (?:to )?(?:start|parse|parsing|load|loading|read|reading|open|opening|initiali[sz]e|initiali[sz]ing|connect|create|bind|listen|run|migrate)\b)|\S\.\s+(?i:exiting)(?:\.{3}|\.|…)?$|^goroutine \d+ \[running\]:$",
     )
 });
 
@@ -450,6 +451,14 @@ mod tests {
                 None,
             ),
             ("Found the failure. Exiting\n", Some("p:1")),
+            (
+                "F1116 20:30:47.261469       1 init.go:43] failed to initiate x: InvalidActivation:\n",
+                Some("p:1"),
+            ),
+            (
+                "goroutine 32660 [running]:\nruntime.throw({0x347c9c7?, 0x30?})\n",
+                Some("p:1"),
+            ),
             // A program that says it finished is not failing.
             ("All done. Exiting...\n", None),
             // kubectl's own errors, and a node component failing, are not an application's.
