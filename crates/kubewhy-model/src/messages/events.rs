@@ -93,7 +93,7 @@ pub const EVENT_MESSAGES: &[EventMessage] = &[
     // crictl's and the CRI client's own words for a pull the runtime refused (`crictl pull`
     // on the node, the kubelet's remote_image.go).
     m(
-        r"PullImage from image service failed|pulling image: rpc error: ",
+        r"PullImage from image service failed|pulling image(?: failed)?: rpc error: ",
         "Failed",
         "Pod",
     ),

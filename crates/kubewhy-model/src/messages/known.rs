@@ -58,6 +58,12 @@ const ADMISSION: &str = "API server admission";
 /// The table, most specific first.
 pub const KNOWN: &[Known] = &[
     k(
+        CONTROLLERS,
+        "the scheduler before 1.4 (`fit failure on node (n): Node didn't have enough resource: CPU, requested: …`)",
+        r"fit failure on node \([^)]*\): Node didn't have enough resource",
+        InsufficientResources,
+    ),
+    k(
         AGENTS,
         "kube-proxy (pkg/util/conntrack): the node has no conntrack binary, so Service traffic to changed endpoints is not cleaned up and UDP Services (DNS) break",
         r#"error looking for path of conntrack: exec: "conntrack": executable file not found"#,
@@ -236,7 +242,7 @@ pub const KNOWN: &[Known] = &[
     k(
         ADMISSION,
         "plugin/pkg/admission/limitranger (a pod outside its namespace's LimitRange)",
-        r"is forbidden: (?:(?:minimum|maximum) \S+ usage per (?:Container|Pod) is |\S+ max limit to request ratio per (?:Container|Pod) is )",
+        r"is forbidden: \[?(?:(?:minimum|maximum) \S+ usage per (?:Container|Pod) is |\S+ max limit to request ratio per (?:Container|Pod) is )",
         PodCreationRejected,
     ),
     k(
@@ -2022,6 +2028,42 @@ pub const KNOWN: &[Known] = &[
         r"error determining status: rpc error: code = DeadlineExceeded",
         ContainerStopTimeout,
     ),
+    k(
+        APPS,
+        "Galera (Percona XtraDB Cluster, MariaDB): a node that was not the last to leave refuses to bootstrap the cluster after a full crash",
+        r"It may not be safe to bootstrap the cluster from this node",
+        AppExitError,
+    ),
+    k(
+        APPS,
+        "PostgreSQL refusing a data directory another major version initialised",
+        r"FATAL:\s+database files are incompatible with server",
+        AppExitError,
+    ),
+    k(
+        RUNC,
+        "a shell reporting its child killed by SIGILL (`Illegal instruction (core dumped)`): the binary needs a CPU feature the node lacks (SSE4.2, AVX)",
+        r"Illegal instruction\s+\(core dumped\)",
+        KilledBySignal,
+    ),
+    k(
+        KUBELET,
+        "the kubelet's CreateContainer call refused by gRPC: an environment value (from a Secret or ConfigMap) is not valid UTF-8",
+        r"grpc: error while marshaling: string field contains invalid UTF-8",
+        ContainerStartFailed,
+    ),
+    k(
+        CSI,
+        "OpenEBS NDM's blockdeviceclaim-operator (SelectionFailed: no block device matches the claim of a local PV, which stays unbound)",
+        r"no blockdevices found|no devices found matching the criteria|could not find a device with matching resource requirements",
+        PvcUnbound,
+    ),
+    k(
+        AGENTS,
+        "systemd-logind, transactional-update and rebootmgr in the node's journal: the node is rebooting (openSUSE MicroOS's automatic updates)",
+        r"systemd-logind\[\d+\]: System is rebooting|transactional-update finished - rebooting machine|rebootmgr: reboot triggered",
+        NodeRestarted,
+    ),
 ];
 
 /// One entry's pattern, compiled on bytes with ASCII classes (`(?-u)`): every wording is ASCII,
@@ -2112,6 +2154,38 @@ mod tests {
     #[test]
     fn every_entry_matches_an_example_and_names_its_cause() {
         let examples: &[(&str, Cause)] = &[
+            (
+                r#"Error from server (Forbidden): error when creating "limit-range-pod-2.yaml": pods "busybox2" is forbidden: [maximum cpu usage per Pod is 2, but limit is 2400m., maximum memory usage per Pod is 2Gi, but limit is 2306867200.]"#,
+                PodCreationRejected,
+            ),
+            (
+                "  fit failure on node (kubernetes-node-6ta5): Node didn't have enough resource: CPU, requested: 1000, used: 1420, capacity: 2000",
+                InsufficientResources,
+            ),
+            (
+                "It may not be safe to bootstrap the cluster from this node. It was not the last one to leave the cluster",
+                AppExitError,
+            ),
+            (
+                "2022-02-01 08:10:14.734 GMT [1] FATAL:  database files are incompatible with server",
+                AppExitError,
+            ),
+            (
+                "Illegal instruction     (core dumped) nginx -g \"daemon off;\"",
+                KilledBySignal,
+            ),
+            (
+                "Error: grpc: error while marshaling: string field contains invalid UTF-8",
+                ContainerStartFailed,
+            ),
+            (
+                "Warning  SelectionFailed  14m (x25 over 16m)    blockdeviceclaim-operator  no blockdevices found",
+                PvcUnbound,
+            ),
+            (
+                "Apr 12 00:21:01 mos2 transactional-update[7302]: transactional-update finished - rebooting machine",
+                NodeRestarted,
+            ),
             (
                 r#"kube-proxy[2241]: E0502 15:55:13.889842    2241 conntrack.go:42] conntrack returned error: error looking for path of conntrack: exec: "conntrack": executable file not found in $PATH"#,
                 PodNetworkBroken,

@@ -113,7 +113,7 @@ pub(super) fn lines(name: &str, lines: &Lines) -> Vec<PastedMessage> {
 /// init.go:43]`): what ended the program, in words no catalogue holds.
 static ERROR_LEVEL: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i:\blevel=(?:error|fatal|panic|crit|critical)\b|"level"\s*:\s*"(?:error|fatal|panic|crit|critical)")|^(?:\S+\s+)?(?:\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d\S*|\d\.\d+e\+09|\d{10}(?:\.\d+)?)\s+\[?(?:ERROR|FATAL|CRITICAL|PANIC)\]?\s|^\[?(?:ERROR|FATAL|CRITICAL)\]?:?\s+\S|\[emerg\]|^\[[^\]]{8,40}\]\s+\[(?:error|fatal|crit)\]\s|^[EF]\d{8} \d\d:\d\d:\d\d\.\d+\s+\d+ [\w.-]+\.(?:cc|cpp|h):\d+\] |^F\d{4} \d\d:\d\d:\d\d\.\d+\s+\d+ [\w.-]+\.go:\d+\] "#,
+        r#"(?i:\blevel=(?:error|fatal|panic|crit|critical)\b|"level"\s*:\s*"(?:error|fatal|panic|crit|critical)")|^(?:\S+\s+)?(?:\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d\S*|\d\.\d+e\+09|\d{10}(?:\.\d+)?)\s+\[?(?:ERROR|FATAL|CRITICAL|PANIC)\]?\s|^\[?(?:ERROR|FATAL|CRITICAL)\]?:?\s+\S|\[emerg\]|^\[[^\]]{8,40}\]\s+\[(?i:error|fatal|crit)\]\s|\[\d+\] (?:FATAL|PANIC):\s|^[EF]\d{8} \d\d:\d\d:\d\d\.\d+\s+\d+ [\w.-]+\.(?:cc|cpp|h):\d+\] |^F\d{4} \d\d:\d\d:\d\d\.\d+\s+\d+ [\w.-]+\.go:\d+\] "#,
     )
 });
 
