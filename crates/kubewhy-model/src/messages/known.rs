@@ -1905,7 +1905,7 @@ pub const KNOWN: &[Known] = &[
     k(
         APPS,
         "a program that cannot parse its configuration file as YAML (go-yaml's `yaml: line N: …`)",
-        r"(?i)(?:load|read|pars)\w* (?:the )?config(?:uration)?(?: file)?\b[^\n]*?: yaml: ",
+        r"(?:[Ll]oading|[Rr]eading|[Pp]arsing) (?:the )?config(?:uration)? file \S+: yaml: line \d+: ",
         AppExitError,
     ),
     k(
