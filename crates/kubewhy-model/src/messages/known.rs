@@ -346,7 +346,7 @@ pub const KNOWN: &[Known] = &[
     k(
         KUBELET,
         "node condition Ready, reason KubeletNotReady",
-        r"NotReady.{0,80}container runtime is down|container runtime is down.{0,200}NotReady",
+        r"NotReady.*?container runtime is down|container runtime is down.*?NotReady",
         NodeNotReady,
     ),
     k(
@@ -407,7 +407,7 @@ pub const KNOWN: &[Known] = &[
     k(
         AGENTS,
         "awslabs/amazon-eks-ami nodeadm",
-        r"/usr/bin/nodeadm: Permission denied|nodeadm[^\n]{0,80}(?:failed|error)",
+        r"/usr/bin/nodeadm: Permission denied|nodeadm[^\n]*?(?:failed|error)",
         NodeNotReady,
     ),
     // ---- runtimes: a container that cannot start, a sandbox that cannot be torn down.
@@ -510,7 +510,7 @@ pub const KNOWN: &[Known] = &[
     k(
         RUNC,
         "runc and the kernel's freezer: a container frozen, its init in uninterruptible sleep",
-        r"runc init[^\n]{0,40}\bD\b|freezer\.state[^\n]{0,20}\n?\s*FROZEN|failed to remove cgroup[^\n]{0,80}device or resource busy",
+        r"runc init[^\n]*?\bD\b|freezer\.state[^\n]*?\n?\s*FROZEN|failed to remove cgroup[^\n]*?device or resource busy",
         ContainerStopTimeout,
     ),
     // ---- volumes.
@@ -840,7 +840,7 @@ pub const KNOWN: &[Known] = &[
     k(
         EVICTORS,
         "cluster-autoscaler on GKE (FailedScaleUp: the project's Compute Engine quota)",
-        r"Node scale up in zones [^\n]{0,200} failed: GCE quota exceeded",
+        r"Node scale up in zones [^\n]*? failed: GCE quota exceeded",
         InsufficientResources,
     ),
     k(
@@ -1044,7 +1044,7 @@ pub const KNOWN: &[Known] = &[
     k(
         KUBELET,
         "the kubelet's health endpoint refusing (the kubelet is not running)",
-        r"127\.0\.0\.1:10248/healthz[^\n]{0,60}connection refused",
+        r"127\.0\.0\.1:10248/healthz[^\n]*?connection refused",
         NodeNotReady,
     ),
     k(
@@ -1104,7 +1104,7 @@ pub const KNOWN: &[Known] = &[
     k(
         DOCKERSHIM,
         "moby/moby (docker lists a container its containerd no longer has)",
-        r"Cannot kill container \S+: .{0,60}(?:does not exist|container destroyed|No such container)",
+        r"Cannot kill container \S+: .*?(?:does not exist|container destroyed|No such container)",
         RuntimeStateInconsistent,
     ),
     k(
@@ -1134,7 +1134,7 @@ pub const KNOWN: &[Known] = &[
     k(
         DOCKERSHIM,
         "moby/moby daemon/delete.go (a file of the container still held open: a log agent tailing it)",
-        r"unable to remove filesystem for \S+: [^\n]{0,300}(?:Access is denied|device or resource busy|being used by another process)",
+        r"unable to remove filesystem for \S+: [^\n]*?(?:Access is denied|device or resource busy|being used by another process)",
         KubeletCleanupPending,
     ),
     k(
@@ -1484,7 +1484,7 @@ pub const KNOWN: &[Known] = &[
     k(
         APPS,
         "make in a driver container (the NVIDIA GPU operator building its kernel module against the node's kernel)",
-        r"make(?:\[\d+\])?: \**\s*\[[^\]\n]{1,200}\] Error \d+",
+        r"make(?:\[\d+\])?: \**\s*\[[^\]\n]+\] Error \d+",
         AppExitError,
     ),
     k(
@@ -1580,7 +1580,7 @@ pub const KNOWN: &[Known] = &[
     k(
         APPS,
         "kubernetes-sigs/metrics-server pkg/server (its readiness check, with nothing scraped)",
-        r#""Failed probe" probe="metric-storage-ready"|Failed to scrape node[^\n]{0,200}doesn't contain any IP SANs"#,
+        r#""Failed probe" probe="metric-storage-ready"|Failed to scrape node[^\n]*?doesn't contain any IP SANs"#,
         ReadinessProbeFailing,
     ),
     k(
@@ -1718,7 +1718,7 @@ pub const KNOWN: &[Known] = &[
     k(
         APPS,
         "an application calling the API (or the kubelet) as a service account without the RBAC it needs",
-        r#"is forbidden: User \\?"system:serviceaccount:[^"\\]{1,120}\\?" cannot \w+ resource|Forbidden \(user=system:serviceaccount:[^,]{1,120}, verb=\w+"#,
+        r#"is forbidden: User \\?"system:serviceaccount:[^"\\]+\\?" cannot \w+ resource|Forbidden \(user=system:serviceaccount:[^,]+, verb=\w+"#,
         AppExitError,
     ),
     k(
@@ -1820,7 +1820,7 @@ pub const KNOWN: &[Known] = &[
     k(
         APPS,
         "AWS SDKs (instance metadata, IMDS)",
-        r"EC2MetadataError|failed to make EC2Metadata request|failed to (?:fetch|get) \S+ from (?:instance|EC2) metadata|169\.254\.169\.254[^\n]{0,80}(?:timeout|refused|401|no route)",
+        r"EC2MetadataError|failed to make EC2Metadata request|failed to (?:fetch|get) \S+ from (?:instance|EC2) metadata|169\.254\.169\.254[^\n]*?(?:timeout|refused|401|no route)",
         DependencyUnreachable,
     ),
     k(
