@@ -2084,7 +2084,9 @@ static COMPILED: LazyLock<Vec<OnceLock<Regex>>> =
 /// and again on a long paste, and rebuilding states then took most of the paste's time (7.8 s
 /// against 2.8 s on bench/paste.sh's 5,000 copies). The cache only grows as far as it is used.
 /// Knowing which entries match, `find` compiles only the winner: walking the table compiled
-/// every entry before it, most of the catalogue's memory.
+/// every entry before it, most of the catalogue's memory. Patterns write no long bounded
+/// repeat (`[^\n]{0,300}`): every step of one is a state of the automaton, in memory for every
+/// paste (`no_long_bounded_repeats`).
 static SET: LazyLock<RegexSet> = LazyLock::new(|| {
     RegexSetBuilder::new(KNOWN.iter().map(|e| e.pattern))
         .unicode(false)
@@ -2149,6 +2151,21 @@ mod tests {
             cause("the job logged a RuntimeError: once, and went on"),
             None
         );
+    }
+
+    #[test]
+    fn no_long_bounded_repeats() {
+        let counted = regex::Regex::new(r"\{(\d*),(\d+)\}|\{(\d+)\}").unwrap();
+        for e in KNOWN {
+            for c in counted.captures_iter(e.pattern) {
+                let n: usize = c
+                    .get(2)
+                    .or(c.get(3))
+                    .and_then(|m| m.as_str().parse().ok())
+                    .unwrap_or(0);
+                assert!(n <= 40, "{}: a repeat of {n} steps", e.pattern);
+            }
+        }
     }
 
     #[test]
