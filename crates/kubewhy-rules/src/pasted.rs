@@ -344,6 +344,11 @@ pub(crate) fn from_messages(snap: &Snapshot, findings: &mut Vec<Finding>) {
             );
         }
         let named = !object.name.starts_with('(');
+        let settle = if named {
+            "The paste does not show the object's whole state, so the steps start with the command that does."
+        } else {
+            "The paste does not say which object it is about; the first step shows the candidates."
+        };
         let n = msgs.iter().map(|m| m.same).max().unwrap_or(1);
         let unknown_words = msgs
             .iter()
@@ -359,20 +364,12 @@ pub(crate) fn from_messages(snap: &Snapshot, findings: &mut Vec<Finding>) {
             f.explain(format!(
                 "The paste says something failed in words kubewhy's catalogue does not know, and holds no other failure; the line names {words}, so it most likely means {}. Low confidence: the line is the evidence, read by what it names, not by a known wording. {}",
                 lower_first(cause.meaning()),
-                if named {
-                    "The paste does not show the object's whole state, so the steps start with the command that does."
-                } else {
-                    "The paste does not say which object it is about; the first step shows the candidates."
-                }
+                settle
             ))
         } else if unknown_words {
             f.explain(format!(
                 "The paste holds an application's error-level line in words kubewhy's catalogue does not know, and no other failure: most often the program stopped on what it says (its configuration, a permission, a dependency, a missing CRD). Low confidence: the line is the evidence. {}",
-                if named {
-                    "The paste does not show the object's whole state, so the steps start with the command that does."
-                } else {
-                    "The paste does not say which object it is about; the first step shows the candidates."
-                }
+                settle
             ))
         } else {
             f.explain(format!(
@@ -381,11 +378,7 @@ pub(crate) fn from_messages(snap: &Snapshot, findings: &mut Vec<Finding>) {
             if n == 1 { "s" } else { "" },
             lower_first(cause.meaning()),
             cause.slug(),
-            if named {
-                "The paste does not show the object's whole state, so the steps start with the command that does."
-            } else {
-                "The paste does not say which object it is about; the first step shows the candidates."
-            }
+            settle
         ))
         };
         f = f.step(

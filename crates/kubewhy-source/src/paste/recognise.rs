@@ -146,6 +146,19 @@ static KUBECTL_ERROR: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// The first line (trimmed) that `read` reads, with its number and what was read.
+fn first<'a, T>(lines: &Lines<'a>, read: impl Fn(&str) -> Option<T>) -> Option<(u64, &'a str, T)> {
+    let mut i = 0;
+    while let Some((no, line)) = lines.get(i) {
+        let line = line.trim();
+        if let Some(r) = read(line) {
+            return Some((no, line, r));
+        }
+        i += 1;
+    }
+    None
+}
+
 /// Never silent when the text says something failed: a paste in which the catalogue knows no
 /// message, but which holds an application's error-level line, is read as that application
 /// failing (low confidence: the words are the application's own). Without one, the first line
@@ -153,15 +166,7 @@ static KUBECTL_ERROR: LazyLock<Regex> = LazyLock::new(|| {
 fn error_line(name: &str, lines: &Lines) -> Option<PastedMessage> {
     let app = |line: &str| !NODE_COMPONENT.is_match(line) && line.len() <= 4096;
     let found = |pick: &dyn Fn(&str) -> bool| {
-        let mut i = 0;
-        while let Some((no, line)) = lines.get(i) {
-            let line = line.trim();
-            if pick(line) && app(line) {
-                return Some((no, line));
-            }
-            i += 1;
-        }
-        None
+        first(lines, |l| (pick(l) && app(l)).then_some(())).map(|(no, line, _)| (no, line))
     };
     let said = |no: u64, line: &str, cause: Cause, speaker: String| PastedMessage {
         at: format!("{name}:{no}"),
@@ -177,18 +182,13 @@ fn error_line(name: &str, lines: &Lines) -> Option<PastedMessage> {
     }
     // Kubernetes' own vocabulary in a failure line, whoever speaks (a new CSI driver's or CNI
     // plugin's words, a kubelet line no table holds): what it names.
-    let mut i = 0;
-    while let Some((no, line)) = lines.get(i) {
-        let line = line.trim();
-        if let Some((cause, words)) = vocabulary::read(line) {
-            return Some(said(
-                no,
-                line,
-                cause,
-                format!("{VOCABULARY}, about `{words}`"),
-            ));
-        }
-        i += 1;
+    if let Some((no, line, (cause, words))) = first(lines, vocabulary::read) {
+        return Some(said(
+            no,
+            line,
+            cause,
+            format!("{VOCABULARY}, about `{words}`"),
+        ));
     }
     let (no, line) = found(&|l| {
         FAILURE_LINE.is_match(l) && !KUBECTL_ERROR.is_match(l) && !NORMAL_EXIT.is_match(l)
