@@ -298,6 +298,13 @@ fn scan(name: &str, lines: &Lines, out: &mut dyn FnMut(PastedMessage)) {
                 r.cause,
                 Cause::VolumeMountFailed | Cause::ContainerStartFailed
             );
+            if generic(r)
+                && let Some((k, joined, whole)) = read_on(lines, i, line.to_string(), r)
+            {
+                out(message(name, no, &joined, whole));
+                i = k + 1;
+                continue;
+            }
             if (line.ends_with(',') || vague)
                 && let Some((_, next)) = lines.get(i + 1)
                 && let next = undouble(next.trim())
@@ -364,14 +371,52 @@ fn scan(name: &str, lines: &Lines, out: &mut dyn FnMut(PastedMessage)) {
             if !next.is_empty() && alone.is_none() {
                 let joined = format!("{line} {next}");
                 if let Some(r) = recognise(&joined) {
+                    let (k, joined, r) = generic(r)
+                        .then(|| read_on(lines, i + 1, joined.clone(), r))
+                        .flatten()
+                        .unwrap_or((i + 1, joined, r));
                     out(message(name, no, &joined, r));
-                    i += 2;
+                    i = k + 1;
                     continue;
                 }
             }
         }
         i += 1;
     }
+}
+
+/// A recognition by a generic wording (an application's `level=fatal msg="`): the why may
+/// follow on the next lines of the same message.
+fn generic(r: Recognition) -> bool {
+    r.cause == Cause::AppExitError && r.confidence == kubewhy_model::Confidence::Low
+}
+
+/// A message recognised by a generic wording whose line was wrapped before it said why
+/// (kubeadm's `failed to pull image "x": output: time=… level=fatal` / `msg="pulling image
+/// failed: rpc error: code = NotFound desc = …` / … / `x: not found"`): read on, while the next
+/// lines continue it (no new entry's mark, nothing known alone), up to five lines, until the
+/// join names another cause. `None`: it names none.
+fn read_on(
+    lines: &Lines,
+    last: usize,
+    mut joined: String,
+    r: Recognition,
+) -> Option<(usize, String, Recognition)> {
+    for k in last + 1..last + 6 {
+        let (_, next) = lines.get(k)?;
+        let next = undouble(next.trim());
+        if next.is_empty() || NEW_ENTRY.is_match(&next) || recognise(&next).is_some() {
+            return None;
+        }
+        joined.push(' ');
+        joined.push_str(&next);
+        if let Some(whole) = recognise(&joined)
+            && whole.cause != r.cause
+        {
+            return Some((k, joined, whole));
+        }
+    }
+    None
 }
 
 #[cfg(test)]
@@ -550,5 +595,25 @@ mod tests {
         let text = "Warning  FailedMount  1m  kubelet  MountVolume.SetUp failed for volume \"data\" : mount failed: exit status 32\nWarning  BackOff  1m  kubelet  Back-off pulling image \"x\"\n";
         let m = lines("paste.txt", &Lines::new(text));
         assert_eq!(m[0].cause, Cause::VolumeMountFailed);
+    }
+
+    #[test]
+    fn a_fatal_line_wrapped_before_its_why_is_read_on() {
+        // kubeadm's pull error wrapped over four lines (tests/fixtures/wild 2269, kuboard-press).
+        let text = "[config/images] Pulled registry.aliyuncs.com/k8sxio/etcd:3.4.13-0\nfailed to pull image \"swr.example.com/coredns:1.8.0\": output: time=\"2021-04-30T13:26:14+08:00\" level=fatal \nmsg=\"pulling image failed: rpc error: code = NotFound desc = failed to pull and unpack image \\\"swr.example.com/coredns:1.8.0\\\": \nfailed to resolve reference \\\"swr.example.com/coredns:1.8.0\\\": \nswr.example.com/coredns:1.8.0: not found\", error: exit status 1\nTo see the stack trace of this error execute with --v=5 or higher\n";
+        let m = lines("paste.txt", &Lines::new(text));
+        assert_eq!(m.len(), 1, "{m:?}");
+        assert_eq!(m[0].cause, Cause::ImageNotFound);
+        assert_eq!(m[0].at, "paste.txt:2");
+        assert!(
+            m[0].quote.ends_with("not found\", error: exit status 1"),
+            "{}",
+            m[0].quote
+        );
+        // An application's fatal line whose next lines say nothing more stays the application's.
+        let text = "time=\"x\" level=fatal \nmsg=\"the config file is empty\"\nand nothing else\n";
+        let m = lines("paste.txt", &Lines::new(text));
+        assert_eq!(m.len(), 1, "{m:?}");
+        assert_eq!(m[0].cause, Cause::AppExitError);
     }
 }
