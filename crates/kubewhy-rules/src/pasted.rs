@@ -188,16 +188,34 @@ fn generic(c: Cause) -> bool {
 /// command that would show the object. Only when no finding read from the paste's objects
 /// says more than "it fails" with some certainty; they come before those that only say that
 /// at low confidence.
+/// The containers' statuses of the paste's pods, but those only a `get` row shows (a row shows
+/// no container's last state, so its pod shows nothing either way).
+fn shown_statuses(
+    snap: &Snapshot,
+) -> impl Iterator<Item = &kubewhy_model::objects::ContainerStatus> {
+    let row = |p: &kubewhy_model::objects::Pod| {
+        let key = ObjectKey::new("Pod", p.metadata.ns(), &p.metadata.name, "");
+        snap.pasted
+            .iter()
+            .any(|q| same(&q.object, &key) && q.from.starts_with("a kubectl get "))
+    };
+    snap.pods.iter().filter(move |p| !row(p)).flat_map(|p| {
+        p.status
+            .container_statuses
+            .iter()
+            .chain(&p.status.init_container_statuses)
+    })
+}
+
+/// The paste shows how some pod's container ended (a describe's `State`/`Last State`, a pod's
+/// YAML).
+fn pods_show_states(snap: &Snapshot) -> bool {
+    shown_statuses(snap).any(|c| c.state.terminated.is_some() || c.last_state.terminated.is_some())
+}
+
 /// The paste shows the containers of some pod, and none was killed for memory.
 fn pods_show_no_oom(snap: &Snapshot) -> bool {
-    let statuses = || {
-        snap.pods.iter().flat_map(|p| {
-            p.status
-                .container_statuses
-                .iter()
-                .chain(&p.status.init_container_statuses)
-        })
-    };
+    let statuses = || shown_statuses(snap);
     let oom = |t: &kubewhy_model::objects::StateTerminated| {
         t.reason == "OOMKilled" || t.exit_code == Some(137)
     };
@@ -304,6 +322,21 @@ pub(crate) fn from_messages(snap: &Snapshot, findings: &mut Vec<Finding>) {
         // tail`) explains a pasted pod only if its containers say so: pods whose states the
         // paste shows, none killed for memory, were not that victim.
         if cause == Cause::OomKilled && pods_show_no_oom(snap) {
+            continue;
+        }
+        // An exit code quoted alone is a state field: where the paste shows its pods'
+        // containers (a describe, a pod's YAML), the checks have read it with its reason.
+        let exit_code =
+            kubewhy_model::messages::Speaker::Component(kubewhy_model::messages::known::EXIT_CODES)
+                .describe();
+        if pods_show_states(snap)
+            && snap
+                .pasted_messages
+                .iter()
+                .zip(&message_causes)
+                .filter(|(_, c)| **c == cause)
+                .all(|(m, _)| m.speaker == exit_code)
+        {
             continue;
         }
         let msgs: Vec<&kubewhy_model::PastedMessage> = snap
@@ -434,7 +467,8 @@ fn journal_node(
     })
 }
 
-/// The one object of the cause's kind the snapshot holds, if there is exactly one.
+/// The one object of the cause's kind the snapshot holds, if there is exactly one; for a pod's
+/// cause, else the one pod that needs explaining (a `get` table's only failing row).
 fn only_object(snap: &Snapshot, cause: Cause) -> Option<ObjectKey> {
     use kubewhy_model::Family;
     match cause.family() {
@@ -454,15 +488,23 @@ fn only_object(snap: &Snapshot, cause: Cause) -> Option<ObjectKey> {
             }),
             _ => None,
         },
-        _ => match snap.pods.as_slice() {
-            [p] => Some(ObjectKey {
+        _ => {
+            let now = snap.judged_at();
+            let mut failing = snap
+                .pods
+                .iter()
+                .filter(|p| crate::podinfo::PodInfo::new(p).unhealthy(now));
+            let one = match snap.pods.as_slice() {
+                [p] => Some(p),
+                _ => failing.next().filter(|_| failing.next().is_none()),
+            };
+            one.map(|p| ObjectKey {
                 kind: "Pod".into(),
                 namespace: p.metadata.ns().into(),
                 name: p.metadata.name.clone(),
                 ..Default::default()
-            }),
-            _ => None,
-        },
+            })
+        }
     }
 }
 

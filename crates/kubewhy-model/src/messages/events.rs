@@ -172,7 +172,7 @@ pub const EVENT_MESSAGES: &[EventMessage] = &[
     ),
     // The kubelet's evictions and admission refusals.
     m(
-        r"The node was low on resource|exceeded its local ephemeral storage limit|Pod ephemeral local storage usage exceeds|The node had condition: \[",
+        r#"The node was low on resource|exceeded its local ephemeral storage limit|Pod ephemeral local storage usage exceeds|Usage of EmptyDir volume "[^"]*" exceeds the limit|The node had condition: \["#,
         "Evicted",
         "Pod",
     ),
@@ -246,5 +246,11 @@ mod tests {
             Some(("BackOff", "Pod"))
         );
         assert_eq!(event_reason("hello"), None);
+        // The kubelet's local storage eviction of an emptyDir over its sizeLimit (eviction_manager).
+        let f = find(
+            r#"    message: 'Usage of EmptyDir volume "models-dir" exceeds the limit "1536Mi". '"#,
+        )
+        .unwrap();
+        assert_eq!((f.message.reason, f.message.kind), ("Evicted", "Pod"));
     }
 }

@@ -54,6 +54,9 @@ const CONTROLLERS: &str = "controllers";
 const AGGREGATOR: &str = "aggregator";
 const APPS: &str = "applications";
 const ADMISSION: &str = "API server admission";
+/// A container's exit code quoted alone (`exitCode: 137`): a state field, which the checks read
+/// themselves wherever the paste shows the container's state.
+pub const EXIT_CODES: &str = "exit codes";
 
 /// The table, most specific first.
 pub const KNOWN: &[Known] = &[
@@ -97,9 +100,9 @@ pub const KNOWN: &[Known] = &[
     ),
     k(
         CONTROLLERS,
-        "an operator finalizing its objects in a namespace being deleted, refused by the NamespaceLifecycle admission (plugin/pkg/admission/namespace/lifecycle): the objects and their finalizers stay",
-        r"unable to create new content in namespace \S+ because it\s+is being terminated",
-        NsResourcesRemaining,
+        "an operator finalizing its objects in a namespace being deleted, refused by the NamespaceLifecycle admission (plugin/pkg/admission/namespace/lifecycle) when finalizing needs a new object: the objects' finalizers are never removed",
+        r"unable to create new content\s+in namespace \S+ because it\s+is being terminated",
+        NsFinalizerPending,
     ),
     k(
         CONTROLLERS,
@@ -578,8 +581,8 @@ pub const KNOWN: &[Known] = &[
     ),
     k(
         CONTAINERD,
-        "containerd remotes/docker (a plain-HTTP registry not configured as such)",
-        r#"/v2/\S*"?: http: server gave HTTP response to HTTPS client"#,
+        "containerd remotes/docker and Go's net/http client (a plain-HTTP registry not configured as such; quoted alone, the pull's words cut away)",
+        r#"http: server gave HTTP response to HTTPS client"#,
         ImageRegistryHttp,
     ),
     k(
@@ -1893,7 +1896,7 @@ pub const KNOWN: &[Known] = &[
     k(
         RUNC,
         "runc 1.1+ (libcontainer/standard_init_linux.go): the entrypoint could not be executed, printed as the container's own output (a script without the execute bit, or a UID that may not run it)",
-        r"(?m)(?:^|\s)exec /[^\s:]+: permission denied\s*$",
+        r"(?m)(?:^|\s)exec /[^\s:]+: (?:permission denied|operation not permitted)\s*$",
         ContainerStartFailed,
     ),
     k(
@@ -2064,6 +2067,36 @@ pub const KNOWN: &[Known] = &[
         r"systemd-logind\[\d+\]: System is rebooting|transactional-update finished - rebooting machine|rebootmgr: reboot triggered",
         NodeRestarted,
     ),
+    k(
+        KUBELET,
+        "kubelet pkg/kubelet/cm/dra (FailedPrepareDynamicResources: the DRA driver of a claim is not registered on the node or refused to prepare its devices)",
+        r"Failed to prepare dynamic resources|NodePrepareResources failed for (?:claim|ResourceClaim)|not found in the list of registered DRA plugins",
+        DeviceAllocationFailed,
+    ),
+    k(
+        CONTAINERD,
+        "containerd before 2.1 (pkg/cri: an `image` volume it cannot provide, its mount's source empty)",
+        r#"failed to apply OCI options: failed to mkdir "": mkdir : no such file or directory"#,
+        VolumeMountFailed,
+    ),
+    k(
+        CONTAINERD,
+        "containerd pkg/cri (the container's OCI spec could not be built: a mount, a device or a security option the runtime cannot apply)",
+        r"failed to apply OCI options",
+        ContainerStartFailed,
+    ),
+    k(
+        APPS,
+        "huggingface_hub (a gated model downloaded without a token that has access: KServe's storage-initializer, vLLM, TGI exit)",
+        r"Access to model \S+ is restricted|You must have access to it and be authenticated to access it",
+        AppExitError,
+    ),
+    k(
+        EXIT_CODES,
+        "a container's exit code 137 (SIGKILL) quoted alone, as a status or an operator's report prints it (`exitCode: 137`): most often the kernel's OOM killer at the memory limit",
+        r#"(?i)\bexit ?code"?\s*[:=]?\s*137\b"#,
+        OomKilled,
+    ),
 ];
 
 /// One entry's pattern, compiled on bytes with ASCII classes (`(?-u)`): every wording is ASCII,
@@ -2171,6 +2204,31 @@ mod tests {
     #[test]
     fn every_entry_matches_an_example_and_names_its_cause() {
         let examples: &[(&str, Cause)] = &[
+            (
+                "  Warning  FailedPrepareDynamicResources  81s   kubelet            Failed to prepare dynamic resources: failed to get gRPC client for driver dra-1411.k8s.io: plugin name dra-1411.k8s.io not found in the list of registered DRA plugins",
+                DeviceAllocationFailed,
+            ),
+            (
+                r#"failed to apply OCI options: failed to mkdir "": mkdir : no such file or directory"#,
+                VolumeMountFailed,
+            ),
+            (
+                r#"Error: failed to create containerd container: failed to apply OCI options: failed to create device "/dev/x": no such file"#,
+                ContainerStartFailed,
+            ),
+            (
+                "Access to model meta-llama/Meta-Llama-3-8B-Instruct is restricted. You must have access to it and be authenticated to access it. Please log in.",
+                AppExitError,
+            ),
+            ("      lastFailureInfo:\n        exitCode: 137", OomKilled),
+            (
+                "exec /coredns: operation not permitted",
+                ContainerStartFailed,
+            ),
+            (
+                "http: server gave HTTP response to HTTPS client",
+                ImageRegistryHttp,
+            ),
             (
                 r#"Error from server (Forbidden): error when creating "limit-range-pod-2.yaml": pods "busybox2" is forbidden: [maximum cpu usage per Pod is 2, but limit is 2400m., maximum memory usage per Pod is 2Gi, but limit is 2306867200.]"#,
                 PodCreationRejected,
@@ -2358,7 +2416,7 @@ mod tests {
             ),
             (
                 r#"configmaps "kafka-broker-brokers-triggers" is forbidden: unable to create new content in namespace test-atemuwtj because it is being terminated"#,
-                NsResourcesRemaining,
+                NsFinalizerPending,
             ),
             (
                 r#"The Pod "app-0" is invalid: spec.initContainers: Forbidden: pod updates may not add or remove containers"#,

@@ -146,7 +146,7 @@ pub fn recognise(text: &str) -> Option<Recognition> {
     {
         return Some(Recognition {
             cause: e.cause,
-            confidence: if e.component == "applications" {
+            confidence: if matches!(e.component, "applications" | known::EXIT_CODES) {
                 Confidence::Low
             } else {
                 Confidence::Medium

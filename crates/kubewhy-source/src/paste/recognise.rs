@@ -289,6 +289,16 @@ fn scan(name: &str, lines: &Lines, out: &mut dyn FnMut(PastedMessage)) {
             Some((k, r)) if k == i => r,
             _ => recognise(line),
         };
+        // A message whose words were spread apart (a YAML string folded by an editor, a
+        // terminal's column padding: `new content      in namespace`): read with single spaces.
+        if here.is_none()
+            && let Some(single) = single_spaced(line)
+            && let Some(r) = recognise(&single)
+        {
+            out(message(name, no, &single, r));
+            i += 1;
+            continue;
+        }
         if let Some(r) = here {
             // A list of reasons cut after a comma (the scheduler's `0/15 nodes are available:
             // 12 …,` wrapped) is judged whole: which reason is the cause depends on all of them.
@@ -383,6 +393,16 @@ fn scan(name: &str, lines: &Lines, out: &mut dyn FnMut(PastedMessage)) {
         }
         i += 1;
     }
+}
+
+/// Runs of spaces inside a line as one, when it has any (`None`: it has none).
+fn single_spaced(line: &str) -> Option<String> {
+    line.contains("  ").then(|| {
+        line.split(' ')
+            .filter(|w| !w.is_empty())
+            .collect::<Vec<_>>()
+            .join(" ")
+    })
 }
 
 /// A recognition by a generic wording (an application's `level=fatal msg="`): the why may
