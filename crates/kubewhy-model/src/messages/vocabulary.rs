@@ -1,7 +1,8 @@
 //! The last resort for a failure said in words no table of this catalogue holds: a line that
 //! says something failed (`failed`, `error`, `denied`, `timed out`, `not found`, `Killed` …)
 //! and names what failed in Kubernetes' own vocabulary (a volume, a mount, a CSI driver, the
-//! sandbox, the CNI, an image pull, a claim, a finalizer, a disruption budget …) points at the
+//! sandbox, the CNI, an image pull or an image that does not exist, a DRA claim or a device
+//! plugin, the OCI runtime, a claim, a finalizer, a disruption budget …) points at the
 //! cause of that family, at low confidence.
 //!
 //! Only the paste reader asks, and only when nothing in the paste is a known message: a new
@@ -54,10 +55,18 @@ static READINGS: LazyLock<Vec<(Regex, Cause)>> = LazyLock::new(|| {
             Cause::ImagePullAuth,
         ),
         (
+            r"(?i)\b(?:pull\w*|image|manifest)\b.*\b(?:not found|manifest unknown|does not exist)\b",
+            Cause::ImageNotFound,
+        ),
+        (
             r"(?i)\b(?:configmaps?)\b.*\bnot found\b",
             Cause::ConfigmapMissing,
         ),
         (r"(?i)\b(?:secrets?)\b.*\bnot found\b", Cause::SecretMissing),
+        (
+            r"\b(?:(?i:dynamic resources?|ResourceClaims?|device ?plugins?|devices? allocation|CDI devices?)|DRA)\b",
+            Cause::DeviceAllocationFailed,
+        ),
         (
             r"(?i)\b(?:csi|volumes?|mount\w*|attach\w*|iscsi\w*|nfs|globalmount|NodeStage\w*|NodePublish\w*|MapVolume\w*|multipath\w*|pvc-[0-9a-f]{8})\b",
             Cause::VolumeMountFailed,
@@ -69,6 +78,10 @@ static READINGS: LazyLock<Vec<(Regex, Cause)>> = LazyLock::new(|| {
         (
             r"(?i)\b(?:pod ?sandbox|sandbox|cni|network ?plugin|ipam|containerd-shim\w*|shim)\b",
             Cause::SandboxCreationFailed,
+        ),
+        (
+            r"(?i)\b(?:OCI runtime|OCI spec|OCI options|runc|entrypoint|exec format)\b",
+            Cause::ContainerStartFailed,
         ),
         (
             r"(?i)\b(?:insufficient|not enough|enough resources)\b",
@@ -140,6 +153,23 @@ mod tests {
             (
                 "unlinkat /var/run/netns/cni-49ddd103: device or resource busy",
                 Some((Cause::VolumeUnmountStuck, "device … busy")),
+            ),
+            (
+                "FailedPrepare  kubelet  could not prepare the DRA claim gpu-claim: driver timed out",
+                Some((Cause::DeviceAllocationFailed, "DRA")),
+            ),
+            (
+                "newruntime: failed to build the OCI spec: unsupported option",
+                Some((Cause::ContainerStartFailed, "OCI spec")),
+            ),
+            (
+                "pulling from ghcr.io/acme/app failed: the image tag does not exist",
+                Some((Cause::ImageNotFound, "pulling … exist")),
+            ),
+            // `DRA` is the acronym, not three letters of an image's name.
+            (
+                "Failed to pull image \"nvcr.io/nvidia/k8s-dra-driver:v0.1.0\": failed to pull and unpack image",
+                None,
             ),
             // Words of Kubernetes without a failure, and kubectl's own errors, say nothing.
             ("Successfully mounted volume data", None),
