@@ -55,6 +55,8 @@ pub const EVENT_MESSAGES: &[EventMessage] = &[
         "Pod",
     ),
     m(r"running .* filter plugin", "FailedScheduling", "Pod"),
+    // cluster-autoscaler, quoting the scheduler's reasons for its node groups.
+    m(r"pod didn't trigger scale-up", "NotTriggerScaleUp", "Pod"),
     m(
         r"\d* ?node\(s\) (?:had|didn't|did not|were|exceed)|\d+ (?:Insufficient \S|Too many pods)",
         "FailedScheduling",
@@ -93,7 +95,7 @@ pub const EVENT_MESSAGES: &[EventMessage] = &[
     // crictl's and the CRI client's own words for a pull the runtime refused (`crictl pull`
     // on the node, the kubelet's remote_image.go).
     m(
-        r"PullImage from image service failed|pulling image(?: failed)?: rpc error: ",
+        r#"PullImage from image service failed|pulling image(?: failed)?: rpc error: |^failed to pull and unpack image ""#,
         "Failed",
         "Pod",
     ),

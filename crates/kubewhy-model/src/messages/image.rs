@@ -86,6 +86,14 @@ pub fn classify_pull_error(text: &str) -> Option<(Cause, Confidence)> {
         // Docker Hub's official images (`library/`) are all public: a denial there is a
         // repository that does not exist, most often a short name that is no official image.
         (Cause::ImageNotFound, Medium)
+    } else if has(&["pull access denied"])
+        && has(&["insufficient_scope"])
+        && !has(&["no basic auth credentials"])
+    {
+        // Docker Hub's answer to an anonymous pull of a repository it does not have (a
+        // chart's image deleted or moved, a local image never pushed): `insufficient_scope:
+        // authorization failed`, no credentials having been asked for.
+        (Cause::ImageNotFound, Medium)
     } else if has(&[
         "pull access denied",
         "repository does not exist or may require",
@@ -190,6 +198,25 @@ mod tests {
                 "failed to resolve reference \"docker.io/library/nginx:1\": pull access denied, repository does not exist or may require authorization"
             ),
             Some(Cause::ImageNotFound)
+        );
+    }
+
+    #[test]
+    fn docker_hubs_insufficient_scope_is_a_repository_it_does_not_have() {
+        let c = |t: &str| classify_pull_error(t).map(|c| c.0);
+        // tests/fixtures/wild 1744, 2371: a chart's image deleted from Docker Hub.
+        assert_eq!(
+            c(
+                "failed to pull and unpack image \"docker.io/bitnami/bitnami-shell:11-debian-11-r63\": failed to resolve reference \"docker.io/bitnami/bitnami-shell:11-debian-11-r63\": pull access denied, repository does not exist or may require authorization: server message: insufficient_scope: authorization failed"
+            ),
+            Some(Cause::ImageNotFound)
+        );
+        // ECR asked for credentials the node did not have: a credentials problem.
+        assert_eq!(
+            c(
+                "pull access denied, repository does not exist or may require authorization: authorization failed: no basic auth credentials"
+            ),
+            Some(Cause::ImagePullAuth)
         );
     }
 }

@@ -2097,6 +2097,24 @@ pub const KNOWN: &[Known] = &[
         r#"(?i)\bexit ?code"?\s*[:=]?\s*137\b"#,
         OomKilled,
     ),
+    k(
+        EVICTORS,
+        "kubernetes/autoscaler cluster-autoscaler core/scaledown/actuation (a node removed for low utilization: its pods are evicted and recreated elsewhere)",
+        r"Scale-down: removing node \S+, utilization: .*pods to reschedule: \S",
+        EvictedApi,
+    ),
+    k(
+        KUBELET,
+        "kubelet (client-go reflector: the kubelet cannot list or watch from the API server, so its node's status is not posted and the node goes NotReady)",
+        r"kubelet\[\d+\]: .*(?:Failed to watch|[Ff]ailed to list) \*v1\.\w+: .*(?:connection refused|connection reset by peer|i/o timeout|no route to host)",
+        NodeNotReady,
+    ),
+    k(
+        CONTROLLERS,
+        "the node's NetworkUnavailable condition as a taint (pkg/controller/nodelifecycle, cloud route controller or the CNI not yet set up): pods without its toleration are not scheduled there",
+        r"node\.kubernetes\.io/network-unavailable:NoSchedule",
+        UntoleratedTaint,
+    ),
 ];
 
 /// One entry's pattern, compiled on bytes with ASCII classes (`(?-u)`): every wording is ASCII,
@@ -2204,6 +2222,18 @@ mod tests {
     #[test]
     fn every_entry_matches_an_example_and_names_its_cause() {
         let examples: &[(&str, Cause)] = &[
+            (
+                "I0414 10:21:40.293272       1 actuator.go:212] Scale-down: removing node ip-10-160-50-114.us-west-2.compute.internal, utilization: {0.69 0.68 0 cpu 0.69}, pods to reschedule: pod-hbhqf,pod-lx6fg",
+                EvictedApi,
+            ),
+            (
+                r#"Mar 31 07:36:11 node2 kubelet[12380]: E0331 07:36:11.804698   12380 reflector.go:140] vendor/k8s.io/client-go/informers/factory.go:150: Failed to watch *v1.Service: failed to list *v1.Service: Get "https://127.0.0.1:6443/api/v1/services?limit=500&resourceVersion=0": read tcp 127.0.0.1:49342->127.0.0.1:6443: read: connection reset by peer"#,
+                NodeNotReady,
+            ),
+            (
+                "Taints:             node.kubernetes.io/network-unavailable:NoSchedule",
+                UntoleratedTaint,
+            ),
             (
                 "  Warning  FailedPrepareDynamicResources  81s   kubelet            Failed to prepare dynamic resources: failed to get gRPC client for driver dra-1411.k8s.io: plugin name dra-1411.k8s.io not found in the list of registered DRA plugins",
                 DeviceAllocationFailed,

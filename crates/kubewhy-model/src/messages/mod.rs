@@ -220,6 +220,26 @@ pub fn signal_cause(s: Signal) -> Option<Cause> {
 
 /// The cause an event message shows, by its reason; `None` for a symptom (`Back-off restarting
 /// failed container`, `Error: ImagePullBackOff`) that does not say why.
+/// The scheduler's reasons without their `0/3 nodes are available:` envelope, as a bare reason
+/// or a list of them is quoted (`1 node(s) had untolerated taint …, 2 Insufficient cpu`).
+fn bare_reasons(msg: &str) -> scheduler::SchedulerMessage {
+    scheduler::SchedulerMessage {
+        nodes: None,
+        reasons: msg
+            .split(", ")
+            .map(|r| {
+                let r = r.trim().trim_end_matches(['.', '"', '\'']);
+                match r.split_once(' ') {
+                    Some((n, rest)) if n.parse::<u32>().is_ok() => {
+                        (n.parse().ok(), rest.to_string())
+                    }
+                    _ => (None, r.to_string()),
+                }
+            })
+            .collect(),
+    }
+}
+
 pub fn event_cause(reason: &str, msg: &str) -> Option<(Cause, Confidence)> {
     use Confidence::*;
     // A message quoted in prose ends where its quotes do.
@@ -234,23 +254,16 @@ pub fn event_cause(reason: &str, msg: &str) -> Option<(Cause, Confidence)> {
                 scheduler::parse_scheduler_message(msg)
             } else {
                 // A bare reason (`1 node(s) had untolerated taint …`) or an old fit error.
-                scheduler::SchedulerMessage {
-                    nodes: None,
-                    reasons: msg
-                        .split(", ")
-                        .map(|r| {
-                            let r = r.trim().trim_end_matches(['.', '"', '\'']);
-                            match r.split_once(' ') {
-                                Some((n, rest)) if n.parse::<u32>().is_ok() => {
-                                    (n.parse().ok(), rest.to_string())
-                                }
-                                _ => (None, r.to_string()),
-                            }
-                        })
-                        .collect(),
-                }
+                bare_reasons(msg)
             };
             scheduler::primary_reason(&envelope).map(|p| (p.1, High))
+        }
+        // cluster-autoscaler's `pod didn't trigger scale-up: 1 node(s) had taint …, 1 in
+        // backoff after failed scale-up`: the node groups' templates, not the nodes the pod
+        // waits for; what the scheduler says of those comes first.
+        "NotTriggerScaleUp" => {
+            let (_, reasons) = msg.split_once(": ")?;
+            scheduler::primary_reason(&bare_reasons(reasons)).map(|p| (p.1, Low))
         }
         "InspectFailed" => Some(pull().unwrap_or((Cause::ImageNameInvalid, High))),
         "ErrImageNeverPull" => Some((Cause::ImageNeverPull, High)),
@@ -270,6 +283,7 @@ pub fn event_cause(reason: &str, msg: &str) -> Option<(Cause, Confidence)> {
                 || msg.starts_with("PullImage from image service failed")
                 || msg.starts_with("pulling image: rpc error: ")
                 || msg.starts_with("pulling image failed: rpc error: ")
+                || msg.starts_with("failed to pull and unpack image ")
             {
                 return pull();
             }

@@ -109,11 +109,12 @@ pub(super) fn lines(name: &str, lines: &Lines) -> Vec<PastedMessage> {
 
 /// An application's own error-level line (`level=error`, `"level":"fatal"`, a timestamped
 /// `ERROR`, nginx's `[emerg]`, Fluent Bit's `[2023/02/03 23:38:21] [error]`, a C++ program's
-/// glog `E20230628 17:25:42.524503 1 dfly_main.cc:305]`, a Go program's fatal klog `F1116 …
-/// init.go:43]`): what ended the program, in words no catalogue holds.
+/// glog `E20230628 17:25:42.524503 1 dfly_main.cc:305]`, a Go program's klog error or fatal
+/// `E0816 … main.go:330]` / `F1116 … init.go:43]`, logrus's text `ERRO[0000]` / `ERRO:`,
+/// NeuVector's `|ERRO|`): what ended the program, in words no catalogue holds.
 static ERROR_LEVEL: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i:\blevel=(?:error|fatal|panic|crit|critical)\b|"level"\s*:\s*"(?:error|fatal|panic|crit|critical)")|^(?:\S+\s+)?(?:\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d\S*|\d\.\d+e\+09|\d{10}(?:\.\d+)?)\s+\[?(?:ERROR|FATAL|CRITICAL|PANIC)\]?\s|^\[?(?:ERROR|FATAL|CRITICAL)\]?:?\s+\S|\[emerg\]|^\[[^\]]{8,40}\]\s+\[(?i:error|fatal|crit)\]\s|\[\d+\] (?:FATAL|PANIC):\s|^[EF]\d{8} \d\d:\d\d:\d\d\.\d+\s+\d+ [\w.-]+\.(?:cc|cpp|h):\d+\] |^F\d{4} \d\d:\d\d:\d\d\.\d+\s+\d+ [\w.-]+\.go:\d+\] "#,
+        r#"(?i:\blevel=(?:error|fatal|panic|crit|critical)\b|"level"\s*:\s*"(?:error|fatal|panic|crit|critical)")|^(?:\S+\s+)?(?:\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d\S*|\d\.\d+e\+09|\d{10}(?:\.\d+)?)\s+\[?(?:ERROR|FATAL|CRITICAL|PANIC)\]?\s|^\[?(?:ERROR|FATAL|CRITICAL)\]?:?\s+\S|\[emerg\]|^\[[^\]]{8,40}\]\s+\[(?i:error|fatal|crit)\]\s|\[\d+\] (?:FATAL|PANIC):\s|^[EF]\d{8} \d\d:\d\d:\d\d\.\d+\s+\d+ [\w.-]+\.(?:cc|cpp|h):\d+\] |^[EF]\d{4} \d\d:\d\d:\d\d\.\d+\s+\d+ [\w.-]+\.go:\d+\] |^ERRO(?:\[\d+\]|:)\s|\|ERRO\|"#,
     )
 });
 
@@ -127,11 +128,12 @@ static NODE_COMPONENT: LazyLock<Regex> = LazyLock::new(|| {
 /// failing to do what a program does at start (`Failed to start grafana. error: …`, `failed
 /// parsing config: …`, `unable to open database file`), or a sentence followed by `Exiting...`
 /// (`There are 2 threads, so 512.00MiB are required. Exiting...`), or a Go panic's trace
-/// (`goroutine 32660 [running]:`). Not kubectl's own errors (`Error from
+/// (`goroutine 32660 [running]:`), or a Node.js system error (`EACCES: permission denied, mkdir
+/// 'logs'`). Not kubectl's own errors (`Error from
 /// server (…)`, `error: …`), which are about the command, not the workload.
 static FAILURE_LINE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"^(?:(?i:error|fatal|panic)\b(?:\s+[a-z]|:\s*\S)|(?:[Ff]ailed|[Uu]nable|[Cc]ould not|[Cc]annot) (?:to )?(?:start|parse|parsing|load|loading|read|reading|open|opening|initiali[sz]e|initiali[sz]ing|connect|create|bind|listen|run|migrate)\b)|\S\.\s+(?i:exiting)(?:\.{3}|\.|…)?$|^goroutine \d+ \[running\]:$",
+        r"^(?:(?i:error|fatal|panic)\b(?:\s+[a-z]|:\s*\S)|(?:[Ff]ailed|[Uu]nable|[Cc]ould not|[Cc]annot) (?:to )?(?:start|parse|parsing|load|loading|read|reading|open|opening|initiali[sz]e|initiali[sz]ing|connect|create|bind|listen|run|migrate)\b)|\S\.\s+(?i:exiting)(?:\.{3}|\.|…)?$|^goroutine \d+ \[running\]:$|^E(?:ACCES|PERM|ROFS|NOSPC|NOENT): ",
     )
 });
 
