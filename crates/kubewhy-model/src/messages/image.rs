@@ -86,13 +86,15 @@ pub fn classify_pull_error(text: &str) -> Option<(Cause, Confidence)> {
         // Docker Hub's official images (`library/`) are all public: a denial there is a
         // repository that does not exist, most often a short name that is no official image.
         (Cause::ImageNotFound, Medium)
-    } else if has(&["pull access denied"])
+    } else if has(&["docker.io/"])
+        && has(&["pull access denied"])
         && has(&["insufficient_scope"])
         && !has(&["no basic auth credentials"])
     {
         // Docker Hub's answer to an anonymous pull of a repository it does not have (a
         // chart's image deleted or moved, a local image never pushed): `insufficient_scope:
-        // authorization failed`, no credentials having been asked for.
+        // authorization failed`, no credentials having been asked for. Another registry says
+        // the same of a private repository pulled without credentials.
         (Cause::ImageNotFound, Medium)
     } else if has(&[
         "pull access denied",
