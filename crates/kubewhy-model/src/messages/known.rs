@@ -2115,6 +2115,12 @@ pub const KNOWN: &[Known] = &[
         r"node\.kubernetes\.io/network-unavailable:NoSchedule",
         UntoleratedTaint,
     ),
+    k(
+        CNI,
+        "flannel-io/flannel main.go (flanneld cannot set up its backend, e.g. the kernel has no vxlan module: it exits and its pod restarts)",
+        r"Error registering network: ",
+        AppExitError,
+    ),
 ];
 
 /// One entry's pattern, compiled on bytes with ASCII classes (`(?-u)`): every wording is ASCII,
@@ -2222,6 +2228,10 @@ mod tests {
     #[test]
     fn every_entry_matches_an_example_and_names_its_cause() {
         let examples: &[(&str, Cause)] = &[
+            (
+                "E0816 09:27:54.402647       1 main.go:330] Error registering network: operation not supported",
+                AppExitError,
+            ),
             (
                 "I0414 10:21:40.293272       1 actuator.go:212] Scale-down: removing node ip-10-160-50-114.us-west-2.compute.internal, utilization: {0.69 0.68 0 cpu 0.69}, pods to reschedule: pod-hbhqf,pod-lx6fg",
                 EvictedApi,

@@ -109,12 +109,13 @@ pub(super) fn lines(name: &str, lines: &Lines) -> Vec<PastedMessage> {
 
 /// An application's own error-level line (`level=error`, `"level":"fatal"`, a timestamped
 /// `ERROR`, nginx's `[emerg]`, Fluent Bit's `[2023/02/03 23:38:21] [error]`, a C++ program's
-/// glog `E20230628 17:25:42.524503 1 dfly_main.cc:305]`, a Go program's klog error or fatal
-/// `E0816 … main.go:330]` / `F1116 … init.go:43]`, logrus's text `ERRO[0000]` / `ERRO:`,
-/// NeuVector's `|ERRO|`): what ended the program, in words no catalogue holds.
+/// glog `E20230628 17:25:42.524503 1 dfly_main.cc:305]`, a Go program's fatal klog `F1116 …
+/// init.go:43]` (not its `E` lines: a driver logs one per failed request, and a node's
+/// components write the same), logrus's text `ERRO[0000]` / `ERRO:`, NeuVector's `|ERRO|`):
+/// what ended the program, in words no catalogue holds.
 static ERROR_LEVEL: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i:\blevel=(?:error|fatal|panic|crit|critical)\b|"level"\s*:\s*"(?:error|fatal|panic|crit|critical)")|^(?:\S+\s+)?(?:\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d\S*|\d\.\d+e\+09|\d{10}(?:\.\d+)?)\s+\[?(?:ERROR|FATAL|CRITICAL|PANIC)\]?\s|^\[?(?:ERROR|FATAL|CRITICAL)\]?:?\s+\S|\[emerg\]|^\[[^\]]{8,40}\]\s+\[(?i:error|fatal|crit)\]\s|\[\d+\] (?:FATAL|PANIC):\s|^[EF]\d{8} \d\d:\d\d:\d\d\.\d+\s+\d+ [\w.-]+\.(?:cc|cpp|h):\d+\] |^[EF]\d{4} \d\d:\d\d:\d\d\.\d+\s+\d+ [\w.-]+\.go:\d+\] |^ERRO(?:\[\d+\]|:)\s|\|ERRO\|"#,
+        r#"(?i:\blevel=(?:error|fatal|panic|crit|critical)\b|"level"\s*:\s*"(?:error|fatal|panic|crit|critical)")|^(?:\S+\s+)?(?:\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d\S*|\d\.\d+e\+09|\d{10}(?:\.\d+)?)\s+\[?(?:ERROR|FATAL|CRITICAL|PANIC)\]?\s|^\[?(?:ERROR|FATAL|CRITICAL)\]?:?\s+\S|\[emerg\]|^\[[^\]]{8,40}\]\s+\[(?i:error|fatal|crit)\]\s|\[\d+\] (?:FATAL|PANIC):\s|^[EF]\d{8} \d\d:\d\d:\d\d\.\d+\s+\d+ [\w.-]+\.(?:cc|cpp|h):\d+\] |^F\d{4} \d\d:\d\d:\d\d\.\d+\s+\d+ [\w.-]+\.go:\d+\] |^ERRO(?:\[\d+\]|:)\s|\|ERRO\|"#,
     )
 });
 
@@ -518,6 +519,17 @@ mod tests {
                 None,
             ),
             ("Found the failure. Exiting\n", Some("p:1")),
+            // logrus's text format without a terminal (falcoctl), NeuVector's own format, and a
+            // Node.js system error.
+            (
+                "ERRO: unable to fetch index \"x\": cannot fetch index: EOF\n",
+                Some("p:1"),
+            ),
+            (
+                "2022-11-02T07:53:53.311|INFO|CTL|system.NewSystemTools: cgroup v1\n2022-11-02T07:53:53.311|ERRO|CTL|main.main: Failed to initialize - error=Unknown container runtime\n",
+                Some("p:2"),
+            ),
+            ("EACCES: permission denied, mkdir 'logs'\n", Some("p:1")),
             (
                 "F1116 20:30:47.261469       1 init.go:43] failed to initiate x: InvalidActivation:\n",
                 Some("p:1"),
