@@ -144,6 +144,20 @@ pub fn recognise(text: &str) -> Option<Recognition> {
             && !text.contains("pleg has yet to be successful")
             && matches!(node::classify(text), Some((Signal::PlegUnhealthy, _))))
     {
+        // An application's generic last words (logrus's `level=fatal msg="…"`) that quote a
+        // well-known failure (`dial tcp …: i/o timeout`, a DNS name not found): that failure.
+        if e.cause == Cause::AppExitError
+            && e.component == "applications"
+            && let Some(a) = app::classify(&text[start..])
+            && let Some(cause) = a.cause.filter(|c| *c != Cause::AppExitError)
+        {
+            return Some(Recognition {
+                cause,
+                confidence: Confidence::Low,
+                start,
+                speaker: Speaker::Application(a.name),
+            });
+        }
         return Some(Recognition {
             cause: e.cause,
             confidence: if matches!(e.component, "applications" | known::EXIT_CODES) {
@@ -470,6 +484,19 @@ mod tests {
             failed("Error: failed to start container \"x\": something else"),
             Some((Cause::ContainerStartFailed, Confidence::Medium))
         );
+    }
+
+    #[test]
+    fn a_fatal_line_quoting_a_known_failure_is_that_failure() {
+        // tests/fixtures/wild 2227: a Cilium agent that cannot reach the API server.
+        let r = recognise(r#"level=fatal msg="failed to start: Get \"https://api:443/api/v1/namespaces/kube-system\": dial tcp api:443: i/o timeout""#).unwrap();
+        assert_eq!(
+            (r.cause, r.confidence),
+            (Cause::DependencyUnreachable, Confidence::Low)
+        );
+        // Without a known failure in it, it is the application's own end.
+        let r = recognise(r#"level=fatal msg="the config file is empty""#).unwrap();
+        assert_eq!(r.cause, Cause::AppExitError);
     }
 
     #[test]
