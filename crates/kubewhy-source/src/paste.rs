@@ -2096,7 +2096,7 @@ fn finish(name: &str, mut c: Collected, anchor: Timestamp, out: &mut FileOut) {
     }
     leftovers(&mut c, &known);
     messages_as_events(&mut c, anchor);
-    stubs(&mut c, &known, anchor);
+    stubs(name, &mut c, &known, anchor, out);
     c.emit(name, out);
     nodes_not_ready(&mut c, &known);
     decode_events(name, &mut c, out);
@@ -2158,11 +2158,23 @@ fn messages_as_events(c: &mut Collected, anchor: Timestamp) {
 }
 
 /// Objects shown only by table rows or events: a stub with the state they imply.
-fn stubs(c: &mut Collected, known: &HashSet<Key>, anchor: Timestamp) {
-    // Events by object, in the order objects first appear (one pass, not one per row).
+fn stubs(
+    name: &str,
+    c: &mut Collected,
+    known: &HashSet<Key>,
+    anchor: Timestamp,
+    out: &mut FileOut,
+) {
+    /// What a stub is made from: a row (by its index) or the events of an object no row shows.
+    enum From {
+        Row(usize, bool),
+        Events(Key),
+    }
+    // Events by object, in the order objects first appear (one pass, not one per row), as
+    // indexes into `c.events`, so that each stub can be made and emitted in turn.
     let mut order: Vec<Key> = Vec::new();
-    let mut by_object: HashMap<Key, Vec<&EventRow>> = HashMap::new();
-    for e in c.events.iter() {
+    let mut by_object: HashMap<Key, Vec<usize>> = HashMap::new();
+    for (i, e) in c.events.iter().enumerate() {
         let key = e.key();
         by_object
             .entry(key.clone())
@@ -2170,7 +2182,7 @@ fn stubs(c: &mut Collected, known: &HashSet<Key>, anchor: Timestamp) {
                 order.push(key);
                 Vec::new()
             })
-            .push(e);
+            .push(i);
     }
     let deleted: HashSet<&str> = c
         .rows
@@ -2179,7 +2191,9 @@ fn stubs(c: &mut Collected, known: &HashSet<Key>, anchor: Timestamp) {
         .map(|r| r.name.as_str())
         .collect();
     let mut stubbed: HashSet<Key> = HashSet::new();
-    let mut made = Vec::new();
+    // Which stubs to make, by the line they come from: made one at a time in that order and
+    // decoded at once, never all held as JSON together (a paste of thousands of rows).
+    let mut plan: Vec<(u64, Key, From)> = Vec::new();
     // A row without its namespace (`get pods` in the current one) is the object of that name
     // the paste shows in full (its describe says `Namespace: X`).
     let shown: HashSet<(&str, &str)> = known
@@ -2188,7 +2202,7 @@ fn stubs(c: &mut Collected, known: &HashSet<Key>, anchor: Timestamp) {
         .collect();
     // Rows of one object pasted more than once (`get pods -w`, two `get`s in a row): the last
     // is the latest state, so it is the one that stands.
-    for row in c.rows.iter().rev() {
+    for (i, row) in c.rows.iter().enumerate().rev() {
         let ns = if cluster_scoped(row.kind) {
             ""
         } else {
@@ -2201,25 +2215,40 @@ fn stubs(c: &mut Collected, known: &HashSet<Key>, anchor: Timestamp) {
         {
             continue;
         }
-        let events = by_object.get(&key).map_or(&[][..], Vec::as_slice);
-        let (v, p) = infer::from_row(row, events, deleted.contains(row.name.as_str()), anchor);
-        made.push((row.line, v, Some(p)));
+        let gone = deleted.contains(row.name.as_str());
+        plan.push((row.line, key, From::Row(i, gone)));
     }
+    drop((deleted, shown));
     for key in order {
         if known.contains(&key) || stubbed.contains(&key) {
             continue;
         }
-        let events = &by_object[&key];
-        let (kind, _, obj) = &key;
-        // The namespace as the events give it (cluster-scoped kinds have none in the key).
-        let ns = events[0].namespace.clone();
-        if let Some((v, p)) = infer::from_events(kind, &ns, obj, events, anchor) {
-            made.push((events[0].line, v, Some(p)));
+        let line = c.events[by_object[&key][0]].line;
+        plan.push((line, key.clone(), From::Events(key)));
+    }
+    plan.sort_by_key(|m| m.0);
+    for (line, key, from) in plan {
+        let none = Vec::new();
+        let events: Vec<&EventRow> = by_object
+            .get(&key)
+            .unwrap_or(&none)
+            .iter()
+            .map(|&i| &c.events[i])
+            .collect();
+        let made = match from {
+            From::Row(i, gone) => Some(infer::from_row(&c.rows[i], &events, gone, anchor)),
+            From::Events((kind, _, obj)) => {
+                // The namespace as the events give it (cluster-scoped kinds have none in the key).
+                let ns = events[0].namespace.clone();
+                infer::from_events(&kind, &ns, &obj, &events, anchor)
+            }
+        };
+        drop(events);
+        if let Some((v, p)) = made {
+            c.objects.push((line, v, Some(p)));
+            c.emit(name, out);
         }
     }
-    drop(by_object);
-    made.sort_by_key(|m| m.0);
-    c.objects.extend(made);
 }
 
 /// The node controller's `NodeNotReady` on a pod says its node is not ready: the node, when
