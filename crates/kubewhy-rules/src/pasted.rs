@@ -193,18 +193,21 @@ fn generic(c: Cause) -> bool {
 fn shown_statuses(
     snap: &Snapshot,
 ) -> impl Iterator<Item = &kubewhy_model::objects::ContainerStatus> {
-    let row = |p: &kubewhy_model::objects::Pod| {
-        let key = ObjectKey::new("Pod", p.metadata.ns(), &p.metadata.name, "");
-        snap.pasted
-            .iter()
-            .any(|q| same(&q.object, &key) && q.from.starts_with("a kubectl get "))
-    };
-    snap.pods.iter().filter(move |p| !row(p)).flat_map(|p| {
-        p.status
-            .container_statuses
-            .iter()
-            .chain(&p.status.init_container_statuses)
-    })
+    let rows: std::collections::HashSet<(&str, &str)> = snap
+        .pasted
+        .iter()
+        .filter(|q| q.object.kind == "Pod" && q.from.starts_with("a kubectl get "))
+        .map(|q| (q.object.namespace.as_str(), q.object.name.as_str()))
+        .collect();
+    snap.pods
+        .iter()
+        .filter(move |p| !rows.contains(&(p.metadata.ns(), p.metadata.name.as_str())))
+        .flat_map(|p| {
+            p.status
+                .container_statuses
+                .iter()
+                .chain(&p.status.init_container_statuses)
+        })
 }
 
 /// The paste shows how some pod's container ended (a describe's `State`/`Last State`, a pod's
@@ -324,21 +327,6 @@ pub(crate) fn from_messages(snap: &Snapshot, findings: &mut Vec<Finding>) {
         if cause == Cause::OomKilled && pods_show_no_oom(snap) {
             continue;
         }
-        // An exit code quoted alone is a state field: where the paste shows its pods'
-        // containers (a describe, a pod's YAML), the checks have read it with its reason.
-        let exit_code =
-            kubewhy_model::messages::Speaker::Component(kubewhy_model::messages::known::EXIT_CODES)
-                .describe();
-        if pods_show_states(snap)
-            && snap
-                .pasted_messages
-                .iter()
-                .zip(&message_causes)
-                .filter(|(_, c)| **c == cause)
-                .all(|(m, _)| m.speaker == exit_code)
-        {
-            continue;
-        }
         let msgs: Vec<&kubewhy_model::PastedMessage> = snap
             .pasted_messages
             .iter()
@@ -346,6 +334,14 @@ pub(crate) fn from_messages(snap: &Snapshot, findings: &mut Vec<Finding>) {
             .filter(|(_, c)| **c == cause)
             .map(|(m, _)| m)
             .collect();
+        // An exit code quoted alone is a state field: where the paste shows its pods'
+        // containers (a describe, a pod's YAML), the checks have read it with its reason.
+        let exit_code =
+            kubewhy_model::messages::Speaker::Component(kubewhy_model::messages::known::EXIT_CODES)
+                .describe();
+        if msgs.iter().all(|m| m.speaker == exit_code) && pods_show_states(snap) {
+            continue;
+        }
         let object = msgs
             .iter()
             .find_map(|m| m.object.clone())
