@@ -82,8 +82,11 @@ pub const EVENT_MESSAGES: &[EventMessage] = &[
         "Failed",
         "Pod",
     ),
+    // The waiting reason quoted; `kubectl logs` of a container whose pull fails gets the
+    // kubelet's own words for it (kubelet_pods.go validateContainerLogStatus: ErrImagePull →
+    // `image can't be pulled`, ImagePullBackOff → `trying and failing to pull image`).
     m(
-        r"(?:Error: |is waiting to start: |Waiting: )(?:ErrImagePull|ImagePullBackOff|ErrImageNeverPull|InvalidImageName)",
+        r"(?:Error: |is waiting to start: |Waiting: )(?:ErrImagePull|ImagePullBackOff|ErrImageNeverPull|InvalidImageName|image can't be pulled|trying and failing to pull image)",
         "Failed",
         "Pod",
     ),

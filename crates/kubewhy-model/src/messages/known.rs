@@ -1672,6 +1672,18 @@ pub const KNOWN: &[Known] = &[
     ),
     k(
         APPS,
+        "cilium/cilium pkg/bpf (the agent cannot load its programs: the kernel's verifier refuses them, most often a kernel too old for the agent's version)",
+        r"loading eBPF collection into the kernel|load program: (?:permission denied|invalid argument): \d+: \(\w+\)",
+        AppExitError,
+    ),
+    k(
+        APPS,
+        "dash and bash run by a container: a redirect to or from a file that is not there or not writable, or a script the shell cannot parse (the command's own failure, not the image's)",
+        r"(?m:^(?:/bin/|/usr/bin/)?(?:da|ba)?sh: (?:line )?\d+: (?:cannot open [^:]*: No such file|cannot create [^:]*: (?:Permission denied|Read-only file system|Directory nonexistent)|Syntax error: ))",
+        AppExitError,
+    ),
+    k(
+        APPS,
         "falcosecurity falco-driver-loader (no prebuilt driver and the module cannot be built)",
         r"\* Running dkms build failed",
         AppExitError,
@@ -1829,7 +1841,7 @@ pub const KNOWN: &[Known] = &[
     k(
         APPS,
         "Go's resolver in a program's own call (net/http, the cloud SDKs): a name the pod's DNS does not answer for, after every component's own wording above",
-        r"dial tcp: lookup [\w.-]+(?: on [\d.:\[\]]+)?: (?:i/o timeout|no such host|server misbehaving)",
+        r"dial tcp: lookup [\w.-]+(?: on [\d.:\[\]]+)?: (?:i/o timeout|no such host|server misbehaving|Try again|Temporary failure in name resolution)",
         DependencyUnreachable,
     ),
     // Last: what no wording above names.
@@ -2917,6 +2929,24 @@ mod tests {
             (
                 r#"time="2022-06-11T01:37:21Z" level=fatal msg="Failed to start tetragon" error="tetragon, aborting kernel autodiscovery failed""#,
                 AppExitError,
+            ),
+            (
+                // kubermatic/docs known-issues: Cilium 1.18 on Ubuntu 22.04's 5.15.0-47 kernel.
+                r#"error="attaching cilium_host: loading eBPF collection into the kernel: "#,
+                AppExitError,
+            ),
+            (
+                "program tail_nodeport_nat_egress_ipv4: load program: permission denied: 1074: (71) r1 = *(u8 *)(r2 +23): R2 invalid mem access 'inv'",
+                AppExitError,
+            ),
+            (
+                // gardener/documentation's debug-a-pod guide: `$MYFILE` unset.
+                "/bin/sh: 1: cannot open : No such file",
+                AppExitError,
+            ),
+            (
+                r#"time="2022-06-13T15:43:49Z" level=error msg="Fatal run error" error="datastore-sql: dial tcp: lookup spire-postgres-pooler.spire.svc.cluster.local: Try again""#,
+                DependencyUnreachable,
             ),
             (
                 r#"FATA[0000] pulling image: rpc error: code = Unknown desc = error pinging docker registry s01vl9973404:5050: Get "https://s01vl9973404:5050/v2/": x509: certificate signed by unknown authority"#,

@@ -10,7 +10,7 @@ use jiff::Timestamp;
 use serde_json::{Map, Value, json};
 
 /// One line of describe output with the lines below it.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub(super) struct DNode {
     pub key: String,
     pub value: String,
@@ -350,6 +350,34 @@ fn state(s: Option<&DNode>) -> Value {
     }
 }
 
+/// A state whose details lost their indentation (a document or a tracker that flattened the
+/// paste: `State: Terminated` then `Reason: OOMKilled` at the same column): the container's keys
+/// that follow it, up to the next key that is not a state's, as the state's own children.
+/// `None` when the state has its details indented under it, or no details at all.
+fn flat_state(c: &DNode, key: &str) -> Option<DNode> {
+    const DETAILS: &[&str] = &[
+        "Reason",
+        "Message",
+        "Exit Code",
+        "Signal",
+        "Started",
+        "Finished",
+    ];
+    let at = c.children.iter().position(|n| n.key == key)?;
+    if !c.children[at].children.is_empty() {
+        return None;
+    }
+    let details: Vec<DNode> = c.children[at + 1..]
+        .iter()
+        .take_while(|n| DETAILS.contains(&n.key.as_str()))
+        .cloned()
+        .collect();
+    (!details.is_empty()).then(|| DNode {
+        children: details,
+        ..c.children[at].clone()
+    })
+}
+
 /// `80/TCP` → (80, TCP).
 fn port(v: &str) -> Option<(i64, &str)> {
     let (p, proto) = v.split_once('/').unwrap_or((v, "TCP"));
@@ -451,8 +479,8 @@ fn containers(section: Option<&DNode>) -> (Vec<Value>, Vec<Value>) {
                 "containerID": c.val("Container ID").unwrap_or(""),
                 "ready": c.val("Ready") == Some("True"),
                 "restartCount": c.val("Restart Count").and_then(|r| r.parse::<i64>().ok()).unwrap_or(0),
-                "state": state(c.get("State")),
-                "lastState": state(c.get("Last State")),
+                "state": state(flat_state(c, "State").as_ref().or(c.get("State"))),
+                "lastState": state(flat_state(c, "Last State").as_ref().or(c.get("Last State"))),
             }));
         }
     }

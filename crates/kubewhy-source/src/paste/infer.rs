@@ -17,6 +17,21 @@ pub(super) use kubewhy_model::messages::events::event_reason as message_reason;
 
 static QUOTED_IMAGE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r#"[Ii]mage "([^"]+)""#).expect("image pattern"));
+/// The pull's waiting reason a message quotes without the pull's error: the reason itself
+/// (`Error: ErrImagePull`), or the kubelet's words for it to `kubectl logs`
+/// (kubelet_pods.go validateContainerLogStatus).
+fn waiting_on_pull(m: &str) -> Option<&'static str> {
+    let said = m
+        .strip_prefix("Error: ")
+        .or_else(|| m.split_once("is waiting to start: ").map(|(_, r)| r))?
+        .trim();
+    match said {
+        "ErrImagePull" | "image can't be pulled" => Some("ErrImagePull"),
+        "ImagePullBackOff" | "trying and failing to pull image" => Some("ImagePullBackOff"),
+        _ => None,
+    }
+}
+
 static CONTAINER_NAME: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^(?:Created|Started|Stopping) container (\S+)|^Container (\S+) failed")
         .expect("container pattern")
@@ -253,9 +268,15 @@ fn pod_state(events: &[&EventRow]) -> PodState {
             "Failed" if m.starts_with("Failed to pull image") => {
                 st.waiting = Some(("ErrImagePull".into(), m.to_string()))
             }
-            "Failed"
-                if m.starts_with("Error: ErrImagePull")
-                    || m.starts_with("Error: ImagePullBackOff") => {}
+            // The waiting reason alone (the kubelet's `Error: ErrImagePull` beside its pull
+            // error; `kubectl logs`' `is waiting to start: trying and failing to pull image`):
+            // the container waits on its pull, for a reason a pull error, when any, says.
+            "Failed" if waiting_on_pull(m).is_some() => {
+                st.waiting = st
+                    .waiting
+                    .take()
+                    .or_else(|| waiting_on_pull(m).map(|r| (r.to_string(), m.to_string())));
+            }
             "BackOff" if m.contains("restarting failed container") => {
                 st.phase = "Running";
                 st.restarts = st.restarts.max(i64::from(e.count));

@@ -149,6 +149,14 @@ static KUBECTL_ERROR: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// The kubelet's event quoting a container's waiting reason (`Error: ImagePullBackOff`): a
+/// state the pod's own reading covers, not an application's words.
+static WAITING_REASON: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"^Error: (?:ErrImagePull|ImagePullBackOff|ErrImageNeverPull|InvalidImageName|CrashLoopBackOff|CreateContainerConfigError|CreateContainerError|RunContainerError|ContainerCreating|PodInitializing)\s*$",
+    )
+});
+
 /// The first line (trimmed) that `read` reads, with its number and what was read.
 fn first<'a, T>(lines: &Lines<'a>, read: impl Fn(&str) -> Option<T>) -> Option<(u64, &'a str, T)> {
     let mut i = 0;
@@ -194,7 +202,10 @@ fn error_line(name: &str, lines: &Lines) -> Option<PastedMessage> {
         ));
     }
     let (no, line) = found(&|l| {
-        FAILURE_LINE.is_match(l) && !KUBECTL_ERROR.is_match(l) && !NORMAL_EXIT.is_match(l)
+        FAILURE_LINE.is_match(l)
+            && !KUBECTL_ERROR.is_match(l)
+            && !NORMAL_EXIT.is_match(l)
+            && !WAITING_REASON.is_match(l)
     })?;
     Some(said(no, line, Cause::AppExitError, ERROR_LINE.into()))
 }

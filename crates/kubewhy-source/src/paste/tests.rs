@@ -591,3 +591,51 @@ fn init_rows_make_an_init_container_and_error_rows_no_exit_code() {
     assert_eq!(last("web-4").exit_code, None);
     assert_eq!(last("web-5").exit_code, Some(0));
 }
+
+/// A document that flattened a describe's indentation (docs-csm's Troubleshoot_Large_Image.md:
+/// `Reason:` at the column of `State:`, the container's name at the column of its section):
+/// the state's details are still the state's.
+#[test]
+fn a_state_whose_details_lost_their_indentation() {
+    let text = "Name:         cray-ims-create-8h47r\nNamespace:    ims\nInit Containers:\nbuild-image:\n    Image:          builder:1.6.0\n    State:          Terminated\n    Reason:       OOMKilled\n    Exit Code:    0\n    Started:      Tue, 14 Nov 2023 23:31:39 +0000\n    Finished:     Tue, 14 Nov 2023 23:46:52 +0000\n    Ready:          False\n";
+    let (s, _) = paste(text);
+    assert_eq!(s.pods.len(), 1);
+    // The container, out of its section's indentation, is read as a fragment of the pod.
+    let st = &s.pods[0].status.container_statuses;
+    assert_eq!(st.len(), 1, "{:?}", s.pods[0].status);
+    let t = st[0].state.terminated.as_ref().unwrap();
+    assert_eq!((t.reason.as_str(), t.exit_code), ("OOMKilled", Some(0)));
+    assert!(st[0].last_state.terminated.is_none());
+    // Indented as kubectl prints it, nothing changes; a key after the details ends them.
+    let text = "Name:         api-1\nContainers:\n  api:\n    State:          Waiting\n      Reason:       CrashLoopBackOff\n    Last State:     Terminated\n    Reason:         Error\n    Exit Code:      1\n    Ready:          False\n    Message:        not a state's\n";
+    let (s, _) = paste(text);
+    let c = &s.pods[0].status.container_statuses[0];
+    assert_eq!(c.state.waiting.as_ref().unwrap().reason, "CrashLoopBackOff");
+    let t = c.last_state.terminated.as_ref().unwrap();
+    assert_eq!(
+        (t.reason.as_str(), t.exit_code, t.message.as_str()),
+        ("Error", Some(1), "")
+    );
+}
+
+/// `kubectl logs` of a container waiting on its pull gets the kubelet's words for the waiting
+/// reason (orbstack/orbstack#768), and the kubelet's `Error: ImagePullBackOff` event alone:
+/// both are a container waiting on its pull, not an application's error line.
+#[test]
+fn a_waiting_reason_in_words_is_the_container_waiting() {
+    let (s, w) = paste(
+        "Error from server (BadRequest): container \"server\" in pod \"server\" is waiting to start: trying and failing to pull image\n",
+    );
+    let m = &s.pasted_messages[0];
+    assert_eq!(m.cause, kubewhy_model::Cause::ImageNotFound);
+    assert_eq!(m.object.as_ref().unwrap().name, "server");
+    // Read, so not "ignored".
+    assert!(w.is_empty(), "{w:?}");
+    let (s, _) = paste("Error: ErrImagePull\n");
+    let w = s.pods[0].status.container_statuses[0]
+        .state
+        .waiting
+        .as_ref();
+    assert_eq!(w.unwrap().reason, "ErrImagePull");
+    assert!(s.pasted_messages.is_empty(), "{:?}", s.pasted_messages);
+}
