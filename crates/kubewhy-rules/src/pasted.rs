@@ -301,6 +301,21 @@ pub(crate) fn from_messages(snap: &Snapshot, findings: &mut Vec<Finding>) {
         causes.remove(finalizers);
         causes.insert(content, Cause::NsFinalizerPending);
     }
+    // Both probes failing (an application too busy to answer either): the liveness probe's
+    // failure is what restarts the container; the readiness probe's only keeps it out of its
+    // Service meanwhile.
+    if let (Some(readiness), Some(liveness)) = (
+        causes
+            .iter()
+            .position(|c| *c == Cause::ReadinessProbeFailing),
+        causes
+            .iter()
+            .position(|c| *c == Cause::LivenessProbeFailing),
+    ) && liveness > readiness
+    {
+        causes.remove(liveness);
+        causes.insert(readiness, Cause::LivenessProbeFailing);
+    }
     // A message that names a precise cause comes before one that only says "it fails".
     causes.sort_by_key(|c| generic(*c));
     // A dependency that does not answer is the symptom when the paste also shows why nothing

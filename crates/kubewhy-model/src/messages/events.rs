@@ -98,7 +98,7 @@ pub const EVENT_MESSAGES: &[EventMessage] = &[
     // crictl's and the CRI client's own words for a pull the runtime refused (`crictl pull`
     // on the node, the kubelet's remote_image.go).
     m(
-        r#"PullImage from image service failed|pulling image(?: failed)?: rpc error: |^failed to pull and unpack image ""#,
+        r#"PullImage from image service failed|pulling image(?: failed)?: (?:rpc error: |failed to pull and unpack image ")|^failed to pull and unpack image ""#,
         "Failed",
         "Pod",
     ),
@@ -257,5 +257,12 @@ mod tests {
         )
         .unwrap();
         assert_eq!((f.message.reason, f.message.kind), ("Evicted", "Pod"));
+        // crictl pull's own words (containerd/containerd#10344).
+        assert_eq!(
+            event_reason(
+                r#"pulling image: failed to pull and unpack image "r:5000/a:1": failed to resolve reference"#
+            ),
+            Some(("Failed", "Pod"))
+        );
     }
 }

@@ -294,8 +294,8 @@ pub const KNOWN: &[Known] = &[
     // ---- the kubelet that does not start, register or report (its node stays NotReady).
     k(
         KUBELET,
-        "cmd/kubelet/app/server.go (run)",
-        r"failed to run Kubelet: ",
+        "cmd/kubelet/app/server.go (run; createAndInitKubelet's `failed to create kubelet`, e.g. a container without /dev/kmsg)",
+        r"failed to run Kubelet: |failed to create kubelet: ",
         NodeNotReady,
     ),
     k(
@@ -557,6 +557,12 @@ pub const KNOWN: &[Known] = &[
         CSI,
         "open-iscsi's iscsiadm (iSCSI volumes: Longhorn, OpenEBS, democratic-csi)",
         r"iscsiadm: (?:Could not perform SendTargets discovery|cannot make connection to \S+|Could not log into all portals|connection login retries \(reopen_max\) \d+ exceeded|can't open iscsid\.startup configuration file)",
+        VolumeMountFailed,
+    ),
+    k(
+        CSI,
+        "NetApp Trident's node plugin (utils/iscsi: NodeStageVolume cannot log in to a portal, e.g. one that is down)",
+        r"(?:Login to iSCSI target failed|Error logging in to iSCSI target)\.",
         VolumeMountFailed,
     ),
     k(
@@ -2133,6 +2139,12 @@ pub const KNOWN: &[Known] = &[
         r"Error registering network: ",
         AppExitError,
     ),
+    k(
+        CONTROLLERS,
+        "kube-scheduler's informers (a second scheduler a chart ships, older than the cluster: storage.k8s.io/v1beta1 CSIStorageCapacity is not served from 1.27, and its VolumeBinding plugin waits on it for ever, scheduling nothing)",
+        r"(?:failed to list|Failed to watch) \*v1beta1\.CSIStorageCapacity: (?:failed to list \*v1beta1\.CSIStorageCapacity: )?the server could not find the requested resource",
+        SchedulerUnavailable,
+    ),
 ];
 
 /// One entry's pattern, compiled on bytes with ASCII classes (`(?-u)`): every wording is ASCII,
@@ -2938,6 +2950,21 @@ mod tests {
             (
                 "program tail_nodeport_nat_egress_ipv4: load program: permission denied: 1074: (71) r1 = *(u8 *)(r2 +23): R2 invalid mem access 'inv'",
                 AppExitError,
+            ),
+            (
+                // jupyterhub/zero-to-jupyterhub-k8s#3128: the chart's user-scheduler on EKS 1.27.
+                "E0530 17:41:37.219068       1 reflector.go:138] k8s.io/client-go/informers/factory.go:134: Failed to watch *v1beta1.CSIStorageCapacity: failed to list *v1beta1.CSIStorageCapacity: the server could not find the requested resource",
+                SchedulerUnavailable,
+            ),
+            (
+                // charmed-kubernetes' install-local.md: an LXD unit whose profile lacks /dev/kmsg.
+                "failed to create kubelet: open /dev/kmsg: no such file or directory",
+                NodeNotReady,
+            ),
+            (
+                // NetApp/trident#909: one of two portals down after a hardware failure.
+                r#"time="2024-07-01T08:56:49Z" level=error msg="Login to iSCSI target failed." err="process killed after timeout" logLayer=csi_frontend portalIP=10.0.147.252"#,
+                VolumeMountFailed,
             ),
             (
                 // gardener/documentation's debug-a-pod guide: `$MYFILE` unset.

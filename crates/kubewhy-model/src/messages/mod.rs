@@ -304,6 +304,7 @@ pub fn event_cause(reason: &str, msg: &str) -> Option<(Cause, Confidence)> {
                 || msg.starts_with("Error response from daemon")
                 || msg.starts_with("PullImage from image service failed")
                 || msg.starts_with("pulling image: rpc error: ")
+                || msg.starts_with("pulling image: failed to pull and unpack image ")
                 || msg.starts_with("pulling image failed: rpc error: ")
                 || msg.starts_with("failed to pull and unpack image ")
             {

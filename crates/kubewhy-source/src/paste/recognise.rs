@@ -111,11 +111,12 @@ pub(super) fn lines(name: &str, lines: &Lines) -> Vec<PastedMessage> {
 /// `ERROR`, nginx's `[emerg]`, Fluent Bit's `[2023/02/03 23:38:21] [error]`, a C++ program's
 /// glog `E20230628 17:25:42.524503 1 dfly_main.cc:305]`, a Go program's fatal klog `F1116 …
 /// init.go:43]` (not its `E` lines: a driver logs one per failed request, and a node's
-/// components write the same), logrus's text `ERRO[0000]` / `ERRO:`, NeuVector's `|ERRO|`):
+/// components write the same), logrus's text `ERRO[0000]` / `ERRO:`, NeuVector's `|ERRO|`,
+/// Envoy's `[2019-01-22 00:19:44.400][1][critical][main]`):
 /// what ended the program, in words no catalogue holds.
 static ERROR_LEVEL: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(?i:\blevel=(?:error|fatal|panic|crit|critical)\b|"level"\s*:\s*"(?:error|fatal|panic|crit|critical)")|^(?:\S+\s+)?(?:\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d\S*|\d\.\d+e\+09|\d{10}(?:\.\d+)?)\s+\[?(?:ERROR|FATAL|CRITICAL|PANIC)\]?\s|^\[?(?:ERROR|FATAL|CRITICAL)\]?:?\s+\S|\[emerg\]|^\[[^\]]{8,40}\]\s+\[(?i:error|fatal|crit)\]\s|\[\d+\] (?:FATAL|PANIC):\s|^[EF]\d{8} \d\d:\d\d:\d\d\.\d+\s+\d+ [\w.-]+\.(?:cc|cpp|h):\d+\] |^F\d{4} \d\d:\d\d:\d\d\.\d+\s+\d+ [\w.-]+\.go:\d+\] |^ERRO(?:\[\d+\]|:)\s|\|ERRO\|"#,
+        r#"(?i:\blevel=(?:error|fatal|panic|crit|critical)\b|"level"\s*:\s*"(?:error|fatal|panic|crit|critical)")|^(?:\S+\s+)?(?:\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d\S*|\d\.\d+e\+09|\d{10}(?:\.\d+)?)\s+\[?(?:ERROR|FATAL|CRITICAL|PANIC)\]?\s|^\[?(?:ERROR|FATAL|CRITICAL)\]?:?\s+\S|\[emerg\]|^\[[^\]]{8,40}\]\s+\[(?i:error|fatal|crit)\]\s|\[\d+\] (?:FATAL|PANIC):\s|^[EF]\d{8} \d\d:\d\d:\d\d\.\d+\s+\d+ [\w.-]+\.(?:cc|cpp|h):\d+\] |^F\d{4} \d\d:\d\d:\d\d\.\d+\s+\d+ [\w.-]+\.go:\d+\] |^ERRO(?:\[\d+\]|:)\s|\|ERRO\||^\[\d{4}-\d\d-\d\d [\d:.]+\]\[\d+\]\[(?:critical|error)\]\["#,
     )
 });
 
@@ -478,6 +479,11 @@ mod tests {
             (
                 "2026/06/18 10:18:10 [emerg] 1#1: something nginx never said\n",
                 Some("p:1"),
+            ),
+            // Envoy (kubeflow/website's GKE troubleshooting: its configuration file not there).
+            (
+                "[2019-01-22 00:19:44.400][1][info][main] external/envoy/source/server/server.cc:184] initializing epoch 0\n[2019-01-22 00:19:44.400][1][critical][main] external/envoy/source/server/server.cc:71] error initializing configuration '/etc/envoy/envoy-config.json': unable to read file: /etc/envoy/envoy-config.json\n",
+                Some("p:2"),
             ),
             (
                 "time=\"2024-06-20T01:20:55Z\" level=error msg=\"something new\"\n",
