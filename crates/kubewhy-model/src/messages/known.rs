@@ -1845,6 +1845,12 @@ pub const KNOWN: &[Known] = &[
         DependencyUnreachable,
     ),
     k(
+        REGISTRIES,
+        "the kubelet's pull (a Go resolver's failure on the same line as the pull's ErrImagePull / ImagePullBackOff, a paste that ran the pull error into its event): the registry's name does not resolve from the node",
+        r"dial tcp: lookup [\w.-]+(?: on [\d.:\[\]]+)?: (?:i/o timeout|no such host|server misbehaving|Try again|Temporary failure in name resolution)\b[^\n]*\b(?:ErrImagePull|ImagePullBackOff)\b",
+        ImageRegistryUnreachable,
+    ),
+    k(
         APPS,
         "Go's resolver in a program's own call (net/http, the cloud SDKs): a name the pod's DNS does not answer for, after every component's own wording above",
         r"dial tcp: lookup [\w.-]+(?: on [\d.:\[\]]+)?: (?:i/o timeout|no such host|server misbehaving|Try again|Temporary failure in name resolution)",
@@ -2144,6 +2150,60 @@ pub const KNOWN: &[Known] = &[
         "kube-scheduler's informers (a second scheduler a chart ships, older than the cluster: storage.k8s.io/v1beta1 CSIStorageCapacity is not served from 1.27, and its VolumeBinding plugin waits on it for ever, scheduling nothing)",
         r"(?:failed to list|Failed to watch) \*v1beta1\.CSIStorageCapacity: (?:failed to list \*v1beta1\.CSIStorageCapacity: )?the server could not find the requested resource",
         SchedulerUnavailable,
+    ),
+    k(
+        RUNC,
+        "runc and sysbox-runc with user namespaces (a pod's `hostUsers: false`, the UserNamespacesSupport gate on 1.33): the runtime cannot read the ID mappings of a process that is not there",
+        r#"reading ID mappings from "/proc/\d+/[ug]id_map""#,
+        ContainerStartFailed,
+    ),
+    k(
+        RUNC,
+        "gVisor's runsc (the sandbox process cannot start: no user namespace left, e.g. Talos' user.max_user_namespaces)",
+        r"cannot create sandbox: cannot create sandbox process: ",
+        SandboxCreationFailed,
+    ),
+    k(
+        APPS,
+        "PgBouncer and PostgreSQL clients (lib/pq): the pooler cannot resolve or reach its server, or the server is a replica still in recovery",
+        r"WARNING DNS lookup failed: \S+: result=|pq: query_wait_timeout|cannot set transaction read-write mode during recovery",
+        DependencyUnreachable,
+    ),
+    k(
+        APPS,
+        "Apache ZooKeeper's and Kafka's clients (ClientCnxn, AdminClient): the ensemble or the brokers do not answer",
+        r"unexpected error, closing socket connection and attempting reconnect|Timed out waiting for a node assignment",
+        DependencyUnreachable,
+    ),
+    k(
+        ADMISSION,
+        "OpenShift's SecurityContextConstraints admission (a runAsUser outside the namespace's UID range, as a Deployment's or a chart's refusal quotes it)",
+        r"\.runAsUser: Invalid value: \d+: must be in the ranges: \[",
+        PodCreationRejected,
+    ),
+    k(
+        CONTROLLERS,
+        "kube-scheduler's VolumeBinding plugin (PreBind: the claim was never bound in time: no provisioner answers for its StorageClass, e.g. EBS without its CSI driver from 1.23)",
+        r#"running PreBind plugin "VolumeBinding": binding volumes: (?:timed out waiting for the condition|context deadline exceeded)"#,
+        PvcUnbound,
+    ),
+    k(
+        APPS,
+        "NLnet Labs' Unbound (the resolver exits on its configuration: a bad local-data record)",
+        r"unbound\[\d+:\d+\] fatal error: ",
+        AppExitError,
+    ),
+    k(
+        EVICTORS,
+        "Karpenter's interruption controller (a spot interruption or a scheduled change: it cordons and drains the node, deleting its pods)",
+        r#"initiating delete from interruption message|"messageKind":\s*"spot_interrupted""#,
+        EvictedApi,
+    ),
+    k(
+        APPS,
+        "NVIDIA GPU operator's validator (the driver's device nodes cannot be made: the driver and the node do not match)",
+        r"failed to create NVIDIA device nodes: |error validating driver installation: ",
+        AppExitError,
     ),
 ];
 
@@ -2960,6 +3020,50 @@ mod tests {
                 // charmed-kubernetes' install-local.md: an LXD unit whose profile lacks /dev/kmsg.
                 "failed to create kubelet: open /dev/kmsg: no such file or directory",
                 NodeNotReady,
+            ),
+            (
+                r#"dial tcp: lookup harbor-domain.com on 168.63.129.16:53: no such host Warning  Failed     13s   kubelet            Error: ErrImagePull"#,
+                ImageRegistryUnreachable,
+            ),
+            (
+                r#"Error: reading ID mappings from "/proc/0/uid_map": no such file or directory"#,
+                ContainerStartFailed,
+            ),
+            (
+                "W0222 17:53:26.864233    2953 util.go:64] FATAL ERROR: creating container: cannot create sandbox: cannot create sandbox process: starting sandbox: fork/exec /proc/self/exe: no space left on device",
+                SandboxCreationFailed,
+            ),
+            (
+                "2022-11-15 09:38:40.290 UTC [1] WARNING DNS lookup failed: spire-postgres: result=0",
+                DependencyUnreachable,
+            ),
+            (
+                r#"error="datastore-sql: pq: cannot set transaction read-write mode during recovery""#,
+                DependencyUnreachable,
+            ),
+            (
+                "2022-05-20 19:43:02,245 WARN Session 0x1001ec4c0730001 for server localhost/127.0.0.1:2181, unexpected error, closing socket connection and attempting reconnect (org.apache.zookeeper.ClientCnxn)",
+                DependencyUnreachable,
+            ),
+            (
+                ".containers[0].runAsUser: Invalid value: 1000: must be in the ranges: [1000660000, 1000669999]",
+                PodCreationRejected,
+            ),
+            (
+                r#"running PreBind plugin "VolumeBinding": binding volumes: timed out waiting for the condition"#,
+                PvcUnbound,
+            ),
+            (
+                "[1597020669] unbound[8:0] fatal error: Could not set up local zones",
+                AppExitError,
+            ),
+            (
+                r#"  "message": "initiating delete from interruption message","#,
+                EvictedApi,
+            ),
+            (
+                r#"level=info msg="Error: error validating driver installation: error creating symlink creator: failed to create NVIDIA device nodes: failed to create device node nvidiactl: failed to determine major: invalid device node"#,
+                AppExitError,
             ),
             (
                 // NetApp/trident#909: one of two portals down after a hardware failure.

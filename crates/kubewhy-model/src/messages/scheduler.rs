@@ -365,11 +365,17 @@ pub fn pick_primary(
     reasons: &[(u32, Cause, &str)],
     total: Option<u32>,
 ) -> Option<(usize, Vec<usize>)> {
-    let counted: u64 = reasons
-        .iter()
-        .filter(|r| r.0 != u32::MAX)
-        .map(|r| u64::from(r.0))
-        .sum();
+    // A node is counted once per reason of the filter it fails, and one filter may give it
+    // several (`1 Insufficient memory, 2 Insufficient cpu` may be two nodes): the reasons of
+    // one cause count as many nodes as the largest of them, at least.
+    let mut per_cause: Vec<(Cause, u32)> = Vec::new();
+    for r in reasons.iter().filter(|r| r.0 != u32::MAX) {
+        match per_cause.iter_mut().find(|(c, _)| *c == r.1) {
+            Some((_, n)) => *n = (*n).max(r.0),
+            None => per_cause.push((r.1, r.0)),
+        }
+    }
+    let counted: u64 = per_cause.iter().map(|(_, n)| u64::from(*n)).sum();
     let overlap = total.is_some_and(|t| counted > u64::from(t));
     let tier = |i: usize| match set_aside(reasons[i].1, reasons[i].2) {
         _ if total.is_some_and(|t| reasons[i].0 >= t) => 0,
