@@ -42,6 +42,10 @@ static LOG_LINE: LazyLock<Regex> = LazyLock::new(|| {
 /// One event row copied without its header: `Warning  FailedScheduling  3m  default-scheduler  …`.
 static EVENT_ROW: LazyLock<Regex> =
     LazyLock::new(|| re(r"^\s*(?:Normal|Warning)\s+[A-Z][A-Za-z]+\s+\S"));
+/// An event's source, alone before its message where a paste kept only an Events section's
+/// From and Message columns: the kubelet (`kubelet, node-1` before 1.19) or the scheduler.
+static EVENT_SOURCE: LazyLock<Regex> =
+    LazyLock::new(|| re(r"^(?:kubelet(?:, \S+)?|default-scheduler)\s{2,}"));
 /// A shell prompt before a command: PowerShell's, `[user@host dir]$`, `host$`, `❯`, or a host
 /// name then `➜` / `›`. Optional: a command pasted without one still counts.
 const PROMPT: &str = r"(?:PS )?(?:\[[^\]\n]*\]\s?[$#]\s*|\S*[$%#>❯➜›]\s*|\S+\s+[❯➜›]\s*)?";
@@ -936,6 +940,14 @@ fn loose_line(no: u64, line: &str, anchor: Timestamp, c: &mut Collected) {
     } else if infer::message_reason(trimmed).is_some() {
         c.messages
             .push((no, trimmed.to_string(), c.ns(), c.pod_name()));
+    } else if let Some(m) = EVENT_SOURCE
+        .find(trimmed)
+        .map(|s| &trimmed[s.end()..])
+        .filter(|m| infer::message_reason(m).is_some())
+    {
+        // An Events section cut down to its From and Message columns (`kubelet   Back-off
+        // restarting failed container …`).
+        c.messages.push((no, m.to_string(), c.ns(), c.pod_name()));
     } else if c.logs && c.pod.is_some() {
         c.pod_logs.push((c.ns(), c.pod_name(), line.to_string()));
     } else {

@@ -639,3 +639,17 @@ fn a_waiting_reason_in_words_is_the_container_waiting() {
     assert_eq!(w.unwrap().reason, "ErrImagePull");
     assert!(s.pasted_messages.is_empty(), "{:?}", s.pasted_messages);
 }
+
+/// An Events section cut down to its From and Message columns (openfaas/faas-netes' gateway):
+/// the messages are the pod's events.
+#[test]
+fn events_with_only_their_source_column() {
+    let (s, w) = paste(
+        "$ kubectl -n openfaas describe pod gateway-1\n\nkubelet            Started container gateway\nkubelet            Back-off restarting failed container gateway in pod gateway-1_openfaas(62b6f3e8)\nkubelet            Readiness probe failed: HTTP probe failed with statuscode: 502\n",
+    );
+    assert_eq!(s.pods.len(), 1, "{w:?}");
+    assert_eq!(s.pods[0].metadata.name, "gateway-1");
+    let reasons: Vec<&str> = s.events.iter().map(|e| e.reason.as_str()).collect();
+    assert!(reasons.contains(&"BackOff"), "{reasons:?}");
+    assert!(reasons.contains(&"Unhealthy"), "{reasons:?}");
+}
