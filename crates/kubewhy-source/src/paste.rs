@@ -1672,6 +1672,23 @@ fn stanza_or_object(name: &str, line: u64, mut v: Value, c: &mut Collected, out:
         ));
         return;
     }
+    // Conditions no pod has, and no command naming the kind: another kind's status (a custom
+    // resource's), not a pod to invent.
+    if c.named.is_none()
+        && infer::stanza_kind(&map).is_none()
+        && let Some(types) = infer::foreign_conditions(&map)
+    {
+        out.warn(crate::warn_at(
+            name,
+            line,
+            1,
+            format!(
+                "a status whose conditions ({}) are no pod's, of a kind the paste does not name: not diagnosed; paste the object with its kind (kubectl get KIND NAME -o yaml)",
+                types.join(", ")
+            ),
+        ));
+        return;
+    }
     let p = stanza_object(&mut map, c);
     c.objects.push((line, Value::Object(map), Some(p)));
 }

@@ -2205,6 +2205,54 @@ pub const KNOWN: &[Known] = &[
         r"failed to create NVIDIA device nodes: |error validating driver installation: ",
         AppExitError,
     ),
+    k(
+        CNI,
+        "k8snetworkplumbingwg/multus-cni (namespaceIsolation: a pod's network annotation names a NetworkAttachmentDefinition of another namespace)",
+        r"namespace isolation enabled, annotation violates permission",
+        SandboxCreationFailed,
+    ),
+    k(
+        APPS,
+        "grafana/dskit's memberlist KV (Loki, Mimir, Tempo): no member of the ring's gossip cluster answers at start",
+        r"failed to join memberlist cluster on startup|joining memberlist cluster failed",
+        DependencyUnreachable,
+    ),
+    k(
+        APPS,
+        "grafana/dskit's services and Loki's /ready (a module failed or its peers are missing, so the readiness probe fails)",
+        r"^Some services are not Running:|Query Frontend not ready: not ready: number of queriers connected to query-frontend is 0|^Ingester not ready: ",
+        ReadinessProbeFailing,
+    ),
+    k(
+        APPS,
+        "Grafana Loki's configuration check (it exits at start)",
+        r"^CONFIG ERROR: ",
+        AppExitError,
+    ),
+    k(
+        ADMISSION,
+        "plugin/pkg/admission/serviceaccount (the pod's service account does not exist yet or at all: the controller that makes `default` has not run in a new namespace)",
+        r#"error looking up service account [^:\s]+: serviceaccount "[^"]+" not found"#,
+        PodCreationRejected,
+    ),
+    k(
+        AGENTS,
+        "kube-proxy's nftables mode (pkg/proxy/nftables: the node's nft binary or kernel cannot run its rules, e.g. no nft_fib module, an nft that crashes): Services stop working",
+        r#""nftables sync failed"|failed to run nft: |^(?:\W*)/dev/stdin:\d+:\d+-\d+: Error: Could not process rule: "#,
+        PodNetworkBroken,
+    ),
+    k(
+        CONTAINERD,
+        "containerd 2.x's CRI plugin refusing its configuration (`mirrors` beside `config_path`, a version 2 key in a version 3 file): no CRI, so the kubelet's node is NotReady",
+        r"failed to load plugin: invalid cri image config:|`mirrors` cannot be set when `config_path` is provided",
+        NodeNotReady,
+    ),
+    k(
+        APPS,
+        "a program that deletes pods through the API (a response engine such as Falcosidekick's functions, an operator): its own log of the deletion",
+        r#"^Deleting pod "[^"]+" in namespace "[^"]+""#,
+        DeletedByClient,
+    ),
 ];
 
 /// One entry's pattern, compiled on bytes with ASCII classes (`(?-u)`): every wording is ASCII,
@@ -3064,6 +3112,43 @@ mod tests {
             (
                 r#"level=info msg="Error: error validating driver installation: error creating symlink creator: failed to create NVIDIA device nodes: failed to create device node nvidiactl: failed to determine major: invalid device node"#,
                 AppExitError,
+            ),
+            (
+                "2018-12-18T21:41:32Z [error] GetNetworkDelegates: namespace isolation enabled, annotation violates permission, pod is in namespace development but refers to target namespace privileged",
+                SandboxCreationFailed,
+            ),
+            (
+                "failed to join memberlist cluster on startup",
+                DependencyUnreachable,
+            ),
+            ("Some services are not Running:", ReadinessProbeFailing),
+            (
+                "Query Frontend not ready: not ready: number of queriers connected to query-frontend is 0",
+                ReadinessProbeFailing,
+            ),
+            (
+                "CONFIG ERROR: `tsdb` index type is configured in at least one schema period, however, `storage_config`, `tsdb_shipper`, `active_index_directory` is not set",
+                AppExitError,
+            ),
+            (
+                r#"Error from server (Forbidden): error when creating "/etc/kubernetes/redis/pod.json": pods "redis" is forbidden: error looking up service account default/default: serviceaccount "default" not found"#,
+                PodCreationRejected,
+            ),
+            (
+                r#"E0205 20:24:22.721950       1 proxier.go:1788] "nftables sync failed" err="signal: segmentation fault (core dumped)" ipFamily="IPv4""#,
+                PodNetworkBroken,
+            ),
+            (
+                "│     /dev/stdin:892:87-100: Error: Could not process rule: No such file or directory",
+                PodNetworkBroken,
+            ),
+            (
+                "failed to load plugin: invalid cri image config:",
+                NodeNotReady,
+            ),
+            (
+                r#"Deleting pod "alpine" in namespace "default""#,
+                DeletedByClient,
             ),
             (
                 // NetApp/trident#909: one of two portals down after a hardware failure.

@@ -126,6 +126,49 @@ pub(super) fn stanza_kind(map: &Map<String, Value>) -> Option<&'static str> {
     }
 }
 
+/// The condition types of a stanza that shows no pod's field and whose conditions are all of
+/// types a pod never has (a custom resource's `Initializing`, `Deleting`): `None` when it may
+/// be a pod's.
+pub(super) fn foreign_conditions(map: &Map<String, Value>) -> Option<Vec<String>> {
+    const POD: &[&str] = &[
+        "PodScheduled",
+        "Ready",
+        "Initialized",
+        "ContainersReady",
+        "PodReadyToStartContainers",
+        "PodHasNetwork",
+        "DisruptionTarget",
+        "PodResizePending",
+        "PodResizeInProgress",
+    ];
+    const POD_FIELDS: &[&str] = &[
+        "phase",
+        "containerStatuses",
+        "initContainerStatuses",
+        "ephemeralContainerStatuses",
+        "podIP",
+        "podIPs",
+        "hostIP",
+        "qosClass",
+        "startTime",
+        "nominatedNodeName",
+    ];
+    if map.contains_key("spec") {
+        return None;
+    }
+    let status = map.get("status")?.as_object()?;
+    if POD_FIELDS.iter().any(|f| status.contains_key(*f)) {
+        return None;
+    }
+    let types: Vec<String> = status
+        .get("conditions")?
+        .as_array()?
+        .iter()
+        .map(|c| c["type"].as_str().map(str::to_string))
+        .collect::<Option<_>>()?;
+    (!types.is_empty() && types.iter().all(|t| !POD.contains(&t.as_str()))).then_some(types)
+}
+
 /// Whether a status has a condition of one of these types.
 fn conditions_of(status: &Value, types: &[&str]) -> bool {
     status

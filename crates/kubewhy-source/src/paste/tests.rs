@@ -653,3 +653,20 @@ fn events_with_only_their_source_column() {
     assert!(reasons.contains(&"BackOff"), "{reasons:?}");
     assert!(reasons.contains(&"Unhealthy"), "{reasons:?}");
 }
+
+/// A status stanza whose conditions are no pod's (kubevirt/kubevirt#18724's
+/// VirtualMachineBackup) is not made a pod: the paste does not say its kind.
+#[test]
+fn a_status_of_another_kind_is_no_pod() {
+    let (s, w) = paste(
+        "status:\n  conditions:\n  - reason: BackupTracker vmbt-x does not exist\n    status: \"True\"\n    type: Initializing\n  - reason: Backup is being deleted\n    status: \"True\"\n    type: Deleting\n",
+    );
+    assert!(s.pods.is_empty(), "{:?}", s.pods);
+    assert!(
+        w[0].contains("(Initializing, Deleting) are no pod's"),
+        "{w:?}"
+    );
+    // A pod's own conditions still make the pod.
+    let (s, _) = paste("status:\n  conditions:\n  - type: Ready\n    status: \"False\"\n");
+    assert_eq!(s.pods.len(), 1);
+}
