@@ -117,6 +117,14 @@ pub struct PastedMessage {
     pub same: usize,
 }
 
+impl PastedMessage {
+    /// Where it stood, `at` split: the file and the line.
+    pub fn file_line(&self) -> Option<(&str, u64)> {
+        let (file, n) = self.at.rsplit_once(':')?;
+        Some((file, n.parse().ok()?))
+    }
+}
+
 /// An object read from pasted text, and what that text could not show.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Pasted {

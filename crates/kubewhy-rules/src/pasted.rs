@@ -130,10 +130,6 @@ fn display(o: &ObjectKey) -> String {
 /// (a webhook's certificate Secret created a moment later), and the pull is what holds the pod
 /// now. Its cause then comes before the mount's.
 fn mounted_since(snap: &Snapshot, message_causes: &[Cause], causes: &mut Vec<Cause>) {
-    let at = |m: &kubewhy_model::PastedMessage| {
-        m.at.rsplit_once(':')
-            .and_then(|(file, n)| Some((file.to_string(), n.parse::<u64>().ok()?)))
-    };
     let mount = |m: &kubewhy_model::PastedMessage, c: Cause| {
         matches!(
             c,
@@ -145,15 +141,16 @@ fn mounted_since(snap: &Snapshot, message_causes: &[Cause], causes: &mut Vec<Cau
     let Some((pull_at, pull_cause)) = msgs
         .iter()
         .filter(|(_, c)| pull(**c))
-        .find_map(|(m, c)| Some((at(m)?, **c)))
+        .find_map(|(m, c)| Some((m.file_line()?, **c)))
     else {
         return;
     };
     let mounts: Vec<_> = msgs.iter().filter(|(m, c)| mount(m, **c)).collect();
     let all_before = !mounts.is_empty()
-        && mounts
-            .iter()
-            .all(|(m, _)| at(m).is_some_and(|(f, n)| f == pull_at.0 && n < pull_at.1));
+        && mounts.iter().all(|(m, _)| {
+            m.file_line()
+                .is_some_and(|(f, n)| f == pull_at.0 && n < pull_at.1)
+        });
     let first_mount = causes
         .iter()
         .position(|c| mounts.iter().any(|(_, mc)| **mc == *c));

@@ -2373,7 +2373,7 @@ fn logs(name: &str, c: &mut Collected, out: &mut FileOut) {
         let read: HashSet<u64> = out
             .pasted_messages
             .iter()
-            .filter_map(|m| m.at.rsplit_once(':').and_then(|(_, n)| n.parse().ok()))
+            .filter_map(|m| m.file_line().map(|(_, n)| n))
             .collect();
         other.retain(|(n, _)| !read.contains(n));
         if !other.is_empty() {

@@ -229,6 +229,20 @@ pub fn find(text: &str) -> Option<Found> {
     best
 }
 
+/// The waiting reason the kubelet's words to `kubectl logs` stand for, for a container waiting
+/// on its pull (kubelet_pods.go validateContainerLogStatus: ErrImagePull → `image can't be
+/// pulled`, ImagePullBackOff → `trying and failing to pull image`).
+/// Whatever follows the words (a closing quote of a quoted paste) is no matter.
+pub fn logs_pull_wait(msg: &str) -> Option<&'static str> {
+    let said = msg.split_once("is waiting to start: ")?.1;
+    [
+        ("image can't be pulled", "ErrImagePull"),
+        ("trying and failing to pull image", "ImagePullBackOff"),
+    ]
+    .into_iter()
+    .find_map(|(words, reason)| said.starts_with(words).then_some(reason))
+}
+
 /// The reason and involved kind of a message that starts a text (a message pasted alone).
 pub fn event_reason(text: &str) -> Option<(&'static str, &'static str)> {
     find(text)
@@ -257,6 +271,23 @@ mod tests {
         )
         .unwrap();
         assert_eq!((f.message.reason, f.message.kind), ("Evicted", "Pod"));
+        // kubectl logs' words for a pull's waiting reason, quoted or not.
+        for (text, reason) in [
+            (
+                r#"container "s" in pod "s" is waiting to start: trying and failing to pull image"#,
+                Some("ImagePullBackOff"),
+            ),
+            (
+                r#""container \"s\" in pod \"s\" is waiting to start: image can't be pulled""#,
+                Some("ErrImagePull"),
+            ),
+            (
+                r#"container "s" in pod "s" is waiting to start: ContainerCreating"#,
+                None,
+            ),
+        ] {
+            assert_eq!(logs_pull_wait(text), reason, "{text}");
+        }
         // crictl pull's own words (containerd/containerd#10344).
         assert_eq!(
             event_reason(

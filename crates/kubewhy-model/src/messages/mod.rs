@@ -289,11 +289,9 @@ pub fn event_cause(reason: &str, msg: &str) -> Option<(Cause, Confidence)> {
                 return Some((Cause::ImageNameInvalid, High));
             }
             // `kubectl logs` of a container waiting on its pull: the kubelet's words for the
-            // waiting reason (kubelet_pods.go validateContainerLogStatus), no pull error. Read
-            // as the pod checks read a back-off whose error is not in the data.
-            if msg.contains("is waiting to start: trying and failing to pull image")
-                || msg.contains("is waiting to start: image can't be pulled")
-            {
+            // waiting reason, no pull error. Read as the pod checks read a back-off whose
+            // error is not in the data.
+            if events::logs_pull_wait(msg).is_some() {
                 return Some((Cause::ImageNotFound, Low));
             }
             if msg.starts_with("Failed to pull image")

@@ -18,17 +18,13 @@ pub(super) use kubewhy_model::messages::events::event_reason as message_reason;
 static QUOTED_IMAGE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r#"[Ii]mage "([^"]+)""#).expect("image pattern"));
 /// The pull's waiting reason a message quotes without the pull's error: the reason itself
-/// (`Error: ErrImagePull`), or the kubelet's words for it to `kubectl logs`
-/// (kubelet_pods.go validateContainerLogStatus).
+/// (`Error: ErrImagePull`), or the kubelet's words for it to `kubectl logs`.
 fn waiting_on_pull(m: &str) -> Option<&'static str> {
-    let said = m
-        .strip_prefix("Error: ")
-        .or_else(|| m.split_once("is waiting to start: ").map(|(_, r)| r))?
-        .trim();
-    match said {
-        "ErrImagePull" | "image can't be pulled" => Some("ErrImagePull"),
-        "ImagePullBackOff" | "trying and failing to pull image" => Some("ImagePullBackOff"),
-        _ => None,
+    match m.strip_prefix("Error: ").map(str::trim) {
+        Some("ErrImagePull") => Some("ErrImagePull"),
+        Some("ImagePullBackOff") => Some("ImagePullBackOff"),
+        Some(_) => None,
+        None => kubewhy_model::messages::events::logs_pull_wait(m),
     }
 }
 
