@@ -255,3 +255,30 @@ fn a_node_oom_event_is_not_the_cause_of_a_pod_that_shows_no_oom() {
         v["findings"]
     );
 }
+
+/// Both probes failing in one pasted Events section, cut with `......` (chaos-mesh/website's
+/// StressChaos post, wild 2438): the liveness probe's failure restarts the container, so it is
+/// the first finding, whichever line came first.
+#[test]
+fn a_failing_liveness_probe_comes_before_a_failing_readiness_probe() {
+    let text = "~ kubectl describe pods -n hello-kubernetes\n......\n    Last State:     Terminated\n      Reason:       Error\n      Exit Code:    1\n......\nEvents:\n  Type     Reason     Age                  From               Message\n  ----     ------     ----                 ----               -------\n......\n  Warning  Unhealthy  10m (x4 over 16m)    kubelet            Readiness probe failed: Get \"http://10.244.1.19:8080/\": context deadline exceeded (Client.Timeout exceeded while awaiting headers)\n  Normal   Killing    10m (x2 over 16m)    kubelet            Container hello-kubernetes failed liveness probe, will be restarted\n......\n";
+    let out = Command::cargo_bin("kubewhy")
+        .unwrap()
+        .args(["scan", "--from", "-", "-o", "json"])
+        .write_stdin(text.to_string())
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let causes: Vec<&str> = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["cause"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        causes.first(),
+        Some(&"liveness-probe-failing"),
+        "{causes:?}"
+    );
+    assert!(causes.contains(&"readiness-probe-failing"), "{causes:?}");
+}

@@ -482,6 +482,18 @@ mod tests {
         (p.1, p.3, aside.into_iter().map(|(_, t, _)| t).collect())
     }
 
+    /// One filter may count a node under two of its reasons (rancher/local-path-provisioner#476:
+    /// six nodes, seven counted): the resources' reasons stand for two nodes, as many as the
+    /// volume's, and on that tie the later filter, the volume's, is the cause.
+    #[test]
+    fn reasons_of_one_filter_count_a_node_once() {
+        let (cause, text, _) = primary(
+            "0/6 nodes are available: 1 Insufficient memory, 1 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }, 1 node(s) were unschedulable, 2 Insufficient cpu, 2 node(s) had volume node affinity conflict.",
+        );
+        assert_eq!(cause, Cause::VolumeNodeAffinityConflict);
+        assert_eq!(text, "node(s) had volume node affinity conflict");
+    }
+
     #[test]
     fn the_control_plane_taint_explains_nothing_beside_a_real_reason() {
         let (cause, text, aside) = primary(
