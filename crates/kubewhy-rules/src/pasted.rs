@@ -328,6 +328,77 @@ pub(crate) fn from_messages(snap: &Snapshot, findings: &mut Vec<Finding>) {
         let c = causes.remove(symptom);
         causes.insert(last, c);
     }
+    // The namespace controller cannot delete the namespace's content because an API answers
+    // wrongly or not at all (`content is not a list`, discovery failing): the API is why the
+    // content remains.
+    if let (Some(content), Some(api)) = (
+        causes
+            .iter()
+            .position(|c| *c == Cause::NsResourcesRemaining),
+        causes
+            .iter()
+            .position(|c| *c == Cause::ApiserviceUnavailable),
+    ) && api > content
+    {
+        causes.remove(api);
+        causes.insert(content, Cause::ApiserviceUnavailable);
+    }
+    // kubectl drain's session: the pods it evicted (`pod/NAME evicted`) and its refusals, each
+    // naming its pod (`error when evicting pods/"NAME" … (will retry after 5s)`: a
+    // PodDisruptionBudget, an admission webhook). A refused pod that was evicted in the end is
+    // gone by that eviction (the refusals only delayed it); a refused pod never evicted is why
+    // the drain hangs, whatever other pods it evicted beside it.
+    if let Some(evicted) = causes.iter().position(|c| *c == Cause::EvictedApi) {
+        let gone: Vec<&str> = snap
+            .pasted_messages
+            .iter()
+            .zip(&message_causes)
+            .filter(|(_, mc)| **mc == Cause::EvictedApi)
+            .filter_map(|(m, _)| {
+                let q = m.quote.trim();
+                q.strip_prefix("pod/")?.strip_suffix(" evicted")
+            })
+            .collect();
+        // For a refusal's cause: whether every pod it refused was evicted in the end (`None`
+        // when its messages are not kubectl drain's refusals).
+        let overcome = |c: Cause| -> Option<bool> {
+            let pods: Option<Vec<&str>> = snap
+                .pasted_messages
+                .iter()
+                .zip(&message_causes)
+                .filter(|(_, mc)| **mc == c)
+                .map(|(m, _)| {
+                    m.quote
+                        .split_once("error when evicting pods/\"")
+                        .and_then(|(_, rest)| rest.split_once('"'))
+                        .map(|(pod, _)| pod)
+                })
+                .collect();
+            pods.filter(|p| !p.is_empty())
+                .map(|p| p.iter().all(|pod| gone.contains(pod)))
+        };
+        let refusal = |c: &Cause| {
+            matches!(
+                c,
+                Cause::DisruptionBudgetBlocking | Cause::PodCreationRejected
+            )
+        };
+        if let Some(first) = causes
+            .iter()
+            .position(|c| refusal(c) && overcome(*c) == Some(true))
+            && first < evicted
+        {
+            causes.remove(evicted);
+            causes.insert(first, Cause::EvictedApi);
+        } else if let Some(stuck) = causes
+            .iter()
+            .position(|c| refusal(c) && overcome(*c) == Some(false))
+            && stuck > evicted
+        {
+            let c = causes.remove(stuck);
+            causes.insert(evicted, c);
+        }
+    }
     mounted_since(snap, &message_causes, &mut causes);
     for cause in causes {
         if findings.iter().any(|f| f.cause == cause) || (settled && !why_nodes(cause)) {

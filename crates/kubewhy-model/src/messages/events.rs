@@ -64,7 +64,13 @@ pub const EVENT_MESSAGES: &[EventMessage] = &[
     ),
     m(r"Successfully assigned ", "Scheduled", "Pod"),
     // Karpenter's and the cluster autoscaler's eviction of a pod (the kubelet's says why).
-    m(r"(?m)\bEvicted pod\s*$", "Evicted", "Pod"),
+    // Datadog's copy of the event: `Events from the Pod NS/NAME - Evicted pod - Events emitted
+    // by the karpenter seen at …`.
+    m(
+        r"(?m)\bEvicted pod(?:\s*$| - Events emitted by )",
+        "Evicted",
+        "Pod",
+    ),
     // Image pulls.
     m(r"Failed to apply default image tag", "InspectFailed", "Pod"),
     m(
@@ -98,7 +104,7 @@ pub const EVENT_MESSAGES: &[EventMessage] = &[
     // crictl's and the CRI client's own words for a pull the runtime refused (`crictl pull`
     // on the node, the kubelet's remote_image.go).
     m(
-        r#"PullImage from image service failed|pulling image(?: failed)?: (?:rpc error: |failed to pull and unpack image ")|^failed to pull and unpack image ""#,
+        r#"PullImage from image service failed|pulling image(?: failed)?: (?:rpc error: |failed to pull and unpack image ")|^["'`]?failed to pull and unpack image ""#,
         "Failed",
         "Pod",
     ),

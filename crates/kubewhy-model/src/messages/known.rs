@@ -1511,7 +1511,7 @@ pub const KNOWN: &[Known] = &[
     k(
         APPS,
         "RabbitMQ at start (an Erlang cookie whose mode fsGroup changed)",
-        r"Cookie file \S+\.erlang\.cookie must be accessible by owner only",
+        r"(?:Cookie file \S+)?\.erlang\.cookie must be accessible by owner only",
         AppExitError,
     ),
     k(
@@ -2252,6 +2252,42 @@ pub const KNOWN: &[Known] = &[
         "a program that deletes pods through the API (a response engine such as Falcosidekick's functions, an operator): its own log of the deletion",
         r#"^Deleting pod "[^"]+" in namespace "[^"]+""#,
         DeletedByClient,
+    ),
+    k(
+        EVICTORS,
+        "kubectl drain (k8s.io/kubectl pkg/drain: each pod it evicted, `pod/NAME evicted`, after it retried the refusals)",
+        r"(?m)^\s*pod/[a-z0-9][-a-z0-9.]* evicted\s*$",
+        EvictedApi,
+    ),
+    k(
+        EVICTORS,
+        "EKS managed node groups' update (PodEvictionFailure: the drain of the old nodes gave up, its evictions refused by PodDisruptionBudgets)",
+        r"Reached max retries while trying to evict pods from nodes in node group",
+        DisruptionBudgetBlocking,
+    ),
+    k(
+        CONTROLLERS,
+        "pkg/controller/namespace/deletion (a group's server answers a list with no list: an aggregated API server's fault, so the namespace's content is never deleted)",
+        r"content is not a list: \[\]unstructured\.Unstructured",
+        ApiserviceUnavailable,
+    ),
+    k(
+        CONTROLLERS,
+        "KubeVirt's CDI (virtctl image-upload: the DataVolume's claim waits for a consumer, WaitForFirstConsumer, so no upload pod starts)",
+        r"cannot upload to DataVolume in state WaitForFirstConsumer",
+        PvcUnbound,
+    ),
+    k(
+        RUNC,
+        "runc's exec of the container's process (E2BIG: its arguments and environment, e.g. thousands of Services' variables, exceed what exec takes)",
+        r"exec [^:\s]+: argument list too long",
+        ContainerStartFailed,
+    ),
+    k(
+        APPS,
+        "Ruby programs: Puma's and bundler's refusal to start, an uncaught exception (`file.rb:19:in `exec': message (Class)`)",
+        r"Unable to load application: |bundler: failed to load command: |\.rb:\d+:in [`'][^']+': .+ \([A-Z]\w*(?:::[A-Z]\w*)*\)\s*$",
+        AppExitError,
     ),
 ];
 
@@ -3149,6 +3185,39 @@ mod tests {
             (
                 r#"Deleting pod "alpine" in namespace "default""#,
                 DeletedByClient,
+            ),
+            (
+                // kubectl drain through a KubeVirt eviction webhook and a PDB (kubevirt docs).
+                "pod/virt-launcher-vm-cirros-wn5v4 evicted",
+                EvictedApi,
+            ),
+            (
+                "Reached max retries while trying to evict pods from nodes in node group live-default_ng_xxxx",
+                DisruptionBudgetBlocking,
+            ),
+            (
+                "      list: []unstructured.Unstructured, content is not a list: []unstructured.Unstructured,",
+                ApiserviceUnavailable,
+            ),
+            (
+                "cannot upload to DataVolume in state WaitForFirstConsumer",
+                PvcUnbound,
+            ),
+            (
+                "exec /opt/entrypoint.sh: argument list too long",
+                ContainerStartFailed,
+            ),
+            (
+                r#"[1] ! Unable to load application: ActiveRecord::StatementInvalid: PG::UndefinedTable: ERROR:  relation "accounts" does not exist"#,
+                AppExitError,
+            ),
+            (
+                r#"/opt/mastodon/vendor/bundle/ruby/3.0.0/gems/activerecord-6.1.7/lib/active_record/connection_adapters/postgresql/database_statements.rb:19:in `exec': PG::UndefinedTable: ERROR:  relation "accounts" does not exist (ActiveRecord::StatementInvalid)"#,
+                AppExitError,
+            ),
+            (
+                ".erlang.cookie must be accessible by owner only",
+                AppExitError,
             ),
             (
                 // NetApp/trident#909: one of two portals down after a hardware failure.

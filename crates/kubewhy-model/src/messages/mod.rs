@@ -304,7 +304,9 @@ pub fn event_cause(reason: &str, msg: &str) -> Option<(Cause, Confidence)> {
                 || msg.starts_with("pulling image: rpc error: ")
                 || msg.starts_with("pulling image: failed to pull and unpack image ")
                 || msg.starts_with("pulling image failed: rpc error: ")
-                || msg.starts_with("failed to pull and unpack image ")
+                || msg
+                    .trim_start_matches(['"', '\'', '`'])
+                    .starts_with("failed to pull and unpack image ")
             {
                 return pull();
             }
@@ -370,7 +372,9 @@ pub fn event_cause(reason: &str, msg: &str) -> Option<(Cause, Confidence)> {
         // (Karpenter, the cluster autoscaler: "Evicted pod", Karpenter ≥1.1 "Evicted pod: node
         // NODECLAIM/NODE drifted") evict through the Eviction API.
         "Evicted"
-            if msg.trim_end_matches('.') == "Evicted pod" || msg.starts_with("Evicted pod: ") =>
+            if msg.trim_end_matches('.') == "Evicted pod"
+                || msg.starts_with("Evicted pod: ")
+                || msg.contains("Evicted pod - Events emitted by ") =>
         {
             Some((Cause::EvictedApi, Medium))
         }
