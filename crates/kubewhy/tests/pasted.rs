@@ -282,3 +282,66 @@ fn a_failing_liveness_probe_comes_before_a_failing_readiness_probe() {
     );
     assert!(causes.contains(&"readiness-probe-failing"), "{causes:?}");
 }
+
+/// A `kubectl drain` session (KubeVirt's eviction documents, wild 2558; an Istio drain, wild
+/// 848): a refused pod that the drain evicted in the end is gone by that eviction; a refused pod
+/// that it never evicted keeps the drain hanging, whatever other pods it evicted beside it.
+#[test]
+fn a_drain_says_gone_when_the_refused_pod_was_evicted_and_blocked_when_it_never_was() {
+    let causes = |text: &str| -> Vec<String> {
+        let out = Command::cargo_bin("kubewhy")
+            .unwrap()
+            .args(["scan", "--from", "-", "-o", "json"])
+            .write_stdin(text.to_string())
+            .output()
+            .unwrap();
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        v["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f["cause"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let refused = "evicting pod default/virt-launcher-vm-cirros-wn5v4\nerror when evicting pods/\"virt-launcher-vm-cirros-wn5v4\" -n \"default\" (will retry after 5s): Cannot evict pod as it would violate the pod's disruption budget.\n";
+    let evicted = format!(
+        "{refused}evicting pod default/virt-launcher-vm-cirros-wn5v4\npod/virt-launcher-vm-cirros-wn5v4 evicted\nnode/node01 drained\n"
+    );
+    let got = causes(&evicted);
+    assert_eq!(
+        got.first().map(String::as_str),
+        Some("evicted-api"),
+        "{got:?}"
+    );
+    // Another pod evicted first, the refused one never: the budget is why the drain hangs.
+    let blocked = format!("pod/metrics-server-67c658944b-2vrf5 evicted\n{refused}{refused}");
+    let got = causes(&blocked);
+    assert_eq!(
+        got.first().map(String::as_str),
+        Some("disruption-budget-blocking"),
+        "{got:?}"
+    );
+    assert!(got.iter().any(|c| c == "evicted-api"), "{got:?}");
+}
+
+/// A namespace's deletion condition whose message is wrapped by YAML (cozystack#1674, wild
+/// 2563): the content remains because an aggregated API answers a list with no list, so the
+/// API's fault comes first.
+#[test]
+fn a_namespace_whose_content_an_api_cannot_list_is_the_apis_fault() {
+    let text = "  - lastTransitionTime: \"2025-12-01T12:51:16Z\"\n    message: 'Failed to delete all resource types, 25 remaining: content is not a\n      list: []unstructured.Unstructured, content is not a list: []unstructured.Unstructured,\n";
+    let out = Command::cargo_bin("kubewhy")
+        .unwrap()
+        .args(["scan", "--from", "-", "-o", "json"])
+        .write_stdin(text.to_string())
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let causes: Vec<&str> = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["cause"].as_str().unwrap())
+        .collect();
+    assert_eq!(causes, ["apiservice-unavailable", "ns-resources-remaining"]);
+}
