@@ -509,13 +509,35 @@ pub(crate) fn from_messages(snap: &Snapshot, findings: &mut Vec<Finding>) {
     }
     // Before the first finding that only says "it fails", at low confidence; why the nodes
     // are down before the pods' "no node is Ready".
-    let at = match no_node {
+    let mut at = match no_node {
         Some(i) if settled => i,
         _ => findings
             .iter()
             .position(|f| f.confidence == Confidence::Low && generic(f.cause))
             .unwrap_or(findings.len()),
     };
+    // A container the runtime says it could not start (its OCI runtime's words, not a state
+    // inferred from the application's line) ran no program: an application's lines in the same
+    // paste (a shell's or strace's denial while someone debugged the image) come after it.
+    let runtime_said = |f: &Finding| {
+        f.cause == Cause::ContainerStartFailed
+            && f.evidence.iter().any(|e| {
+                [
+                    "OCI runtime",
+                    "runc create failed",
+                    "failed to create containerd task",
+                    "failed to create shim task",
+                ]
+                .iter()
+                .any(|w| e.quote.contains(w))
+            })
+    };
+    if added.iter().all(|f| f.cause == Cause::AppExitError)
+        && let Some(p) = findings.iter().position(runtime_said)
+        && p >= at
+    {
+        at = p + 1;
+    }
     // The more confident first; among equals, a specific cause before one that only says "it
     // fails" (an OOM kill the paste quotes before the exit code a describe shows).
     added.sort_by_key(|f| (std::cmp::Reverse(f.confidence), generic(f.cause)));

@@ -63,6 +63,13 @@ pub static DENIED: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)permission denied|EACCES|operation not permitted|\bEPERM\b|data directory .* has (?:invalid permissions|group or world access)|AccessDeniedException",
     )
 });
+/// runc's exec of the container's process denied (runc's `unable to start container process`,
+/// before 1.1 `starting container process caused`).
+pub static RUNC_EXEC_DENIED: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"(?:unable to start container process|starting container process caused):? (?:error during container init: )?exec: "[^"]+": permission denied"#,
+    )
+});
 /// A path in a line (`'/data/x'`, `"/var/lib/…"`).
 pub static PATH: LazyLock<Regex> = LazyLock::new(|| re(r#"['"]?(/[\w.@+-]+(?:/[\w.@+-]+)*)"#));
 /// What follows these words is an address (`dial tcp 10.0.0.7:5432`, `lookup orders-db on …`).
@@ -193,6 +200,13 @@ pub fn classify(l: &str) -> Option<AppLine> {
     if LOCK_HELD.is_match(l) {
         return line("lock-held", None);
     }
+    // runc refusing to exec the container's own process (`unable to start container process:
+    // exec: "/x": permission denied`): the file cannot be executed where it is (a volume
+    // mounted noexec, a binary without its mode), so the container never starts; no program of
+    // the application ran to be denied anything.
+    if RUNC_EXEC_DENIED.is_match(l) {
+        return line("exec-denied", Some(Cause::ContainerStartFailed));
+    }
     if DENIED.is_match(l)
         && match PATH.captures(l) {
             // A program's own path (`/usr/bin/x: permission denied`) is another problem.
@@ -237,6 +251,13 @@ mod tests {
     #[test]
     fn causes_of_lines() {
         let c = |l: &str| classify(l).and_then(|a| a.cause);
+        // vcluster-docs' noexec emptyDir (wild 2530).
+        assert_eq!(
+            c(
+                r#"runc create failed: unable to start container process: exec: "/binaries/vcluster": permission denied: unknown"#
+            ),
+            Some(Cause::ContainerStartFailed)
+        );
         assert_eq!(
             c(
                 "E0927 02:46:21.189588 1 server.go:369] err: Get https://10.0.0.1:443/api/v1/nodes/n: dial tcp 10.0.0.1:443: i/o timeout"
