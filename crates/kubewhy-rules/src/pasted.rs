@@ -167,6 +167,18 @@ fn mounted_since(snap: &Snapshot, message_causes: &[Cause], causes: &mut Vec<Cau
 
 /// Causes whose findings only say "it fails" without the specific why: a pasted message that
 /// names a precise cause comes before them.
+/// Moves `first` just before `then` when both are in `causes` and `first` came later.
+fn put_before(causes: &mut Vec<Cause>, first: Cause, then: Cause) {
+    if let (Some(t), Some(f)) = (
+        causes.iter().position(|c| *c == then),
+        causes.iter().position(|c| *c == first),
+    ) && f > t
+    {
+        causes.remove(f);
+        causes.insert(t, first);
+    }
+}
+
 fn generic(c: Cause) -> bool {
     matches!(
         c,
@@ -288,31 +300,19 @@ pub(crate) fn from_messages(snap: &Snapshot, findings: &mut Vec<Finding>) {
     }
     // A namespace's content remains because of its finalizers when its conditions say both
     // (NamespaceContentRemaining, then NamespaceFinalizersRemaining): the finalizers come first.
-    if let (Some(content), Some(finalizers)) = (
-        causes
-            .iter()
-            .position(|c| *c == Cause::NsResourcesRemaining),
-        causes.iter().position(|c| *c == Cause::NsFinalizerPending),
-    ) && finalizers > content
-    {
-        causes.remove(finalizers);
-        causes.insert(content, Cause::NsFinalizerPending);
-    }
+    put_before(
+        &mut causes,
+        Cause::NsFinalizerPending,
+        Cause::NsResourcesRemaining,
+    );
     // Both probes failing (an application too busy to answer either): the liveness probe's
     // failure is what restarts the container; the readiness probe's only keeps it out of its
     // Service meanwhile.
-    if let (Some(readiness), Some(liveness)) = (
-        causes
-            .iter()
-            .position(|c| *c == Cause::ReadinessProbeFailing),
-        causes
-            .iter()
-            .position(|c| *c == Cause::LivenessProbeFailing),
-    ) && liveness > readiness
-    {
-        causes.remove(liveness);
-        causes.insert(readiness, Cause::LivenessProbeFailing);
-    }
+    put_before(
+        &mut causes,
+        Cause::LivenessProbeFailing,
+        Cause::ReadinessProbeFailing,
+    );
     // A message that names a precise cause comes before one that only says "it fails".
     causes.sort_by_key(|c| generic(*c));
     // A dependency that does not answer is the symptom when the paste also shows why nothing
@@ -331,18 +331,11 @@ pub(crate) fn from_messages(snap: &Snapshot, findings: &mut Vec<Finding>) {
     // The namespace controller cannot delete the namespace's content because an API answers
     // wrongly or not at all (`content is not a list`, discovery failing): the API is why the
     // content remains.
-    if let (Some(content), Some(api)) = (
-        causes
-            .iter()
-            .position(|c| *c == Cause::NsResourcesRemaining),
-        causes
-            .iter()
-            .position(|c| *c == Cause::ApiserviceUnavailable),
-    ) && api > content
-    {
-        causes.remove(api);
-        causes.insert(content, Cause::ApiserviceUnavailable);
-    }
+    put_before(
+        &mut causes,
+        Cause::ApiserviceUnavailable,
+        Cause::NsResourcesRemaining,
+    );
     // kubectl drain's session: the pods it evicted (`pod/NAME evicted`) and its refusals, each
     // naming its pod (`error when evicting pods/"NAME" … (will retry after 5s)`: a
     // PodDisruptionBudget, an admission webhook). A refused pod that was evicted in the end is

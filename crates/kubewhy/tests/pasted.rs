@@ -256,12 +256,8 @@ fn a_node_oom_event_is_not_the_cause_of_a_pod_that_shows_no_oom() {
     );
 }
 
-/// Both probes failing in one pasted Events section, cut with `......` (chaos-mesh/website's
-/// StressChaos post, wild 2438): the liveness probe's failure restarts the container, so it is
-/// the first finding, whichever line came first.
-#[test]
-fn a_failing_liveness_probe_comes_before_a_failing_readiness_probe() {
-    let text = "~ kubectl describe pods -n hello-kubernetes\n......\n    Last State:     Terminated\n      Reason:       Error\n      Exit Code:    1\n......\nEvents:\n  Type     Reason     Age                  From               Message\n  ----     ------     ----                 ----               -------\n......\n  Warning  Unhealthy  10m (x4 over 16m)    kubelet            Readiness probe failed: Get \"http://10.244.1.19:8080/\": context deadline exceeded (Client.Timeout exceeded while awaiting headers)\n  Normal   Killing    10m (x2 over 16m)    kubelet            Container hello-kubernetes failed liveness probe, will be restarted\n......\n";
+/// The causes of `text`'s findings, first finding first.
+fn causes_of(text: &str) -> Vec<String> {
     let out = Command::cargo_bin("kubewhy")
         .unwrap()
         .args(["scan", "--from", "-", "-o", "json"])
@@ -269,18 +265,30 @@ fn a_failing_liveness_probe_comes_before_a_failing_readiness_probe() {
         .output()
         .unwrap();
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
-    let causes: Vec<&str> = v["findings"]
+    v["findings"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|f| f["cause"].as_str().unwrap())
-        .collect();
+        .map(|f| f["cause"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// Both probes failing in one pasted Events section, cut with `......` (chaos-mesh/website's
+/// StressChaos post, wild 2438): the liveness probe's failure restarts the container, so it is
+/// the first finding, whichever line came first.
+#[test]
+fn a_failing_liveness_probe_comes_before_a_failing_readiness_probe() {
+    let text = "~ kubectl describe pods -n hello-kubernetes\n......\n    Last State:     Terminated\n      Reason:       Error\n      Exit Code:    1\n......\nEvents:\n  Type     Reason     Age                  From               Message\n  ----     ------     ----                 ----               -------\n......\n  Warning  Unhealthy  10m (x4 over 16m)    kubelet            Readiness probe failed: Get \"http://10.244.1.19:8080/\": context deadline exceeded (Client.Timeout exceeded while awaiting headers)\n  Normal   Killing    10m (x2 over 16m)    kubelet            Container hello-kubernetes failed liveness probe, will be restarted\n......\n";
+    let causes = causes_of(text);
     assert_eq!(
-        causes.first(),
-        Some(&"liveness-probe-failing"),
+        causes.first().map(String::as_str),
+        Some("liveness-probe-failing"),
         "{causes:?}"
     );
-    assert!(causes.contains(&"readiness-probe-failing"), "{causes:?}");
+    assert!(
+        causes.iter().any(|c| c == "readiness-probe-failing"),
+        "{causes:?}"
+    );
 }
 
 /// A `kubectl drain` session (KubeVirt's eviction documents, wild 2558; an Istio drain, wild
@@ -288,26 +296,11 @@ fn a_failing_liveness_probe_comes_before_a_failing_readiness_probe() {
 /// that it never evicted keeps the drain hanging, whatever other pods it evicted beside it.
 #[test]
 fn a_drain_says_gone_when_the_refused_pod_was_evicted_and_blocked_when_it_never_was() {
-    let causes = |text: &str| -> Vec<String> {
-        let out = Command::cargo_bin("kubewhy")
-            .unwrap()
-            .args(["scan", "--from", "-", "-o", "json"])
-            .write_stdin(text.to_string())
-            .output()
-            .unwrap();
-        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
-        v["findings"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|f| f["cause"].as_str().unwrap().to_string())
-            .collect()
-    };
     let refused = "evicting pod default/virt-launcher-vm-cirros-wn5v4\nerror when evicting pods/\"virt-launcher-vm-cirros-wn5v4\" -n \"default\" (will retry after 5s): Cannot evict pod as it would violate the pod's disruption budget.\n";
     let evicted = format!(
         "{refused}evicting pod default/virt-launcher-vm-cirros-wn5v4\npod/virt-launcher-vm-cirros-wn5v4 evicted\nnode/node01 drained\n"
     );
-    let got = causes(&evicted);
+    let got = causes_of(&evicted);
     assert_eq!(
         got.first().map(String::as_str),
         Some("evicted-api"),
@@ -315,7 +308,7 @@ fn a_drain_says_gone_when_the_refused_pod_was_evicted_and_blocked_when_it_never_
     );
     // Another pod evicted first, the refused one never: the budget is why the drain hangs.
     let blocked = format!("pod/metrics-server-67c658944b-2vrf5 evicted\n{refused}{refused}");
-    let got = causes(&blocked);
+    let got = causes_of(&blocked);
     assert_eq!(
         got.first().map(String::as_str),
         Some("disruption-budget-blocking"),
@@ -330,18 +323,6 @@ fn a_drain_says_gone_when_the_refused_pod_was_evicted_and_blocked_when_it_never_
 #[test]
 fn a_namespace_whose_content_an_api_cannot_list_is_the_apis_fault() {
     let text = "  - lastTransitionTime: \"2025-12-01T12:51:16Z\"\n    message: 'Failed to delete all resource types, 25 remaining: content is not a\n      list: []unstructured.Unstructured, content is not a list: []unstructured.Unstructured,\n";
-    let out = Command::cargo_bin("kubewhy")
-        .unwrap()
-        .args(["scan", "--from", "-", "-o", "json"])
-        .write_stdin(text.to_string())
-        .output()
-        .unwrap();
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
-    let causes: Vec<&str> = v["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| f["cause"].as_str().unwrap())
-        .collect();
+    let causes = causes_of(text);
     assert_eq!(causes, ["apiservice-unavailable", "ns-resources-remaining"]);
 }
