@@ -582,6 +582,10 @@ fn crash_cause(
             Cause::CommandNotFound
         }
         (Some(t), _) if t.exit_code == Some(127) => Cause::CommandNotFound,
+        // hcsshim: a Windows image of another Windows version than the host's.
+        (_, Some(m)) if m.contains("does not match the operating system of the host") => {
+            Cause::ImagePlatformMismatch
+        }
         (_, Some(_)) => Cause::ContainerStartFailed,
         (Some(t), _) if probe_kill && matches!(t.exit_code, Some(137 | 143 | 0 | 2)) => {
             Cause::LivenessProbeFailing

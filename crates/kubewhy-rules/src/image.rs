@@ -140,6 +140,12 @@ fn check_container(
             w.reason,
             registry_of(&image)
         )
+    } else if guessed && image.is_empty() {
+        // A `get pods` row shows no image: nothing of its name or registry is said.
+        format!(
+            "The image of container \"{}\" cannot be pulled ({}); most likely it does not exist in its registry",
+            cs.name, w.reason
+        )
     } else if guessed {
         format!(
             "Image \"{image}\" cannot be pulled ({}); most likely it does not exist in its registry",
@@ -184,14 +190,27 @@ fn check_container(
             Some(&info.key),
             "the pull error",
             format!(
-                "not in the data (the kubelet's Failed event expires after an hour); registry {}, {}",
-                registry_of(&image),
-                if secrets.is_empty() { "no imagePullSecrets".to_string() } else { format!("imagePullSecrets {}", secrets.join(", ")) }
+                "not in the data (the kubelet's Failed event expires after an hour); {}, {}",
+                if image.is_empty() {
+                    "the image and its registry not shown either".to_string()
+                } else {
+                    format!("registry {}", registry_of(&image))
+                },
+                if secrets.is_empty() {
+                    "no imagePullSecrets".to_string()
+                } else {
+                    format!("imagePullSecrets {}", secrets.join(", "))
+                }
             ),
         );
     }
+    let its_image = if image.is_empty() {
+        "its image".to_string()
+    } else {
+        format!("its image \"{image}\"")
+    };
     f = f.explain(format!(
-        "{} Container \"{}\" cannot start until its image \"{image}\" is on {}.",
+        "{} Container \"{}\" cannot start until {its_image} is on {}.",
         if pinned {
             "The runtime's pull error is not in the data, only the back-off. The image is named by its digest on a public registry, as charts name their released images, so it exists and needs no credentials: a node that cannot reach the registry (a firewall, a proxy, DNS) is the likeliest reason. The pull error settles it."
         } else if guessed {
@@ -459,7 +478,7 @@ fn remediation(mut f: Finding, ctx: &Ctx, info: &PodInfo, cause: Cause, image: &
         .unwrap_or_else(|| "<node>".into());
     f = match cause {
         Cause::ImageNotFound => f
-            .step("Check the tag exists in the registry", Some(format!("skopeo inspect docker://{image}")), RiskLevel::None, "")
+            .step("Check the tag exists in the registry", Some(if image.is_empty() { "skopeo inspect docker://IMAGE".to_string() } else { format!("skopeo inspect docker://{image}") }), RiskLevel::None, "")
             .step(format!("Fix the image reference in {wl}"), Some(info.spec_change(ctx.snap, "set image {wl} <container>=<image:tag>")), RiskLevel::Low, "Rolls the workload."),
         Cause::ImagePullAuth => f
             .step("Create a pull secret for the registry", Some(format!("kubectl -n {ns} create secret docker-registry regcred --docker-server={reg} --docker-username=<user> --docker-password=<password>")), RiskLevel::Low, "The secret holds credentials: restrict who can read Secrets in the namespace.")
@@ -485,7 +504,7 @@ fn remediation(mut f: Finding, ctx: &Ctx, info: &PodInfo, cause: Cause, image: &
         Cause::ImageStoreCorrupt => f
             .step(format!("On node {node}, remove the damaged image (and the containers using it), then pull again"), Some(format!("crictl rmi {image}; crictl pull {image}")), RiskLevel::Medium, "Containers using the image must be removed first; check the node's filesystem (fsck) if it recurs."),
         Cause::ImagePlatformMismatch => f
-            .step("Check which platforms the image provides", Some(format!("skopeo inspect --raw docker://{image}")), RiskLevel::None, "")
+            .step("Check which platforms the image provides", Some(if image.is_empty() { "skopeo inspect --raw docker://IMAGE".to_string() } else { format!("skopeo inspect --raw docker://{image}") }), RiskLevel::None, "")
             .step("Build a multi-arch image, or schedule the pod onto matching nodes with a kubernetes.io/arch nodeSelector", None, RiskLevel::Low, ""),
         Cause::ImageNameInvalid => f
             .step(format!("Correct the image reference in {wl} (lower-case repository, one tag or digest)"), None, RiskLevel::Low, "Rolls the workload."),

@@ -336,6 +336,8 @@ pub(crate) fn from_messages(snap: &Snapshot, findings: &mut Vec<Finding>) {
         Cause::ApiserviceUnavailable,
         Cause::NsResourcesRemaining,
     );
+    // Whether a drain's refused pods were all evicted in the end (below).
+    let mut drain_went_through = false;
     // kubectl drain's session: the pods it evicted (`pod/NAME evicted`) and its refusals, each
     // naming its pod (`error when evicting pods/"NAME" … (will retry after 5s)`: a
     // PodDisruptionBudget, an admission webhook). A refused pod that was evicted in the end is
@@ -376,6 +378,12 @@ pub(crate) fn from_messages(snap: &Snapshot, findings: &mut Vec<Finding>) {
                 Cause::DisruptionBudgetBlocking | Cause::PodCreationRejected
             )
         };
+        drain_went_through = causes
+            .iter()
+            .any(|c| refusal(c) && overcome(*c) == Some(true))
+            && !causes
+                .iter()
+                .any(|c| refusal(c) && overcome(*c) == Some(false));
         if let Some(first) = causes
             .iter()
             .position(|c| refusal(c) && overcome(*c) == Some(true))
@@ -497,9 +505,6 @@ pub(crate) fn from_messages(snap: &Snapshot, findings: &mut Vec<Finding>) {
         }
         added.push(f);
     }
-    if added.is_empty() {
-        return;
-    }
     // Before the first finding that only says "it fails", at low confidence; why the nodes
     // are down before the pods' "no node is Ready".
     let mut at = match no_node {
@@ -535,6 +540,21 @@ pub(crate) fn from_messages(snap: &Snapshot, findings: &mut Vec<Finding>) {
     // fails" (an OOM kill the paste quotes before the exit code a describe shows).
     added.sort_by_key(|f| (std::cmp::Reverse(f.confidence), generic(f.cause)));
     findings.splice(at..at, added);
+    // The refusals a drain overcame may have been read by the checks too (the pod the paste
+    // names, its refusal events): the eviction still comes before them.
+    if drain_went_through
+        && let Some(e) = findings.iter().position(|f| f.cause == Cause::EvictedApi)
+        && let Some(r) = findings.iter().position(|f| {
+            matches!(
+                f.cause,
+                Cause::DisruptionBudgetBlocking | Cause::PodCreationRejected
+            )
+        })
+        && r < e
+    {
+        let f = findings.remove(e);
+        findings.insert(r, f);
+    }
 }
 
 /// The node a node's message was logged on, by the host of its journal or syslog line (`Nov 24

@@ -46,6 +46,10 @@ static EVENT_ROW: LazyLock<Regex> =
 /// From and Message columns: the kubelet (`kubelet, node-1` before 1.19) or the scheduler.
 static EVENT_SOURCE: LazyLock<Regex> =
     LazyLock::new(|| re(r"^(?:kubelet(?:, \S+)?|default-scheduler)\s{2,}"));
+/// `kubectl debug` (and `oc debug`) warning that its container waits: the kubelet's message for
+/// the waiting reason follows.
+static DEBUG_WAITING: LazyLock<Regex> =
+    LazyLock::new(|| re(r"^[Ww]arning: Container \S+ is unable to start due to an error: "));
 /// A shell prompt before a command: PowerShell's, `[user@host dir]$`, `host$`, `❯`, or a host
 /// name then `➜` / `›`. Optional: a command pasted without one still counts.
 const PROMPT: &str = r"(?:PS )?(?:\[[^\]\n]*\]\s?[$#]\s*|\S*[$%#>❯➜›]\s*|\S+\s+[❯➜›]\s*)?";
@@ -940,6 +944,12 @@ fn loose_line(no: u64, line: &str, anchor: Timestamp, c: &mut Collected) {
     } else if infer::message_reason(trimmed).is_some() {
         c.messages
             .push((no, trimmed.to_string(), c.ns(), c.pod_name()));
+    } else if let Some(m) = DEBUG_WAITING
+        .find(trimmed)
+        .map(|s| &trimmed[s.end()..])
+        .filter(|m| infer::message_reason(m).is_some())
+    {
+        c.messages.push((no, m.to_string(), c.ns(), c.pod_name()));
     } else if let Some(m) = EVENT_SOURCE
         .find(trimmed)
         .map(|s| &trimmed[s.end()..])

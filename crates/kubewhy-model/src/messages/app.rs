@@ -47,7 +47,7 @@ pub static RBAC: LazyLock<Regex> = LazyLock::new(|| {
 });
 pub static DNS: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)no such host|name or service not known|temporary failure in name resolution|getaddrinfo (?:ENOTFOUND|EAI_AGAIN)|bad address '|could not translate host name|unknown host|nodename nor servname",
+        r"(?i)no such host|server can't find \S+: (?:NXDOMAIN|SERVFAIL)|name or service not known|temporary failure in name resolution|getaddrinfo (?:ENOTFOUND|EAI_AGAIN)|bad address '|could not translate host name|unknown host|nodename nor servname",
     )
 });
 pub static REFUSED: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)connection refused|ECONNREFUSED"));
@@ -83,9 +83,13 @@ pub static HOST: LazyLock<Regex> = LazyLock::new(|| {
 pub static SERVICE_IP_TIMEOUT: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?:dial tcp|https?://\[?)\s?(\d+\.\d+\.\d+\.1):443\b.*?(?:i/o timeout|no route to host)")
 });
-/// Other connections that time out or find no route.
-pub static IO_TIMEOUT: LazyLock<Regex> =
-    LazyLock::new(|| re(r"dial tcp \S+: (?:i/o timeout|connect: no route to host)"));
+/// Other connections that time out, find no route, or are closed before any answer (Go's HTTP
+/// client's `Get "https://…": EOF`).
+pub static IO_TIMEOUT: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"dial tcp \S+: (?:i/o timeout|connect: no route to host)|\bGet "?https?://[^\s"]+"?: EOF\s*$"#,
+    )
+});
 /// A binary for another architecture (the kernel refuses to run it).
 pub static EXEC_FORMAT: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)exec format error"));
 /// A command the image does not have.

@@ -1859,8 +1859,8 @@ pub const KNOWN: &[Known] = &[
     // Last: what no wording above names.
     k(
         APPS,
-        "an exception that ends a program: Java's, as its stack trace opens (a fully qualified class at a line's start), and Python's, as its traceback closes",
-        r#"^["']?(?:[a-z][a-z0-9_]*\.){2,}[A-Z]\w*(?:Exception|Error): |^["']?[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)*(?:Error|Exception): "#,
+        "an exception that ends a program: Java's, as its stack trace opens (a fully qualified class at a line's start), and Python's, as its traceback closes (a module's own error class too: `binascii.Error: …`)",
+        r#"^["']?(?:[a-z][a-z0-9_]*\.){2,}[A-Z]\w*(?:Exception|Error): |^["']?[a-z][a-z0-9_]*\.(?:[A-Z]\w*)?Error: |^["']?[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)*(?:Error|Exception): "#,
         AppExitError,
     ),
     k(
@@ -2287,6 +2287,48 @@ pub const KNOWN: &[Known] = &[
         APPS,
         "Ruby programs: Puma's and bundler's refusal to start, an uncaught exception (`file.rb:19:in `exec': message (Class)`)",
         r"Unable to load application: |bundler: failed to load command: |\.rb:\d+:in [`'][^']+': .+ \([A-Z]\w*(?:::[A-Z]\w*)*\)\s*$",
+        AppExitError,
+    ),
+    k(
+        EVICTORS,
+        "the Vertical Pod Autoscaler's updater (vertical-pod-autoscaler/pkg/updater: the EvictedPod event, a pod evicted to be recreated with its recommended requests)",
+        r"VPA Updater evicted Pod \S+",
+        EvictedApi,
+    ),
+    k(
+        EVICTORS,
+        "aws-node-termination-handler (its log once a spot interruption, rebalance or scheduled event had it drain the node: every pod on it evicted)",
+        r#"Node "[^"]+" successfully cordoned and drained"#,
+        EvictedApi,
+    ),
+    k(
+        CONTROLLERS,
+        "Confluent for Kubernetes (its KeyInSecretRefIssue event: a component's credentials Secret lacks the key its authentication type reads)",
+        r"required key \[[^\]]+\] missing in secretRef \[[^\]]+\]",
+        SecretMissing,
+    ),
+    k(
+        ADMISSION,
+        "the API server's validation of an object (apimachinery: a label value or generated name over 63 characters, annotations over 256 KiB): the pod, or the workload that would create it, is refused",
+        r"must be no more than 63 characters|Too long: must have at most 262144 bytes",
+        PodCreationRejected,
+    ),
+    k(
+        AGENTS,
+        "kube-proxy on Windows (winkernel: HNS refuses a Service's load balancer, the node's ephemeral ports exhausted by non-DSR load balancers): Services stop working on the node",
+        r"hcnCreateLoadBalancer failed in Win32",
+        PodNetworkBroken,
+    ),
+    k(
+        AGENTS,
+        "hcsshim on Windows nodes (the container image's Windows version is not the host's, and the pod runs without Hyper-V isolation)",
+        r"(?i)operating system of the container does not match the operating system of the host|container operating system does not match the host operating system",
+        ImagePlatformMismatch,
+    ),
+    k(
+        APPS,
+        "Open Service Mesh's control plane (its fatal error codes, `\"reason\":\"FatalInvalidCLIParameters\"`, logged as it exits)",
+        r#""reason":"Fatal[A-Z]\w+""#,
         AppExitError,
     ),
 ];
@@ -3217,6 +3259,38 @@ mod tests {
             ),
             (
                 ".erlang.cookie must be accessible by owner only",
+                AppExitError,
+            ),
+            (
+                "  Normal  EvictedPod  20m   vpa-updater  VPA Updater evicted Pod hamster-78f9dcdd4c-hf7gk to apply resource recommendation.",
+                EvictedApi,
+            ),
+            (
+                r#"2020/09/15 21:13:42 Node "ip-192-168-123-456.us-east-1.compute.internal" successfully cordoned and drained."#,
+                EvictedApi,
+            ),
+            (
+                "Warning  KeyInSecretRefIssue  kafka/kafka  required key [ldap.txt] missing in secretRef [credential] for auth type [ldap_simple]",
+                SecretMissing,
+            ),
+            (
+                "metadata.annotations: Too long: must have at most 262144 bytes, spec.template.annotations: Too long: must have  at most 262144 bytes",
+                PodCreationRejected,
+            ),
+            (
+                "Policy creation failed: hcnCreateLoadBalancer failed in Win32: The specified port already exists.",
+                PodNetworkBroken,
+            ),
+            (
+                "failure in a Windows system call: The operating system of the container does not match the operating system of the host. (0xc0370101)",
+                ImagePlatformMismatch,
+            ),
+            (
+                "binascii.Error: Invalid base64-encoded string: number of data characters (21) cannot be 1 more than a multiple of 4",
+                AppExitError,
+            ),
+            (
+                r#"`"error":"Please specify the init container image using --init-container-image","reason":"FatalInvalidCLIParameters"`"#,
                 AppExitError,
             ),
             (
