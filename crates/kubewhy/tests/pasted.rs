@@ -326,3 +326,25 @@ fn a_namespace_whose_content_an_api_cannot_list_is_the_apis_fault() {
     let causes = causes_of(text);
     assert_eq!(causes, ["apiservice-unavailable", "ns-resources-remaining"]);
 }
+
+/// A `get pods` row in ImagePullBackOff shows no image (IBM Cloud's marketplace page, wild
+/// 2669): the finding names no image and guesses no registry.
+#[test]
+fn a_rows_pull_back_off_names_no_image_it_does_not_show() {
+    let text = "NAME                        READY   STATUS             RESTARTS   AGE\ncertified-operators-48dsc   0/1     ImagePullBackOff   0          4h6m\n";
+    let out = Command::cargo_bin("kubewhy")
+        .unwrap()
+        .args(["scan", "--from", "-", "-o", "json"])
+        .write_stdin(text.to_string())
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let f = &v["findings"][0];
+    assert_eq!(f["cause"], "image-not-found");
+    let summary = f["summary"].as_str().unwrap();
+    assert!(summary.starts_with("The image of "), "{summary}");
+    let all = serde_json::to_string(f).unwrap();
+    assert!(!all.contains("Image \\\"\\\""), "{all}");
+    assert!(!all.contains("registry docker.io"), "{all}");
+    assert!(!all.contains("docker:// "), "{all}");
+}

@@ -670,3 +670,19 @@ fn a_status_of_another_kind_is_no_pod() {
     let (s, _) = paste("status:\n  conditions:\n  - type: Ready\n    status: \"False\"\n");
     assert_eq!(s.pods.len(), 1);
 }
+
+/// `oc debug` / `kubectl debug` warning that its container waits (IBM Cloud's OpenShift
+/// documents, wild 2615): the kubelet's message after the envelope is the pod's event.
+#[test]
+fn a_debug_commands_waiting_warning_carries_the_kubelets_message() {
+    let (s, w) = paste(
+        "oc debug node/<node-name>\nStarting pod/1024104-debug ...\nTo use host binaries, run `chroot /host`\n\nwarning: Container container-00 is unable to start due to an error: Back-off pulling image \"quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:7dd7a3a1be7009629c709e6c88a1551d471aba9bf3deb873bc5f4d814675edfe\"\n",
+    );
+    let e = s
+        .events
+        .iter()
+        .find(|e| e.reason == "BackOff")
+        .unwrap_or_else(|| panic!("{w:?}"));
+    assert!(e.message.starts_with("Back-off pulling image \"quay.io/"));
+    assert_eq!(s.pods.len(), 1, "{w:?}");
+}
