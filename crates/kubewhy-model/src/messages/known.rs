@@ -2346,10 +2346,12 @@ fn compile(pattern: &str) -> Regex {
 static COMPILED: LazyLock<Vec<OnceLock<Regex>>> =
     LazyLock::new(|| KNOWN.iter().map(|_| OnceLock::new()).collect());
 
-/// Every pattern at once: one pass says whether any matches, and which. Its lazy DFA gets 8 MiB
+/// Every pattern at once: one pass says whether any matches, and which. Its lazy DFA gets 6 MiB
 /// rather than the default 2: with 150-odd patterns the default cache fills and is cleared again
 /// and again on a long paste, and rebuilding states then took most of the paste's time (7.8 s
-/// against 2.8 s on bench/paste.sh's 5,000 copies). The cache only grows as far as it is used.
+/// against 2.8 s on bench/paste.sh's 5,000 copies). The cache only grows as far as it is used;
+/// 8 MiB cost 1.5 MB more of bench/paste.sh's peak (4.08-4.11x against 4.04x) for no time, 4 MiB
+/// made the paste's 4 s 27 s (2026-11-29).
 /// Knowing which entries match, `find` compiles only the winner: walking the table compiled
 /// every entry before it, most of the catalogue's memory. Patterns write no long bounded
 /// repeat (`[^\n]{0,300}`): every step of one is a state of the automaton, in memory for every
@@ -2357,7 +2359,7 @@ static COMPILED: LazyLock<Vec<OnceLock<Regex>>> =
 static SET: LazyLock<RegexSet> = LazyLock::new(|| {
     RegexSetBuilder::new(KNOWN.iter().map(|e| e.pattern))
         .unicode(false)
-        .dfa_size_limit(8 << 20)
+        .dfa_size_limit(6 << 20)
         .build()
         .unwrap()
 });
