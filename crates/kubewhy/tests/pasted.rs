@@ -256,16 +256,20 @@ fn a_node_oom_event_is_not_the_cause_of_a_pod_that_shows_no_oom() {
     );
 }
 
-/// The causes of `text`'s findings, first finding first.
-fn causes_of(text: &str) -> Vec<String> {
+/// The JSON report of `text` pasted on stdin.
+fn scan_json(text: &str) -> Value {
     let out = Command::cargo_bin("kubewhy")
         .unwrap()
         .args(["scan", "--from", "-", "-o", "json"])
         .write_stdin(text.to_string())
         .output()
         .unwrap();
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
-    v["findings"]
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// The causes of `text`'s findings, first finding first.
+fn causes_of(text: &str) -> Vec<String> {
+    scan_json(text)["findings"]
         .as_array()
         .unwrap()
         .iter()
@@ -331,14 +335,9 @@ fn a_namespace_whose_content_an_api_cannot_list_is_the_apis_fault() {
 /// 2669): the finding names no image and guesses no registry.
 #[test]
 fn a_rows_pull_back_off_names_no_image_it_does_not_show() {
-    let text = "NAME                        READY   STATUS             RESTARTS   AGE\ncertified-operators-48dsc   0/1     ImagePullBackOff   0          4h6m\n";
-    let out = Command::cargo_bin("kubewhy")
-        .unwrap()
-        .args(["scan", "--from", "-", "-o", "json"])
-        .write_stdin(text.to_string())
-        .output()
-        .unwrap();
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let v = scan_json(
+        "NAME                        READY   STATUS             RESTARTS   AGE\ncertified-operators-48dsc   0/1     ImagePullBackOff   0          4h6m\n",
+    );
     let f = &v["findings"][0];
     assert_eq!(f["cause"], "image-not-found");
     let summary = f["summary"].as_str().unwrap();
