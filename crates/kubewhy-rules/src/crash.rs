@@ -582,8 +582,12 @@ fn crash_cause(
             Cause::CommandNotFound
         }
         (Some(t), _) if t.exit_code == Some(127) => Cause::CommandNotFound,
-        // hcsshim: a Windows image of another Windows version than the host's.
-        (_, Some(m)) if m.contains("does not match the operating system of the host") => {
+        // An image the node cannot run, in the runtime's words the catalogue knows (hcsshim: a
+        // Windows image of another Windows version than the host's).
+        (_, Some(m))
+            if kubewhy_model::messages::known::find(m)
+                .is_some_and(|(e, _)| e.cause == Cause::ImagePlatformMismatch) =>
+        {
             Cause::ImagePlatformMismatch
         }
         (_, Some(_)) => Cause::ContainerStartFailed,

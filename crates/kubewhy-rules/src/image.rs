@@ -476,9 +476,11 @@ fn remediation(mut f: Finding, ctx: &Ctx, info: &PodInfo, cause: Cause, image: &
         .node_name
         .clone()
         .unwrap_or_else(|| "<node>".into());
+    // A command's placeholder where the data does not name the image (a `get pods` row).
+    let image_ref = if image.is_empty() { "IMAGE" } else { image };
     f = match cause {
         Cause::ImageNotFound => f
-            .step("Check the tag exists in the registry", Some(if image.is_empty() { "skopeo inspect docker://IMAGE".to_string() } else { format!("skopeo inspect docker://{image}") }), RiskLevel::None, "")
+            .step("Check the tag exists in the registry", Some(format!("skopeo inspect docker://{image_ref}")), RiskLevel::None, "")
             .step(format!("Fix the image reference in {wl}"), Some(info.spec_change(ctx.snap, "set image {wl} <container>=<image:tag>")), RiskLevel::Low, "Rolls the workload."),
         Cause::ImagePullAuth => f
             .step("Create a pull secret for the registry", Some(format!("kubectl -n {ns} create secret docker-registry regcred --docker-server={reg} --docker-username=<user> --docker-password=<password>")), RiskLevel::Low, "The secret holds credentials: restrict who can read Secrets in the namespace.")
@@ -504,7 +506,7 @@ fn remediation(mut f: Finding, ctx: &Ctx, info: &PodInfo, cause: Cause, image: &
         Cause::ImageStoreCorrupt => f
             .step(format!("On node {node}, remove the damaged image (and the containers using it), then pull again"), Some(format!("crictl rmi {image}; crictl pull {image}")), RiskLevel::Medium, "Containers using the image must be removed first; check the node's filesystem (fsck) if it recurs."),
         Cause::ImagePlatformMismatch => f
-            .step("Check which platforms the image provides", Some(if image.is_empty() { "skopeo inspect --raw docker://IMAGE".to_string() } else { format!("skopeo inspect --raw docker://{image}") }), RiskLevel::None, "")
+            .step("Check which platforms the image provides", Some(format!("skopeo inspect --raw docker://{image_ref}")), RiskLevel::None, "")
             .step("Build a multi-arch image, or schedule the pod onto matching nodes with a kubernetes.io/arch nodeSelector", None, RiskLevel::Low, ""),
         Cause::ImageNameInvalid => f
             .step(format!("Correct the image reference in {wl} (lower-case repository, one tag or digest)"), None, RiskLevel::Low, "Rolls the workload."),

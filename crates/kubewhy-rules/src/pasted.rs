@@ -167,6 +167,15 @@ fn mounted_since(snap: &Snapshot, message_causes: &[Cause], causes: &mut Vec<Cau
 
 /// Causes whose findings only say "it fails" without the specific why: a pasted message that
 /// names a precise cause comes before them.
+/// A cause kubectl drain's refusals of an eviction are read as: a PodDisruptionBudget, or an
+/// admission webhook denying it.
+fn drain_refusal(c: Cause) -> bool {
+    matches!(
+        c,
+        Cause::DisruptionBudgetBlocking | Cause::PodCreationRejected
+    )
+}
+
 /// Moves `first` just before `then` when both are in `causes` and `first` came later.
 fn put_before(causes: &mut Vec<Cause>, first: Cause, then: Cause) {
     if let (Some(t), Some(f)) = (
@@ -354,46 +363,38 @@ pub(crate) fn from_messages(snap: &Snapshot, findings: &mut Vec<Finding>) {
                 q.strip_prefix("pod/")?.strip_suffix(" evicted")
             })
             .collect();
-        // For a refusal's cause: whether every pod it refused was evicted in the end (`None`
-        // when its messages are not kubectl drain's refusals).
-        let overcome = |c: Cause| -> Option<bool> {
-            let pods: Option<Vec<&str>> = snap
-                .pasted_messages
-                .iter()
-                .zip(&message_causes)
-                .filter(|(_, mc)| **mc == c)
-                .map(|(m, _)| {
-                    m.quote
-                        .split_once("error when evicting pods/\"")
-                        .and_then(|(_, rest)| rest.split_once('"'))
-                        .map(|(pod, _)| pod)
-                })
-                .collect();
-            pods.filter(|p| !p.is_empty())
-                .map(|p| p.iter().all(|pod| gone.contains(pod)))
-        };
-        let refusal = |c: &Cause| {
-            matches!(
-                c,
-                Cause::DisruptionBudgetBlocking | Cause::PodCreationRejected
-            )
-        };
-        drain_went_through = causes
+        // Each refusal's cause present, with whether every pod it refused was evicted in the
+        // end (causes whose messages are not kubectl drain's refusals are left out).
+        let verdicts: Vec<(usize, bool)> = causes
             .iter()
-            .any(|c| refusal(c) && overcome(*c) == Some(true))
-            && !causes
-                .iter()
-                .any(|c| refusal(c) && overcome(*c) == Some(false));
-        if let Some(first) = causes
-            .iter()
-            .position(|c| refusal(c) && overcome(*c) == Some(true))
+            .enumerate()
+            .filter(|(_, c)| drain_refusal(**c))
+            .filter_map(|(i, c)| {
+                let pods: Option<Vec<&str>> = snap
+                    .pasted_messages
+                    .iter()
+                    .zip(&message_causes)
+                    .filter(|(_, mc)| *mc == c)
+                    .map(|(m, _)| {
+                        m.quote
+                            .split_once("error when evicting pods/\"")
+                            .and_then(|(_, rest)| rest.split_once('"'))
+                            .map(|(pod, _)| pod)
+                    })
+                    .collect();
+                let pods = pods.filter(|p| !p.is_empty())?;
+                Some((i, pods.iter().all(|pod| gone.contains(pod))))
+            })
+            .collect();
+        let overcome = verdicts.iter().find(|(_, ok)| *ok).map(|(i, _)| *i);
+        let stuck = verdicts.iter().find(|(_, ok)| !*ok).map(|(i, _)| *i);
+        drain_went_through = overcome.is_some() && stuck.is_none();
+        if let Some(first) = overcome
             && first < evicted
         {
             causes.remove(evicted);
             causes.insert(first, Cause::EvictedApi);
-        } else if let Some(stuck) = causes
-            .iter()
-            .position(|c| refusal(c) && overcome(*c) == Some(false))
+        } else if let Some(stuck) = stuck
             && stuck > evicted
         {
             let c = causes.remove(stuck);
@@ -544,12 +545,7 @@ pub(crate) fn from_messages(snap: &Snapshot, findings: &mut Vec<Finding>) {
     // names, its refusal events): the eviction still comes before them.
     if drain_went_through
         && let Some(e) = findings.iter().position(|f| f.cause == Cause::EvictedApi)
-        && let Some(r) = findings.iter().position(|f| {
-            matches!(
-                f.cause,
-                Cause::DisruptionBudgetBlocking | Cause::PodCreationRejected
-            )
-        })
+        && let Some(r) = findings.iter().position(|f| drain_refusal(f.cause))
         && r < e
     {
         let f = findings.remove(e);

@@ -944,19 +944,14 @@ fn loose_line(no: u64, line: &str, anchor: Timestamp, c: &mut Collected) {
     } else if infer::message_reason(trimmed).is_some() {
         c.messages
             .push((no, trimmed.to_string(), c.ns(), c.pod_name()));
-    } else if let Some(m) = DEBUG_WAITING
-        .find(trimmed)
-        .map(|s| &trimmed[s.end()..])
+    } else if let Some(m) = [&EVENT_SOURCE, &DEBUG_WAITING]
+        .into_iter()
+        .find_map(|envelope| envelope.find(trimmed).map(|s| &trimmed[s.end()..]))
         .filter(|m| infer::message_reason(m).is_some())
     {
-        c.messages.push((no, m.to_string(), c.ns(), c.pod_name()));
-    } else if let Some(m) = EVENT_SOURCE
-        .find(trimmed)
-        .map(|s| &trimmed[s.end()..])
-        .filter(|m| infer::message_reason(m).is_some())
-    {
-        // An Events section cut down to its From and Message columns (`kubelet   Back-off
-        // restarting failed container …`).
+        // A message behind what a paste kept before it: an Events section cut down to its From
+        // and Message columns (`kubelet   Back-off restarting failed container …`), or a debug
+        // command's warning that its container waits.
         c.messages.push((no, m.to_string(), c.ns(), c.pod_name()));
     } else if c.logs && c.pod.is_some() {
         c.pod_logs.push((c.ns(), c.pod_name(), line.to_string()));
