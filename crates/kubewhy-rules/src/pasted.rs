@@ -359,7 +359,7 @@ pub(crate) fn from_messages(snap: &Snapshot, findings: &mut Vec<Finding>) {
             .zip(&message_causes)
             .filter(|(_, mc)| **mc == Cause::EvictedApi)
             .filter_map(|(m, _)| {
-                let q = m.quote.trim();
+                let q = m.quote.trim().trim_matches(['"', '\'', '`']);
                 q.strip_prefix("pod/")?.strip_suffix(" evicted")
             })
             .collect();

@@ -289,6 +289,14 @@ fn a_drain_says_gone_when_the_refused_pod_was_evicted_and_blocked_when_it_never_
         Some("evicted-api"),
         "{got:?}"
     );
+    // The eviction quoted, as an issue's prose quotes it.
+    let quoted = format!("{refused}\"pod/virt-launcher-vm-cirros-wn5v4 evicted\"\n");
+    let got = causes_of(&quoted);
+    assert_eq!(
+        got.first().map(String::as_str),
+        Some("evicted-api"),
+        "{got:?}"
+    );
     // Another pod evicted first, the refused one never: the budget is why the drain hangs.
     let blocked = format!("pod/metrics-server-67c658944b-2vrf5 evicted\n{refused}{refused}");
     let got = causes_of(&blocked);

@@ -2256,7 +2256,7 @@ pub const KNOWN: &[Known] = &[
     k(
         EVICTORS,
         "kubectl drain (k8s.io/kubectl pkg/drain: each pod it evicted, `pod/NAME evicted`, after it retried the refusals)",
-        r"(?m)^\s*pod/[a-z0-9][-a-z0-9.]* evicted\s*$",
+        r#"(?m)^\s*["'`]?pod/[a-z0-9][-a-z0-9.]* evicted["'`]?\s*$"#,
         EvictedApi,
     ),
     k(
@@ -3235,6 +3235,7 @@ mod tests {
                 "pod/virt-launcher-vm-cirros-wn5v4 evicted",
                 EvictedApi,
             ),
+            ("`pod/virt-launcher-vm-cirros-wn5v4 evicted`", EvictedApi),
             (
                 "Reached max retries while trying to evict pods from nodes in node group live-default_ng_xxxx",
                 DisruptionBudgetBlocking,
