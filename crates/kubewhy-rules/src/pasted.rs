@@ -295,15 +295,35 @@ pub(crate) fn from_messages(snap: &Snapshot, findings: &mut Vec<Finding>) {
         .pasted_messages
         .iter()
         .map(|m| {
-            if restarts && unsaid_probe(m) {
+            if matches!(
+                m.cause,
+                Cause::LivenessProbeFailing | Cause::ReadinessProbeFailing
+            ) && m.quote.contains(": connect: invalid argument")
+            {
+                // The kubelet's probe could not even connect: EINVAL is what the kernel answers
+                // for a blackhole route, the pod's own route gone from its node (a CNI agent
+                // restarted without restoring it). The application is not at fault.
+                Cause::PodNetworkBroken
+            } else if restarts && unsaid_probe(m) {
                 Cause::LivenessProbeFailing
             } else {
                 m.cause
             }
         })
         .collect();
+    // A line read by what it names (`volume`, `device … busy`) beside a crash loop the checks
+    // already judged is that container's output (its last words), not a second cause.
+    let by_words_only = |c: Cause| {
+        snap.pasted_messages
+            .iter()
+            .zip(&message_causes)
+            .filter(|(_, mc)| **mc == c)
+            .all(|(m, _)| m.speaker.starts_with(kubewhy_model::messages::VOCABULARY))
+    };
+    let crash_judged = findings.iter().any(|f| f.cause == Cause::AppExitError);
     for &c in &message_causes {
-        if !causes.contains(&c) {
+        let its_output = crash_judged && by_words_only(c);
+        if !causes.contains(&c) && !its_output {
             causes.push(c);
         }
     }
@@ -345,6 +365,11 @@ pub(crate) fn from_messages(snap: &Snapshot, findings: &mut Vec<Finding>) {
         Cause::ApiserviceUnavailable,
         Cause::NsResourcesRemaining,
     );
+    // The taint manager deleting pods (`NoExecuteTaintManager is deleting Pod: NS/NAME`) of a
+    // node that went NotReady: the pods are gone by that eviction, which the node's state only
+    // set off (the node's own finding follows).
+    put_before(&mut causes, Cause::EvictedTaint, Cause::NodeNotReady);
+    put_before(&mut causes, Cause::EvictedTaint, Cause::NodeUnreachable);
     // Whether a drain's refused pods were all evicted in the end (below).
     let mut drain_went_through = false;
     // kubectl drain's session: the pods it evicted (`pod/NAME evicted`) and its refusals, each

@@ -28,6 +28,7 @@ const CAUSES: &[Cause] = &[
     Cause::NodeAdmissionRejected,
     Cause::DeviceAllocationFailed,
     Cause::DeadlineExceeded,
+    Cause::NodePressure,
 ];
 
 impl Check for Rejected {
@@ -46,6 +47,13 @@ impl Check for Rejected {
             let message = pod.status.message.as_deref().unwrap_or("");
             match words::reason_cause(reason, message) {
                 Some(c @ (Cause::NodeAdmissionRejected | Cause::DeviceAllocationFailed)) => {
+                    // The kubelet could not write its own state (a device-plugin checkpoint)
+                    // because the node's disk is full: the disk, not the pod, is the cause.
+                    let c = if message.contains("no space left on device") {
+                        Cause::NodePressure
+                    } else {
+                        c
+                    };
                     out.push(refused(ctx, pod, c, reason, message))
                 }
                 Some(Cause::DeadlineExceeded) => out.push(deadline(ctx, pod, reason, message)),
@@ -102,10 +110,15 @@ fn device_resource(pod: &Pod, message: &str) -> Option<String> {
 fn refused(ctx: &Ctx, pod: &Pod, cause: Cause, reason: &str, message: &str) -> Finding {
     let info = PodInfo::new(pod);
     let node = pod.spec.node_name.as_deref().unwrap_or("its node");
+    // In commands, a node the data does not name is the placeholder to fill in.
+    let node_arg = pod.spec.node_name.as_deref().unwrap_or("NODE");
     let wl = info.workload_ref(ctx.snap);
     let what = words::rejection_text(message);
     let by_scheduler = placed_by_scheduler(pod);
     let summary = match cause {
+        Cause::NodePressure => {
+            format!("The kubelet on {node} refused the pod because the node's disk is full: {what}")
+        }
         Cause::DeviceAllocationFailed => {
             let dev = device_resource(pod, message).unwrap_or_else(|| "its devices".into());
             format!(
@@ -142,6 +155,9 @@ fn refused(ctx: &Ctx, pod: &Pod, cause: Cause, reason: &str, message: &str) -> F
         },
     );
     let explanation = match cause {
+        Cause::NodePressure => format!(
+            "Before it starts a pod the kubelet writes its own state under its root directory (/var/lib/kubelet: the device manager's checkpoint, the pod's directories); on {node} that write failed with \"no space left on device\", so it refused the pod ({reason}) and the pod ended Failed without running. The disk holding the kubelet's directory, usually the node's system disk, is full: every pod sent there is refused the same way until space is freed. The kubelet's eviction thresholds did not catch it, or the disk filled faster than they act."
+        ),
         Cause::DeviceAllocationFailed => format!(
             "The kubelet runs the device plugins' Allocate for a pod's devices before starting it; on {node} that failed ({what}). The device plugin reports devices unhealthy or is not registered (restarted, crashed, its driver lost the GPU), so the node advertises devices it cannot hand over. The pod ends Failed without running; its controller, if any, creates another, which may land on the same node again. {placed}"
         ),
@@ -169,17 +185,21 @@ fn refused(ctx: &Ctx, pod: &Pod, cause: Cause, reason: &str, message: &str) -> F
     };
     f = f.explain(explanation);
     f = match cause {
+        Cause::NodePressure => f
+            .step("See the node's conditions (DiskPressure) and what it reports of its disk", Some(format!("kubectl describe node {node_arg}")), RiskLevel::None, "")
+            .step("On the node: find what fills the disk of the kubelet's directory (images, container logs, emptyDir volumes)", Some("df -h /var/lib/kubelet /var/lib/containerd; du -xsh /var/lib/kubelet/pods/* /var/log/pods/* 2>/dev/null | sort -h | tail".into()), RiskLevel::None, "")
+            .step("Free space: remove unused images, then delete the refused pods so their controller creates them again", Some(format!("crictl rmi --prune; kubectl delete pods -n {} --field-selector=status.phase=Failed", info.ns())), RiskLevel::Low, "Pruning removes images no container uses (pulled again when needed); deleting Failed pods removes their status, the only record of why they stopped."),
         Cause::DeviceAllocationFailed => {
             let dev = device_resource(pod, message).unwrap_or_else(|| "the device".into());
-            f.step(format!("See what {node} advertises of {dev} and what is allocated"), Some(format!("kubectl describe node {node}")), RiskLevel::None, "")
-                .step(format!("Check the device plugin pod on {node} (its logs say which devices it marked unhealthy)"), Some(format!("kubectl get pods -A -o wide --field-selector spec.nodeName={node} | grep -i -e device-plugin -e gpu")), RiskLevel::None, "")
+            f.step(format!("See what {node} advertises of {dev} and what is allocated"), Some(format!("kubectl describe node {node_arg}")), RiskLevel::None, "")
+                .step(format!("Check the device plugin pod on {node} (its logs say which devices it marked unhealthy)"), Some(format!("kubectl get pods -A -o wide --field-selector spec.nodeName={node_arg} | grep -i -e device-plugin -e gpu")), RiskLevel::None, "")
                 .step("Restart the device plugin on that node, or fix the device (driver, XID errors), then delete the failed pods so their controller creates them again", Some(format!("kubectl delete pods -n {} --field-selector=status.phase=Failed", info.ns())), RiskLevel::Low, "Deleting Failed pods removes their status, the only record of why they stopped; their controller recreates them.")
         }
         _ => {
             let mut f = f.step("See the refused pods and their reasons", Some(format!("kubectl get pods -n {} --field-selector=status.phase=Failed -o custom-columns=NAME:.metadata.name,NODE:.spec.nodeName,REASON:.status.reason", info.ns())), RiskLevel::None, "");
             f = match reason {
-                r if r.starts_with("OutOf") => f.step(format!("See what {node} has left (Allocated resources)"), Some(format!("kubectl describe node {node}")), RiskLevel::None, ""),
-                _ => f.step(format!("Compare the pod's node selector, affinity and tolerations with {node}'s labels and taints"), Some(format!("kubectl get node {node} --show-labels; kubectl get node {node} -o jsonpath='{{.spec.taints}}'")), RiskLevel::None, ""),
+                r if r.starts_with("OutOf") => f.step(format!("See what {node} has left (Allocated resources)"), Some(format!("kubectl describe node {node_arg}")), RiskLevel::None, ""),
+                _ => f.step(format!("Compare the pod's node selector, affinity and tolerations with {node}'s labels and taints"), Some(format!("kubectl get node {node_arg} --show-labels; kubectl get node {node_arg} -o jsonpath='{{.spec.taints}}'")), RiskLevel::None, ""),
             };
             if !by_scheduler {
                 f = f.step(format!("Let the scheduler place the pods: have {wl}'s creator set a nodeSelector or node affinity instead of spec.nodeName"), None, RiskLevel::Low, "");

@@ -42,6 +42,14 @@ static LOG_LINE: LazyLock<Regex> = LazyLock::new(|| {
 /// One event row copied without its header: `Warning  FailedScheduling  3m  default-scheduler  …`.
 static EVENT_ROW: LazyLock<Regex> =
     LazyLock::new(|| re(r"^\s*(?:Normal|Warning)\s+[A-Z][A-Za-z]+\s+\S"));
+/// One row of kubectl 1.0-1.2's Events (FirstSeen, LastSeen, Count, From as `{kubelet HOST}`,
+/// SubobjectPath, Reason, Message), which documents copied with their tabs turned into spaces:
+/// its columns are read by their shape, not by the header's positions.
+static OLD_EVENT_ROW: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"^\s*(\S+)\s+(\S+)\s+(\d+)\s+\{(\S+) ?([^}]*)\}\s+(?:(\S*\{[^}\s]*\})\s+)?([A-Z][A-Za-z]+)\s+(\S.*)$",
+    )
+});
 /// An event's source, alone before its message where a paste kept only an Events section's
 /// From and Message columns: the kubelet (`kubelet, node-1` before 1.19) or the scheduler.
 static EVENT_SOURCE: LazyLock<Regex> =
@@ -744,6 +752,9 @@ pub(crate) fn read(name: &str, text: &str, anchor: Timestamp, out: &mut FileOut)
     let mut c = Collected::default();
     let lines = Lines::new(text);
     out.pasted_messages = recognise::lines(name, &lines);
+    // Every line was matched against the catalogue: its search state (megabytes on a long
+    // paste) is given back before the objects are built.
+    kubewhy_model::messages::known::release();
     let mut state = State::None;
     let mut block: Vec<(u64, &str)> = Vec::new();
     let mut header: Option<Vec<(String, usize)>> = None;
@@ -938,6 +949,33 @@ fn loose_line(no: u64, line: &str, anchor: Timestamp, c: &mut Collected) {
             Some(e) => c.event(e),
             None => c.other.push((no, line.to_string())),
         }
+    } else if let Some(m) = OLD_EVENT_ROW.captures(trimmed) {
+        let cell = |i: usize| m.get(i).map_or("", |g| g.as_str());
+        let from = match cell(5).trim() {
+            "" => cell(4).to_string(),
+            host => format!("{}, {host}", cell(4)),
+        };
+        let path = match cell(6) {
+            p if p.starts_with("containers{") => format!("spec.{p}"),
+            p => p.to_string(),
+        };
+        let cells: Vec<(String, String)> = [
+            ("FirstSeen", cell(1).to_string()),
+            ("LastSeen", cell(2).to_string()),
+            ("Count", cell(3).to_string()),
+            ("From", from),
+            ("SubObjectPath", path),
+            ("Reason", cell(7).to_string()),
+            ("Message", cell(8).trim_end().to_string()),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v))
+        .collect();
+        let (ns, pod) = (c.ns(), c.pod_name());
+        match EventRow::from_cells(&cells, ("Pod", &ns, &pod), anchor, no) {
+            Some(e) => c.event(e),
+            None => c.other.push((no, line.to_string())),
+        }
     } else if let Some(h) = table::headerless(trimmed) {
         // A `get pods` / `get nodes` row without its header (`| grep Terminating`).
         table_row(&h, no, trimmed, anchor, c);
@@ -1076,14 +1114,16 @@ fn command(no: u64, line: &str, c: &mut Collected) {
     } else {
         c.named = None;
     }
+    // A placeholder (`--namespace=<NAMESPACE>`, `-n $NS`) names no namespace.
     for (i, w) in words.iter().enumerate() {
-        if let Some(ns) = w.strip_prefix("--namespace=") {
-            c.namespace = Some(ns.to_string());
-        } else if (*w == "-n" || *w == "--namespace")
-            && let Some(ns) = words.get(i + 1)
-        {
-            c.namespace = Some(ns.to_string());
-        } else if let Some(ns) = w.strip_prefix("-n").filter(|n| !n.is_empty()) {
+        let ns = if let Some(ns) = w.strip_prefix("--namespace=") {
+            Some(ns)
+        } else if *w == "-n" || *w == "--namespace" {
+            words.get(i + 1).copied()
+        } else {
+            w.strip_prefix("-n").filter(|n| !n.is_empty())
+        };
+        if let Some(ns) = ns.filter(|n| OBJECT_NAME.is_match(n)) {
             c.namespace = Some(ns.to_string());
         }
     }
@@ -1260,10 +1300,16 @@ fn table_row(h: &[(String, usize)], no: u64, line: &str, anchor: Timestamp, c: &
     };
     // `pod/web-1` under `kubectl get pods -o name`-style NAME columns.
     let name = object_ref(&name).map_or(name, |(_, n)| n);
-    // A line that is no row (a prompt, prose) under a header is not an object.
-    if !OBJECT_NAME.is_match(&name) {
+    // A line that is no row (a prompt, prose) under a header is not an object. A name with a
+    // part redacted (`pvc-<vol-id>-rep-1`) is a row of a pod the paste does not name: "the pod"
+    // (no report prints a name Kubernetes would refuse).
+    let name = if OBJECT_NAME.is_match(&name) {
+        name
+    } else if name.contains('<') && table::name(&name) {
+        UNKNOWN.to_string()
+    } else {
         return c.other.push((no, line.to_string()));
-    }
+    };
     // A row of an object the paste already shows whole adds nothing.
     let key_ns = if cluster_scoped(kind) {
         String::new()

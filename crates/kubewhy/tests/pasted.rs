@@ -334,3 +334,75 @@ fn a_rows_pull_back_off_names_no_image_it_does_not_show() {
     assert!(!all.contains("registry docker.io"), "{all}");
     assert!(!all.contains("docker:// "), "{all}");
 }
+
+/// kubectl 1.2's Events rows (`{kubelet HOST}` as From, `containers{x}` as the subobject),
+/// copied with their tabs made spaces so that no column lines up with its header
+/// (huweihuang/kubernetes-notes, wild 2704): the rows are read by their shape, the kubelet's
+/// old `Backoff` is a crash loop, and the command's `--namespace=<NAMESPACE>` names no
+/// namespace.
+#[test]
+fn kubectl_1_2_event_rows_are_read_by_their_shape() {
+    let text = "kubectl describe pod <PodName> --namespace=<NAMESPACE>\n\nEvents:\n  FirstSeen LastSeen    Count   From            SubobjectPath       Reason      Message\n  ───────── ────────    ─────   ────            ─────────────       ──────      ───────\n  7m        7m      1   {scheduler }                    Scheduled   Successfully assigned yangsc-1-0-0-index0 to 10.8.216.19\n  7m        7m      1   {kubelet 10.8.216.19}   containers{yangsc0} Started     Started with docker id 3f9f82abb145\n  6m        7s      34  {kubelet 10.8.216.19}   containers{yangsc0} Backoff     Back-off restarting failed docker container\n";
+    let v = scan_json(text);
+    let unexplained = &v["unexplained"][0];
+    assert_eq!(unexplained["status"], "CrashLoopBackOff", "{v}");
+    assert!(
+        unexplained["reason"]
+            .as_str()
+            .unwrap()
+            .starts_with("container yangsc0 keeps exiting (restarted 34 times)"),
+        "{v}"
+    );
+    let all = v.to_string();
+    assert!(!all.contains("<NAMESPACE>"), "{all}");
+    assert!(v["inputProblems"].as_array().unwrap().is_empty(), "{all}");
+}
+
+/// A `get pods` row whose name is partly redacted (`pvc-<vol-id>-jiva-rep-1`) is still a pod
+/// in CrashLoopBackOff (unnamed); the line after it is that container's output, not a volume failure
+/// read by its words (an OpenEBS Jiva replica, wild 2683).
+#[test]
+fn a_redacted_rows_crash_loop_owns_the_line_after_it() {
+    let text = "openebs  pvc-<vol-id>-jiva-rep-1   0/1   CrashLoopBackOff   82 (70s ago)   14d\n\nError link openebs/volume-head-017.img openebs/volume-snap-000.img: no such file or directory during open\n";
+    let v = scan_json(text);
+    let causes: Vec<&str> = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["cause"].as_str().unwrap())
+        .collect();
+    assert_eq!(causes, ["app-exit-error"], "{v}");
+    // A pod the paste does not name is absent from `objects` (never a made-up name).
+    assert_eq!(v["findings"][0]["objects"], serde_json::json!([]), "{v}");
+}
+
+/// The taint manager deleting pods of a node that stopped posting its status (kubernetes
+/// #101407, wild 2705): the pods are gone by the taint's eviction, the node's state follows.
+#[test]
+fn pods_deleted_by_the_taint_manager_are_gone_by_that_eviction() {
+    let text = "conditions:\n  - lastHeartbeatTime: \"2021-04-23T10:24:37Z\"\n    lastTransitionTime: \"2021-04-23T10:26:09Z\"\n    message: Kubelet stopped posting node status.\n    reason: NodeStatusUnknown\n    status: Unknown\n    type: Ready\n\nI0423 18:26:19.056074       1 taint_manager.go:106] NoExecuteTaintManager is deleting Pod: default/pause-deployment-5dbc495dbb-j8jlj\n";
+    let causes = causes_of(text);
+    assert_eq!(causes, ["evicted-taint", "node-not-ready"]);
+}
+
+/// The kubelet refusing a pod because it could not write its device-plugin checkpoint on a
+/// full disk (imroc's guide, wild 2698): the node's disk, not an admission rule.
+#[test]
+fn a_refusal_for_a_full_kubelet_disk_is_node_pressure() {
+    let text = "  Warning  UnexpectedAdmissionError  44m                 kubelet, 172.22.0.44  Update plugin resources failed due to failed to write checkpoint file \"kubelet_internal_checkpoint\": write /var/lib/kubelet/device-plugins/.728425055: no space left on device, which is unexpected.\n";
+    let v = scan_json(text);
+    let f = &v["findings"][0];
+    assert_eq!(f["cause"], "node-pressure", "{v}");
+    let all = f.to_string();
+    assert!(all.contains("kubectl describe node NODE"), "{all}");
+    assert!(!all.contains("node its node"), "{all}");
+}
+
+/// A probe that cannot even connect (`connect: invalid argument`: the kernel's answer for a
+/// blackhole route, the pod's route gone from its node after calico-node restarted; pgmac's
+/// runbook, wild 2702) is the pod network's fault, not the application's.
+#[test]
+fn a_probe_refused_by_a_blackhole_route_is_the_pod_network() {
+    let text = "Liveness probe failed: Get \"http://10.1.73.89:8080/\": dial tcp 10.1.73.89:8080: connect: invalid argument\n";
+    assert_eq!(causes_of(text), ["pod-network-broken"]);
+}

@@ -12,7 +12,10 @@
 //! entries per component (the closing note of issue 36 reports it).
 
 use crate::Cause;
-use regex::bytes::{Regex, RegexBuilder, RegexSet, RegexSetBuilder};
+use regex::bytes::{Regex, RegexBuilder};
+use regex_automata::{
+    Input, MatchKind, PatternSet, meta, nfa::thompson::WhichCaptures, util::syntax,
+};
 use std::sync::{LazyLock, OnceLock};
 
 /// One known wording.
@@ -861,7 +864,7 @@ pub const KNOWN: &[Known] = &[
     k(
         CONTROLLERS,
         "pkg/controller/tainteviction/taint_eviction.go (1.29+), nodelifecycle/scheduler/taint_manager.go",
-        r#"Marking for deletion Pod|TaintManagerEviction|"Deleting pod" controller="taint-eviction-controller"|NoExecuteTaintManager is deleting pod"#,
+        r#"Marking for deletion Pod|TaintManagerEviction|"Deleting pod" controller="taint-eviction-controller"|NoExecuteTaintManager is deleting [Pp]od"#,
         EvictedTaint,
     ),
     k(
@@ -2331,6 +2334,54 @@ pub const KNOWN: &[Known] = &[
         r#""reason":"Fatal[A-Z]\w+""#,
         AppExitError,
     ),
+    k(
+        KUBELET,
+        "pkg/kubelet/kubelet_node_status.go (getNode, logged by kubelet.go): the kubelet cannot find or register its Node",
+        r#"(?:kubelet\.go:\d+\]|"Error getting node" err=)\s*"?node \\?"[^"\\\s]+\\?" not found"#,
+        NodeNotReady,
+    ),
+    k(
+        CSI,
+        "longhorn-manager / instance-manager: the engine binary of the volume's engine image is missing",
+        r#"exec: "/engine-binaries/[^"\s]+/longhorn""#,
+        VolumeMountFailed,
+    ),
+    k(
+        CONTAINERD,
+        "containerd pkg/netns (netns_linux.go), from StopPodSandbox: the sandbox's network namespace is still mounted elsewhere",
+        r"remove netns: unlinkat \S+: device or resource busy",
+        ContainerStopTimeout,
+    ),
+    k(
+        CONTROLLERS,
+        "pkg/controller/podgc/gc_controller.go (gcOrphaned)",
+        r"Found orphaned Pod (?:\S+ )?assigned to the Node|Forced deletion of orphaned Pod",
+        PodGcOrphaned,
+    ),
+    k(
+        CONTROLLERS,
+        "pkg/controller/podgc/gc_controller.go (gcUnscheduledTerminating)",
+        r"Found unscheduled terminating Pod|Forced deletion of unscheduled terminating Pod",
+        PodGcUnscheduledTerminating,
+    ),
+    k(
+        CONTROLLERS,
+        "pkg/controller/podgc/gc_controller.go (gcTerminated, over --terminated-pod-gc-threshold)",
+        r#"garbage collecting \d+ pods|"Garbage collecting pods" numPods="#,
+        PodGcThreshold,
+    ),
+    k(
+        KUBELET,
+        "pkg/kubelet/eviction/eviction_manager.go (reclaimNodeLevelResources): a signal crossed its threshold",
+        r"eviction manager: attempting to reclaim (?:imagefs|nodefs|containerfs|ephemeral-storage|memory|pids)",
+        NodePressure,
+    ),
+    k(
+        ADMISSION,
+        "controller-runtime's webhook server (pkg/webhook/admission): a pod admission webhook answering allowed: false",
+        r#""webhook": "/[^"]*pod[^"]*", "code": [45]\d\d\b[^\n]*"allowed": false"#,
+        PodCreationRejected,
+    ),
 ];
 
 /// One entry's pattern, compiled on bytes with ASCII classes (`(?-u)`): every wording is ASCII,
@@ -2346,7 +2397,8 @@ fn compile(pattern: &str) -> Regex {
 static COMPILED: LazyLock<Vec<OnceLock<Regex>>> =
     LazyLock::new(|| KNOWN.iter().map(|_| OnceLock::new()).collect());
 
-/// Every pattern at once: one pass says whether any matches, and which. Its lazy DFA gets 6 MiB
+/// Every pattern at once: one pass says which match (a regex set, as the regex crate builds
+/// one, but searched with a state this module holds: [`CACHE`]). Its lazy DFA gets 6 MiB
 /// rather than the default 2: with 150-odd patterns the default cache fills and is cleared again
 /// and again on a long paste, and rebuilding states then took most of the paste's time (7.8 s
 /// against 2.8 s on bench/paste.sh's 5,000 copies). The cache only grows as far as it is used;
@@ -2355,24 +2407,51 @@ static COMPILED: LazyLock<Vec<OnceLock<Regex>>> =
 /// Knowing which entries match, `find` compiles only the winner: walking the table compiled
 /// every entry before it, most of the catalogue's memory. Patterns write no long bounded
 /// repeat (`[^\n]{0,300}`): every step of one is a state of the automaton, in memory for every
-/// paste (`no_long_bounded_repeats`).
-static SET: LazyLock<RegexSet> = LazyLock::new(|| {
-    RegexSetBuilder::new(KNOWN.iter().map(|e| e.pattern))
-        .unicode(false)
-        .dfa_size_limit(6 << 20)
-        .build()
+/// paste (`no_long_bounded_repeats`). A first "does any match" pass, as the regex crate's
+/// `is_match` does, is not needed: the overlapping search costs the same on the lines where none
+/// does, which are most of them.
+static SET: LazyLock<meta::Regex> = LazyLock::new(|| {
+    meta::Builder::new()
+        .configure(
+            meta::Config::new()
+                .match_kind(MatchKind::All)
+                .utf8_empty(false)
+                .which_captures(WhichCaptures::None)
+                .nfa_size_limit(Some(10 << 20))
+                .hybrid_cache_capacity(6 << 20),
+        )
+        .syntax(syntax::Config::new().unicode(false).utf8(false))
+        .build_many(&KNOWN.iter().map(|e| e.pattern).collect::<Vec<_>>())
         .unwrap()
 });
+
+thread_local! {
+    /// This thread's search state for [`SET`]: its lazy DFA's states, up to 6 MiB. Held here
+    /// rather than in the regex's own pool, which keeps every cache it ever made, so that a
+    /// thread done with a paste's lines can give it back ([`release`]).
+    static CACHE: std::cell::RefCell<Option<meta::Cache>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Frees this thread's search state for the catalogue. A paste's reader calls it once every
+/// line has been matched: what it builds next (its objects, then the diagnosis, on another
+/// thread) then reuses those megabytes instead of adding to them (bench/paste.sh's peak). The
+/// next [`find`] on this thread starts a new one.
+pub fn release() {
+    CACHE.with(|c| c.borrow_mut().take());
+}
 
 /// The first known wording in `text`: its entry and where it starts (a character boundary:
 /// an ASCII class may have begun the match inside a multi-byte character).
 pub fn find(text: &str) -> Option<(&'static Known, usize)> {
     let bytes = text.as_bytes();
-    if !SET.is_match(bytes) {
-        return None;
-    }
-    // The table's order decides: the lowest index that matches wins.
-    let i = SET.matches(bytes).iter().next()?;
+    let i = CACHE.with(|c| {
+        let mut c = c.borrow_mut();
+        let cache = c.get_or_insert_with(|| SET.create_cache());
+        let mut which = PatternSet::new(SET.pattern_len());
+        SET.which_overlapping_matches_with(cache, &Input::new(bytes), &mut which);
+        // The table's order decides: the lowest index that matches wins.
+        which.iter().next().map(|p| p.as_usize())
+    })?;
     let e = &KNOWN[i];
     let m = COMPILED[i].get_or_init(|| compile(e.pattern)).find(bytes)?;
     let mut start = m.start();
@@ -3295,6 +3374,52 @@ mod tests {
             (
                 r#"`"error":"Please specify the init container image using --init-container-image","reason":"FatalInvalidCLIParameters"`"#,
                 AppExitError,
+            ),
+            (
+                r#"May 20 14:55:22 xxx kubelet[3457]: E0520 14:55:22.095536    3457 kubelet.go:2244] node "xxx" not found"#,
+                NodeNotReady,
+            ),
+            (
+                r#"E1120 10:00:00.000000    3457 kubelet_node_status.go:462] "Error getting node" err="node \"node-1\" not found""#,
+                NodeNotReady,
+            ),
+            (
+                // tests/fixtures/wild 2717 (a stale mount namespace hid the engine binaries).
+                r#"exec: "/engine-binaries/docker.io-longhornio-longhorn-engine-v1.12.0/longhorn":"#,
+                VolumeMountFailed,
+            ),
+            (
+                r#"error determining status: rpc error: code = Unknown desc = failed to get sandbox ip: check network namespace closed: remove netns: unlinkat /var/run/netns/cni-bed632ee-e425-f60b-01e6-76a3ab645b3f: device or resource busy"#,
+                ContainerStopTimeout,
+            ),
+            (
+                "I0101 10:00:00.000000       1 gc_controller.go:160] Found orphaned Pod shop/web-1 assigned to the Node node-9. Deleting.",
+                PodGcOrphaned,
+            ),
+            (
+                r#"I1120 10:00:00.500000       1 gc_controller.go:250] "Found orphaned Pod assigned to the Node, deleting" pod="shop/web-2" node="node-9""#,
+                PodGcOrphaned,
+            ),
+            (
+                r#"I1120 10:00:01.000000       1 gc_controller.go:280] "Found unscheduled terminating Pod not assigned to any Node, deleting" pod="shop/web-3""#,
+                PodGcUnscheduledTerminating,
+            ),
+            (
+                "I0101 10:00:00.000000       1 gc_controller.go:93] garbage collecting 2 pods",
+                PodGcThreshold,
+            ),
+            (
+                r#"I1120 10:00:00.000000       1 gc_controller.go:116] "Garbage collecting pods" numPods=12"#,
+                PodGcThreshold,
+            ),
+            (
+                "Jan 10 09:41:08 speed3 dockerd-current[21270]: W0110 14:41:08.646423   23589 eviction_manager.go:332] eviction manager: attempting to reclaim imagefs",
+                NodePressure,
+            ),
+            (
+                // indeedeng/harbor-container-webhook#20
+                r#"2023-03-24T23:24:40Z	DEBUG	controller-runtime.webhook.webhooks	wrote response	{"webhook": "/webhook-v1-pod", "code": 400, "reason": "", "UID": "7183f127-a1d2-486a-89e1-e74bd353dc8b", "allowed": false}"#,
+                PodCreationRejected,
             ),
             (
                 // NetApp/trident#909: one of two portals down after a hardware failure.

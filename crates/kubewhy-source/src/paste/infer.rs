@@ -316,7 +316,11 @@ fn pod_state(events: &[&EventRow]) -> PodState {
                     .take()
                     .or_else(|| waiting_on_pull(m).map(|r| (r.to_string(), m.to_string())));
             }
-            "BackOff" if m.contains("restarting failed container") => {
+            // kubelet 1.2's reason was `Backoff`, its message `… failed docker container`.
+            "BackOff" | "Backoff"
+                if m.contains("restarting failed container")
+                    || m.contains("restarting failed docker container") =>
+            {
                 st.phase = "Running";
                 st.restarts = st.restarts.max(i64::from(e.count));
                 st.waiting = Some(("CrashLoopBackOff".into(), m.to_string()));

@@ -247,7 +247,20 @@ fn node_status(w: &str) -> bool {
         .all(|s| matches!(s, "Ready" | "NotReady" | "Unknown" | "SchedulingDisabled"))
 }
 
-fn name(w: &str) -> bool {
+/// An object's name as a row shows it; a part redacted as a placeholder (`pvc-<vol-id>-rep-1`)
+/// still makes a name when the rest of it is one.
+pub(super) fn name(w: &str) -> bool {
+    if w.contains('<') {
+        let plain = PLACEHOLDER.replace_all(w, "x");
+        return plain != "x" && !plain.contains(['<', '>']) && real_name(&plain);
+    }
+    real_name(w)
+}
+
+static PLACEHOLDER: std::sync::LazyLock<regex::Regex> =
+    std::sync::LazyLock::new(|| regex::Regex::new(r"<[A-Za-z0-9_.-]{1,40}>").expect("regex"));
+
+fn real_name(w: &str) -> bool {
     !w.is_empty()
         && w.len() <= 253
         && w.bytes()
