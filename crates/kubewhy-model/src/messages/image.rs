@@ -75,6 +75,11 @@ pub fn classify_pull_error(text: &str) -> Option<(Cause, Confidence)> {
         // firewall that allows the registry's name and not its storage's). Read in the whole
         // text: the kubelet joins its attempts' errors, and the last may be a retry's 401.
         (Cause::ImageRegistryUnreachable, High)
+    } else if text.contains("code = NotFound") && l.contains("failed to fetch anonymous token") {
+        // The kubelet's attempts joined: containerd said the reference does not exist
+        // (`code = NotFound … : not found`), then a retry without credentials got ACR's 401,
+        // which ACR answers for a repository it does not hold. The first answer is the cause.
+        (Cause::ImageNotFound, High)
     } else if (l.contains("docker.io/library/") || l.contains("/v2/library/"))
         && has(&[
             "pull access denied",
@@ -176,6 +181,17 @@ mod tests {
         assert_eq!(
             classify_pull_error(m).map(|c| c.0),
             Some(Cause::ImageRegistryUnreachable)
+        );
+    }
+
+    /// AKS with a repository that ACR does not hold (andyzhangx/demo's ACR notes, wild 2719):
+    /// containerd's NotFound, then a retry's anonymous 401.
+    #[test]
+    fn a_not_found_before_an_anonymous_401_is_not_found() {
+        let m = r#"[rpc error: code = NotFound desc = failed to pull and unpack image "imageshack.azurecr.io/samples/ubuntu2:latest": failed to resolve reference "imageshack.azurecr.io/samples/ubuntu2:latest": imageshack.azurecr.io/samples/ubuntu2:latest: not found, rpc error: code = Unknown desc = failed to pull and unpack image "imageshack.azurecr.io/samples/ubuntu2:latest": failed to resolve reference "imageshack.azurecr.io/samples/ubuntu2:latest": failed to authorize: failed to fetch anonymous token: unexpected status from GET request to https://imageshack.azurecr.io/oauth2/token?scope=repository%3Asamples%2Fubuntu2%3Apull&service=imageshack.azurecr.io: 401 Unauthorized]"#;
+        assert_eq!(
+            classify_pull_error(m).map(|c| c.0),
+            Some(Cause::ImageNotFound)
         );
     }
 

@@ -653,7 +653,7 @@ pub const KNOWN: &[Known] = &[
     k(
         ADMISSION,
         "staging/src/k8s.io/apiserver/pkg/admission/plugin/webhook (validating and mutating webhooks; GKE Autopilot's Warden, Kyverno, Gatekeeper; a workload condition's message in JSON)",
-        r#"admission webhook "[^"]+" denied the request|"message": "admission webhook \\"[^"\\]+\\" denied the request|GKE Warden rejected the request|failed calling webhook [`"'][^`"']+[`"']: failed to call webhook|(?:FailedCreate:?\s[^\n]*|(?i:internal error occurred): )failed calling webhook"#,
+        r#"admission webhook "[^"]+" denied the request|"message": "admission webhook \\"[^"\\]+\\" denied the request|GKE Warden rejected the request|failed calling webhook [`"'][^`"']+[`"']: failed to call webhook|(?:FailedCreate:?\s[^\n]*|(?i:internal error occurred): )failed calling (?:admission )?webhook"#,
         PodCreationRejected,
     ),
     k(
@@ -2382,6 +2382,24 @@ pub const KNOWN: &[Known] = &[
         r#""webhook": "/[^"]*pod[^"]*", "code": [45]\d\d\b[^\n]*"allowed": false"#,
         PodCreationRejected,
     ),
+    k(
+        KUBELET,
+        "pkg/kubelet/cm/pod_container_manager_linux.go (Destroy, via the systemd cgroup driver): the pod's slice outlived the kubelet's wait",
+        r"failed to delete cgroup paths for \[kubepods|Timed out while waiting for systemd to remove kubepods-",
+        KubeletCleanupPending,
+    ),
+    k(
+        RUNC,
+        "the dynamic loader (ld.so) of the container's first program: a library of another glibc than the image's",
+        r"version `GLIBC_[\d.]+' not found \(required by ",
+        ContainerStartFailed,
+    ),
+    k(
+        CRIO,
+        "cri-o internal/config/cgmgr, runc's libcontainer (swap limits): a swap limit below the memory limit",
+        r"memory swap limit \(-?\d+\) cannot be lower than memory limit",
+        ContainerStartFailed,
+    ),
 ];
 
 /// One entry's pattern, compiled on bytes with ASCII classes (`(?-u)`): every wording is ASCII,
@@ -3419,6 +3437,25 @@ mod tests {
             (
                 // indeedeng/harbor-container-webhook#20
                 r#"2023-03-24T23:24:40Z	DEBUG	controller-runtime.webhook.webhooks	wrote response	{"webhook": "/webhook-v1-pod", "code": 400, "reason": "", "UID": "7183f127-a1d2-486a-89e1-e74bd353dc8b", "allowed": false}"#,
+                PodCreationRejected,
+            ),
+            (
+                // kubernetes/kubernetes#135825 (OpenShift's kubelet, systemd cgroup driver).
+                r#"E1212 21:19:08.719175    7200 pod_workers.go:1324] "Error syncing pod, skipping" err="failed to delete cgroup paths for [kubepods besteffort poda4418b44-5c5a-4bd5-b7b3-42860ff00483] : unable to destroy cgroup paths for cgroup [kubepods besteffort poda4418b44-5c5a-4bd5-b7b3-42860ff00483] : Timed out while waiting for systemd to remove kubepods-besteffort-poda4418b44_5c5a_4bd5_b7b3_42860ff00483.slice""#,
+                KubeletCleanupPending,
+            ),
+            (
+                "/bin/sh: /opt/cache-client/usr/lib/x86_64-linux-gnu/libc.so.6: version `GLIBC_2.38' not found (required by /bin/sh)",
+                ContainerStartFailed,
+            ),
+            (
+                // cri-o/cri-o#6040: NodeSwap with UnlimitedSwap on cgroup v2.
+                "container d5b9277fc2aae6dda6d132bf242b2678a1884e5112b7dca1022aae52a6126530 create failed because memory swap limit (-1) cannot be lower than memory limit (4294967296)",
+                ContainerStartFailed,
+            ),
+            (
+                // istio.io's injection problems: the API server's older wording.
+                r#"Internal error occurred: failed calling admission webhook "istio-sidecar-injector.istio.io": \"#,
                 PodCreationRejected,
             ),
             (
