@@ -122,6 +122,14 @@ impl Check for ConfigAndMounts {
                 .iter()
                 .any(|c| c.state.running.is_some() || c.restart_count > 0);
             if started {
+                // A container that ran before and now waits in CreateContainerConfigError (its
+                // next start cannot be configured: a kubelet upgraded before its API server) is
+                // judged by that state; its old mount events are not.
+                let mut found = Vec::new();
+                config_errors(ctx, &info, &mut found);
+                for f in found {
+                    out.push(f);
+                }
                 continue;
             }
             check_pod(ctx, &info, out);

@@ -406,3 +406,17 @@ fn a_probe_refused_by_a_blackhole_route_is_the_pod_network() {
     let text = "Liveness probe failed: Get \"http://10.1.73.89:8080/\": dial tcp 10.1.73.89:8080: connect: invalid argument\n";
     assert_eq!(causes_of(text), ["pod-network-broken"]);
 }
+
+/// A pod that ran before (8 restarts) and now waits in CreateContainerConfigError because the
+/// kubelet, upgraded before its API server, cannot build its environment (Karim Elatov's
+/// kubespray upgrade, wild 2761): judged by its waiting state and the kubelet's `Failed` event,
+/// beside another pod's rows.
+#[test]
+fn a_restarted_pod_that_cannot_be_configured_is_a_config_error() {
+    let text = "> k get po -A | grep cili\nkube-system      cilium-4lktc                                                   0/1     Completed                         40             210d\nkube-system      cilium-operator-5c844c548c-5j4kd                               0/1     CreateContainerConfigError        8 (51m ago)    118d\n\n$ k -n kube-system describe pod cilium-operator-5c844c548c-5j4kd\n...\nWarning  Failed          45m (x10 over 48m)     kubelet  Error: services have not yet been read at least once, cannot construct envvars\n";
+    let v = scan_json(text);
+    let f = &v["findings"][0];
+    assert_eq!(f["cause"], "config-error", "{v}");
+    assert_eq!(f["objects"][0]["name"], "cilium-operator-5c844c548c-5j4kd");
+    assert_eq!(v["summary"]["unexplained"], 0, "{v}");
+}

@@ -340,7 +340,7 @@ pub const KNOWN: &[Known] = &[
     k(
         KUBELET,
         "pkg/kubelet/certificate/bootstrap",
-        r"part of the existing bootstrap client certificate.*is expired|failed to run Kubelet: unable to load bootstrap kubeconfig|Failed while requesting a signed certificate from the control plane",
+        r"[Pp]art of the existing bootstrap client certificate.*is expired|failed to run Kubelet: unable to load bootstrap kubeconfig|Failed while requesting a signed certificate from the control plane",
         NodeNotReady,
     ),
     k(
@@ -2400,6 +2400,12 @@ pub const KNOWN: &[Known] = &[
         r"memory swap limit \(-?\d+\) cannot be lower than memory limit",
         ContainerStartFailed,
     ),
+    k(
+        ADMISSION,
+        "the API server's node authorizer (plugin/pkg/auth/authorizer/node): the kubelet may not read a VolumeAttachment its node is not tied to",
+        r#"cannot get resource "volumeattachments" in API group "storage\.k8s\.io"[^\n]*no relationship found between node"#,
+        VolumeMountFailed,
+    ),
 ];
 
 /// One entry's pattern, compiled on bytes with ASCII classes (`(?-u)`): every wording is ASCII,
@@ -3457,6 +3463,16 @@ mod tests {
                 // istio.io's injection problems: the API server's older wording.
                 r#"Internal error occurred: failed calling admission webhook "istio-sidecar-injector.istio.io": \"#,
                 PodCreationRejected,
+            ),
+            (
+                // kubernetes/kubernetes#120571: the attach/detach controller lost the volume's
+                // VolumeAttachment across its restart.
+                r#"User "system:node:ip-10-0-243-205.us-east-2.compute.internal" cannot get resource "volumeattachments" in API group "storage.k8s.io" at the cluster scope: no relationship found between node 'ip-10-0-243-205.us-east-2.compute.internal' and this object"#,
+                VolumeMountFailed,
+            ),
+            (
+                "E0427 15:38:51.829964   63737 bootstrap.go:205] Part of the existing bootstrap client certificate is expired: 2020-02-23 15:48:00 +0000 UTC",
+                NodeNotReady,
             ),
             (
                 // NetApp/trident#909: one of two portals down after a hardware failure.

@@ -331,6 +331,8 @@ fn pod_state(events: &[&EventRow]) -> PodState {
                     || err.contains("couldn't find key")
                     || err.contains("runAsNonRoot")
                     || err.contains("non-root policy")
+                    // The kubelet before its Service informer synced (kubelet_pods.go).
+                    || err.contains("cannot construct envvars")
                 {
                     "CreateContainerConfigError"
                 } else {
