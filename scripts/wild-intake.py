@@ -4,7 +4,7 @@
     scripts/wild-intake.py STAGING_DIR... --out batches.json [--size 46] [--drop DIR ...]
 
 Each STAGING_DIR holds case directories (NN-name/ with input.txt and expected.json, as
-/work/staging/GATHERING.md asks gatherers to write them). Every case is checked by script:
+tests/fixtures/wild-staged/GATHERING.md asks gatherers to write them). Every case is checked by script:
 the two files and nothing else, the fields, a state of the seven, a cause slug of
 docs/CAUSES.md, the key line inside input.txt, a source not already in tests/fixtures/wild
 with the same key, no input seen twice. Cases that fail are listed with the reason (not their
