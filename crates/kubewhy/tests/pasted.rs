@@ -236,7 +236,12 @@ fn scan_json(text: &str) -> Value {
 
 /// The causes of `text`'s findings, first finding first.
 fn causes_of(text: &str) -> Vec<String> {
-    scan_json(text)["findings"]
+    causes(&scan_json(text))
+}
+
+/// The causes of a JSON report's findings, first finding first.
+fn causes(v: &Value) -> Vec<String> {
+    v["findings"]
         .as_array()
         .unwrap()
         .iter()
@@ -314,8 +319,10 @@ fn a_drain_says_gone_when_the_refused_pod_was_evicted_and_blocked_when_it_never_
 #[test]
 fn a_namespace_whose_content_an_api_cannot_list_is_the_apis_fault() {
     let text = "  - lastTransitionTime: \"2025-12-01T12:51:16Z\"\n    message: 'Failed to delete all resource types, 25 remaining: content is not a\n      list: []unstructured.Unstructured, content is not a list: []unstructured.Unstructured,\n";
-    let causes = causes_of(text);
-    assert_eq!(causes, ["apiservice-unavailable", "ns-resources-remaining"]);
+    assert_eq!(
+        causes_of(text),
+        ["apiservice-unavailable", "ns-resources-remaining"]
+    );
 }
 
 /// A `get pods` row in ImagePullBackOff shows no image (IBM Cloud's marketplace page, wild
@@ -365,13 +372,7 @@ fn kubectl_1_2_event_rows_are_read_by_their_shape() {
 fn a_redacted_rows_crash_loop_owns_the_line_after_it() {
     let text = "openebs  pvc-<vol-id>-jiva-rep-1   0/1   CrashLoopBackOff   82 (70s ago)   14d\n\nError link openebs/volume-head-017.img openebs/volume-snap-000.img: no such file or directory during open\n";
     let v = scan_json(text);
-    let causes: Vec<&str> = v["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| f["cause"].as_str().unwrap())
-        .collect();
-    assert_eq!(causes, ["app-exit-error"], "{v}");
+    assert_eq!(causes(&v), ["app-exit-error"], "{v}");
     // A pod the paste does not name is absent from `objects` (never a made-up name).
     assert_eq!(v["findings"][0]["objects"], serde_json::json!([]), "{v}");
 }
@@ -381,8 +382,7 @@ fn a_redacted_rows_crash_loop_owns_the_line_after_it() {
 #[test]
 fn pods_deleted_by_the_taint_manager_are_gone_by_that_eviction() {
     let text = "conditions:\n  - lastHeartbeatTime: \"2021-04-23T10:24:37Z\"\n    lastTransitionTime: \"2021-04-23T10:26:09Z\"\n    message: Kubelet stopped posting node status.\n    reason: NodeStatusUnknown\n    status: Unknown\n    type: Ready\n\nI0423 18:26:19.056074       1 taint_manager.go:106] NoExecuteTaintManager is deleting Pod: default/pause-deployment-5dbc495dbb-j8jlj\n";
-    let causes = causes_of(text);
-    assert_eq!(causes, ["evicted-taint", "node-not-ready"]);
+    assert_eq!(causes_of(text), ["evicted-taint", "node-not-ready"]);
 }
 
 /// The kubelet refusing a pod because it could not write its device-plugin checkpoint on a
