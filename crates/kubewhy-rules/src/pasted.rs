@@ -165,8 +165,6 @@ fn mounted_since(snap: &Snapshot, message_causes: &[Cause], causes: &mut Vec<Cau
     }
 }
 
-/// Causes whose findings only say "it fails" without the specific why: a pasted message that
-/// names a precise cause comes before them.
 /// A cause kubectl drain's refusals of an eviction are read as: a PodDisruptionBudget, or an
 /// admission webhook denying it.
 fn drain_refusal(c: Cause) -> bool {
@@ -188,6 +186,8 @@ fn put_before(causes: &mut Vec<Cause>, first: Cause, then: Cause) {
     }
 }
 
+/// Causes whose findings only say "it fails" without the specific why: a pasted message that
+/// names a precise cause comes before them.
 fn generic(c: Cause) -> bool {
     matches!(
         c,
@@ -298,11 +298,12 @@ pub(crate) fn from_messages(snap: &Snapshot, findings: &mut Vec<Finding>) {
             if matches!(
                 m.cause,
                 Cause::LivenessProbeFailing | Cause::ReadinessProbeFailing
-            ) && m.quote.contains(": connect: invalid argument")
+            ) && kubewhy_model::messages::known::find(&m.quote)
+                .is_some_and(|(e, _)| e.cause == Cause::PodNetworkBroken)
             {
-                // The kubelet's probe could not even connect: EINVAL is what the kernel answers
-                // for a blackhole route, the pod's own route gone from its node (a CNI agent
-                // restarted without restoring it). The application is not at fault.
+                // The kubelet's probe could not even connect, for a reason of the pod network
+                // (EINVAL: a blackhole route, the pod's own route gone from its node). The
+                // application is not at fault.
                 Cause::PodNetworkBroken
             } else if restarts && unsaid_probe(m) {
                 Cause::LivenessProbeFailing

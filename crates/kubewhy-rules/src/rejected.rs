@@ -49,7 +49,9 @@ impl Check for Rejected {
                 Some(c @ (Cause::NodeAdmissionRejected | Cause::DeviceAllocationFailed)) => {
                     // The kubelet could not write its own state (a device-plugin checkpoint)
                     // because the node's disk is full: the disk, not the pod, is the cause.
-                    let c = if message.contains("no space left on device") {
+                    let c = if kubewhy_model::messages::known::find(message)
+                        .is_some_and(|(e, _)| e.cause == Cause::NodePressure)
+                    {
                         Cause::NodePressure
                     } else {
                         c

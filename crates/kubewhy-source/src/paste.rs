@@ -941,36 +941,15 @@ fn loose_line(no: u64, line: &str, anchor: Timestamp, c: &mut Collected) {
     if events_heading(trimmed) {
         return;
     }
-    if EVENT_ROW.is_match(line) {
+    // An event row without its header: today's (Type, Reason, Age, From, Message) or kubectl
+    // 1.0-1.2's, read by its shape.
+    let event_cells = if EVENT_ROW.is_match(line) {
         let cols = table::columns("Type  Reason  Age  From  Message");
-        let cells = table::cells(&cols, trimmed);
-        let (ns, pod) = (c.ns(), c.pod_name());
-        match EventRow::from_cells(&cells, ("Pod", &ns, &pod), anchor, no) {
-            Some(e) => c.event(e),
-            None => c.other.push((no, line.to_string())),
-        }
-    } else if let Some(m) = OLD_EVENT_ROW.captures(trimmed) {
-        let cell = |i: usize| m.get(i).map_or("", |g| g.as_str());
-        let from = match cell(5).trim() {
-            "" => cell(4).to_string(),
-            host => format!("{}, {host}", cell(4)),
-        };
-        let path = match cell(6) {
-            p if p.starts_with("containers{") => format!("spec.{p}"),
-            p => p.to_string(),
-        };
-        let cells: Vec<(String, String)> = [
-            ("FirstSeen", cell(1).to_string()),
-            ("LastSeen", cell(2).to_string()),
-            ("Count", cell(3).to_string()),
-            ("From", from),
-            ("SubObjectPath", path),
-            ("Reason", cell(7).to_string()),
-            ("Message", cell(8).trim_end().to_string()),
-        ]
-        .into_iter()
-        .map(|(k, v)| (k.to_string(), v))
-        .collect();
+        Some(table::cells(&cols, trimmed))
+    } else {
+        OLD_EVENT_ROW.captures(trimmed).map(|m| old_event_cells(&m))
+    };
+    if let Some(cells) = event_cells {
         let (ns, pod) = (c.ns(), c.pod_name());
         match EventRow::from_cells(&cells, ("Pod", &ns, &pod), anchor, no) {
             Some(e) => c.event(e),
@@ -1127,6 +1106,33 @@ fn command(no: u64, line: &str, c: &mut Collected) {
             c.namespace = Some(ns.to_string());
         }
     }
+}
+
+/// The cells of a kubectl 1.0-1.2 event row (`OLD_EVENT_ROW`) under the names
+/// `EventRow::from_cells` reads: its `{kubelet HOST}` as `kubelet, HOST`, its `containers{x}` as
+/// the field path `spec.containers{x}`.
+fn old_event_cells(m: &regex::Captures) -> Vec<(String, String)> {
+    let cell = |i: usize| m.get(i).map_or("", |g| g.as_str());
+    let from = match cell(5).trim() {
+        "" => cell(4).to_string(),
+        host => format!("{}, {host}", cell(4)),
+    };
+    let path = match cell(6) {
+        p if p.starts_with("containers{") => format!("spec.{p}"),
+        p => p.to_string(),
+    };
+    [
+        ("FirstSeen", cell(1).to_string()),
+        ("LastSeen", cell(2).to_string()),
+        ("Count", cell(3).to_string()),
+        ("From", from),
+        ("SubObjectPath", path),
+        ("Reason", cell(7).to_string()),
+        ("Message", cell(8).trim_end().to_string()),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_string(), v))
+    .collect()
 }
 
 /// One JSON value at the start of `text` (a `"status": {…}` fragment is read as `{"status":

@@ -239,6 +239,13 @@ fn causes_of(text: &str) -> Vec<String> {
     causes(&scan_json(text))
 }
 
+/// The causes of `text`'s findings, asserting the first is `cause`.
+fn first_is(text: &str, cause: &str) -> Vec<String> {
+    let got = causes_of(text);
+    assert_eq!(got.first().map(String::as_str), Some(cause), "{got:?}");
+    got
+}
+
 /// The causes of a JSON report's findings, first finding first.
 fn causes(v: &Value) -> Vec<String> {
     v["findings"]
@@ -267,12 +274,7 @@ fn a_node_oom_event_is_not_the_cause_of_a_pod_that_shows_no_oom() {
 #[test]
 fn a_failing_liveness_probe_comes_before_a_failing_readiness_probe() {
     let text = "~ kubectl describe pods -n hello-kubernetes\n......\n    Last State:     Terminated\n      Reason:       Error\n      Exit Code:    1\n......\nEvents:\n  Type     Reason     Age                  From               Message\n  ----     ------     ----                 ----               -------\n......\n  Warning  Unhealthy  10m (x4 over 16m)    kubelet            Readiness probe failed: Get \"http://10.244.1.19:8080/\": context deadline exceeded (Client.Timeout exceeded while awaiting headers)\n  Normal   Killing    10m (x2 over 16m)    kubelet            Container hello-kubernetes failed liveness probe, will be restarted\n......\n";
-    let causes = causes_of(text);
-    assert_eq!(
-        causes.first().map(String::as_str),
-        Some("liveness-probe-failing"),
-        "{causes:?}"
-    );
+    let causes = first_is(text, "liveness-probe-failing");
     assert!(
         causes.iter().any(|c| c == "readiness-probe-failing"),
         "{causes:?}"
@@ -288,28 +290,13 @@ fn a_drain_says_gone_when_the_refused_pod_was_evicted_and_blocked_when_it_never_
     let evicted = format!(
         "{refused}evicting pod default/virt-launcher-vm-cirros-wn5v4\npod/virt-launcher-vm-cirros-wn5v4 evicted\nnode/node01 drained\n"
     );
-    let got = causes_of(&evicted);
-    assert_eq!(
-        got.first().map(String::as_str),
-        Some("evicted-api"),
-        "{got:?}"
-    );
+    first_is(&evicted, "evicted-api");
     // The eviction quoted, as an issue's prose quotes it.
     let quoted = format!("{refused}\"pod/virt-launcher-vm-cirros-wn5v4 evicted\"\n");
-    let got = causes_of(&quoted);
-    assert_eq!(
-        got.first().map(String::as_str),
-        Some("evicted-api"),
-        "{got:?}"
-    );
+    first_is(&quoted, "evicted-api");
     // Another pod evicted first, the refused one never: the budget is why the drain hangs.
     let blocked = format!("pod/metrics-server-67c658944b-2vrf5 evicted\n{refused}{refused}");
-    let got = causes_of(&blocked);
-    assert_eq!(
-        got.first().map(String::as_str),
-        Some("disruption-budget-blocking"),
-        "{got:?}"
-    );
+    let got = first_is(&blocked, "disruption-budget-blocking");
     assert!(got.iter().any(|c| c == "evicted-api"), "{got:?}");
 }
 

@@ -2406,6 +2406,18 @@ pub const KNOWN: &[Known] = &[
         r#"cannot get resource "volumeattachments" in API group "storage\.k8s\.io"[^\n]*no relationship found between node"#,
         VolumeMountFailed,
     ),
+    k(
+        CNI,
+        "the kernel's connect(2) answering EINVAL on a blackhole route: a pod's own route gone from its node (calico-node restarted without restoring it)",
+        r"dial tcp [0-9a-fA-F.:\[\]]+: connect: invalid argument",
+        PodNetworkBroken,
+    ),
+    k(
+        KUBELET,
+        "pkg/kubelet/checkpointmanager (the device manager's and CPU manager's checkpoints): the kubelet cannot write its own state on a full disk",
+        r#"failed to write checkpoint file "[^"]+": write [^\n:]+: no space left on device"#,
+        NodePressure,
+    ),
 ];
 
 /// One entry's pattern, compiled on bytes with ASCII classes (`(?-u)`): every wording is ASCII,
@@ -2450,10 +2462,12 @@ static SET: LazyLock<meta::Regex> = LazyLock::new(|| {
 });
 
 thread_local! {
-    /// This thread's search state for [`SET`]: its lazy DFA's states, up to 6 MiB. Held here
-    /// rather than in the regex's own pool, which keeps every cache it ever made, so that a
-    /// thread done with a paste's lines can give it back ([`release`]).
-    static CACHE: std::cell::RefCell<Option<meta::Cache>> = const { std::cell::RefCell::new(None) };
+    /// This thread's search state for [`SET`]: its lazy DFA's states, up to 6 MiB, and the set
+    /// of matching patterns each search fills (one allocation per thread, not one per line).
+    /// Held here rather than in the regex's own pool, which keeps every cache it ever made, so
+    /// that a thread done with a paste's lines can give it back ([`release`]).
+    static CACHE: std::cell::RefCell<Option<(meta::Cache, PatternSet)>> =
+        const { std::cell::RefCell::new(None) };
 }
 
 /// Frees this thread's search state for the catalogue. A paste's reader calls it once every
@@ -2470,9 +2484,10 @@ pub fn find(text: &str) -> Option<(&'static Known, usize)> {
     let bytes = text.as_bytes();
     let i = CACHE.with(|c| {
         let mut c = c.borrow_mut();
-        let cache = c.get_or_insert_with(|| SET.create_cache());
-        let mut which = PatternSet::new(SET.pattern_len());
-        SET.which_overlapping_matches_with(cache, &Input::new(bytes), &mut which);
+        let (cache, which) =
+            c.get_or_insert_with(|| (SET.create_cache(), PatternSet::new(SET.pattern_len())));
+        which.clear();
+        SET.which_overlapping_matches_with(cache, &Input::new(bytes), which);
         // The table's order decides: the lowest index that matches wins.
         which.iter().next().map(|p| p.as_usize())
     })?;
@@ -3473,6 +3488,16 @@ mod tests {
             (
                 "E0427 15:38:51.829964   63737 bootstrap.go:205] Part of the existing bootstrap client certificate is expired: 2020-02-23 15:48:00 +0000 UTC",
                 NodeNotReady,
+            ),
+            (
+                // pgmac's runbook on calico's orphaned pod routes (wild 2702).
+                r#"Liveness probe failed: Get "http://10.1.73.89:8080/": dial tcp 10.1.73.89:8080: connect: invalid argument"#,
+                PodNetworkBroken,
+            ),
+            (
+                // imroc's guide, the kubelet's directory on a full disk (wild 2698).
+                r#"Update plugin resources failed due to failed to write checkpoint file "kubelet_internal_checkpoint": write /var/lib/kubelet/device-plugins/.728425055: no space left on device, which is unexpected."#,
+                NodePressure,
             ),
             (
                 // NetApp/trident#909: one of two portals down after a hardware failure.

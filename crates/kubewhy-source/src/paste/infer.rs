@@ -331,8 +331,10 @@ fn pod_state(events: &[&EventRow]) -> PodState {
                     || err.contains("couldn't find key")
                     || err.contains("runAsNonRoot")
                     || err.contains("non-root policy")
-                    // The kubelet before its Service informer synced (kubelet_pods.go).
-                    || err.contains("cannot construct envvars")
+                    // Any other configuration error the catalogue knows (the kubelet before its
+                    // Service informer synced: `cannot construct envvars`).
+                    || kubewhy_model::messages::known::find(err)
+                        .is_some_and(|(e, _)| e.cause == Cause::ConfigError)
                 {
                     "CreateContainerConfigError"
                 } else {
