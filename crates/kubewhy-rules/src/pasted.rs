@@ -257,9 +257,26 @@ pub(crate) fn from_messages(snap: &Snapshot, findings: &mut Vec<Finding>) {
     // One exception: when no node is Ready, a message that says why the nodes are not (the
     // runtime refusing its CNI configuration, PLEG) is the root of what the pods show, and
     // comes before it.
-    let settled = findings
-        .iter()
-        .any(|f| f.confidence >= Confidence::Medium && !generic(f.cause));
+    // A probe the kubelet could not even connect for a reason of the pod network (EINVAL: a
+    // blackhole route, the pod's own route gone from its node): the application is not at
+    // fault, so a probe's finding read from the pod's events settles nothing.
+    let probe_cause = |c: Cause| {
+        matches!(
+            c,
+            Cause::LivenessProbeFailing | Cause::ReadinessProbeFailing
+        )
+    };
+    let network_probe = |m: &kubewhy_model::PastedMessage| {
+        probe_cause(m.cause)
+            && kubewhy_model::messages::known::find(&m.quote)
+                .is_some_and(|(e, _)| e.cause == Cause::PodNetworkBroken)
+    };
+    let probe_unreachable = snap.pasted_messages.iter().any(network_probe);
+    let settled = findings.iter().any(|f| {
+        f.confidence >= Confidence::Medium
+            && !generic(f.cause)
+            && !(probe_unreachable && probe_cause(f.cause))
+    });
     let no_node = findings.iter().position(|f| f.cause == Cause::NoReadyNodes);
     let why_nodes = |c: Cause| matches!(c, Cause::NodeNotReady | Cause::PlegUnhealthy);
     if settled && no_node.is_none() {
@@ -295,15 +312,7 @@ pub(crate) fn from_messages(snap: &Snapshot, findings: &mut Vec<Finding>) {
         .pasted_messages
         .iter()
         .map(|m| {
-            if matches!(
-                m.cause,
-                Cause::LivenessProbeFailing | Cause::ReadinessProbeFailing
-            ) && kubewhy_model::messages::known::find(&m.quote)
-                .is_some_and(|(e, _)| e.cause == Cause::PodNetworkBroken)
-            {
-                // The kubelet's probe could not even connect, for a reason of the pod network
-                // (EINVAL: a blackhole route, the pod's own route gone from its node). The
-                // application is not at fault.
+            if network_probe(m) {
                 Cause::PodNetworkBroken
             } else if restarts && unsaid_probe(m) {
                 Cause::LivenessProbeFailing
@@ -541,6 +550,13 @@ pub(crate) fn from_messages(snap: &Snapshot, findings: &mut Vec<Finding>) {
             .position(|f| f.confidence == Confidence::Low && generic(f.cause))
             .unwrap_or(findings.len()),
     };
+    // The pod network's finding comes before the probe's that it explains.
+    if probe_unreachable
+        && added.iter().any(|f| f.cause == Cause::PodNetworkBroken)
+        && let Some(p) = findings.iter().position(|f| probe_cause(f.cause))
+    {
+        at = at.min(p);
+    }
     // A container the runtime says it could not start (its OCI runtime's words, not a state
     // inferred from the application's line) ran no program: an application's lines in the same
     // paste (a shell's or strace's denial while someone debugged the image) come after it.

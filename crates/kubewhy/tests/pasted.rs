@@ -392,6 +392,13 @@ fn a_refusal_for_a_full_kubelet_disk_is_node_pressure() {
 fn a_probe_refused_by_a_blackhole_route_is_the_pod_network() {
     let text = "Liveness probe failed: Get \"http://10.1.73.89:8080/\": dial tcp 10.1.73.89:8080: connect: invalid argument\n";
     assert_eq!(causes_of(text), ["pod-network-broken"]);
+    // With the kubelet's Killing event beside it, the crash check judges the liveness probe;
+    // the probe's own failure still says why it fails, and comes first.
+    let text = format!("{text}Container ... failed liveness probe, will be restarted\n");
+    assert_eq!(
+        causes_of(&text),
+        ["pod-network-broken", "liveness-probe-failing"]
+    );
 }
 
 /// A pod that ran before (8 restarts) and now waits in CreateContainerConfigError because the
