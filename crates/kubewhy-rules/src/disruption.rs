@@ -98,10 +98,11 @@ pub(crate) fn class_words(class: &str, priority: Option<i64>) -> String {
     }
 }
 
-/// The victim event's three wordings: `Preempted by ns/name on node X` (≤1.26),
-/// `Preempted by a pod on node X`, `Preempted by pod UID on node X` (current).
+/// The victim event's wordings (`kubewhy_model::messages::pod::preempted_victim`): `Preempted
+/// by ns/name on node X` (≤1.26; `by ns/name on node X` before 1.16), `Preempted by a pod on node
+/// X`, `Preempted by pod UID on node X` (current).
 static PREEMPTED_BY: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"Preempted by (?:a pod|pod (\S+)|(\S+)/(\S+)) on node (\S+)").expect("regex")
+    Regex::new(r"^(?:Preempted )?by (?:a pod|pod (\S+)|(\S+)/(\S+)) on node (\S+)").expect("regex")
 });
 
 /// An event as the victim's evidence holds it: live, or kept by the flight recorder.
@@ -147,7 +148,7 @@ pub(crate) fn preemptor(
     if let Some(e) = events
         .iter()
         .rev()
-        .find(|e| e.reason == "Preempted" && e.message.contains("Preempted by"))
+        .find(|e| kubewhy_model::messages::pod::preempted_victim(e.reason, e.message))
         && let Some(c) = PREEMPTED_BY.captures(e.message)
     {
         let node = c[4].trim_end_matches('.').to_string();

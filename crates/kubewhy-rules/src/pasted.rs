@@ -477,13 +477,20 @@ pub(crate) fn from_messages(snap: &Snapshot, findings: &mut Vec<Finding>) {
             Confidence::High => Confidence::Medium,
             _ => Confidence::Low,
         };
-        let mut f = Finding::new(
-            cause,
-            Severity::Error,
-            format!("The paste shows {}", lower_first(cause.meaning())),
-        )
-        .object(object.clone())
-        .confidence(confidence);
+        let (severity, summary) = match cause {
+            // Not a failure: a pod still stopping (a sidecar draining its connections).
+            Cause::GracePeriodPending => (
+                Severity::Info,
+                "The paste shows a pod still stopping inside its grace period (a preStop hook, a sidecar draining its connections): not stuck yet".to_string(),
+            ),
+            _ => (
+                Severity::Error,
+                format!("The paste shows {}", lower_first(cause.meaning())),
+            ),
+        };
+        let mut f = Finding::new(cause, severity, summary)
+            .object(object.clone())
+            .confidence(confidence);
         for m in msgs.iter().take(3) {
             f = f.evidence(
                 EvidenceKind::Log,

@@ -118,7 +118,7 @@ fn why(ctx: &Ctx, pod: &Pod) -> Option<Why> {
     // the node.
     if events()
         .iter()
-        .any(|e| e.reason == "Preempted" && e.message.contains("Preempted by"))
+        .any(|e| kubewhy_model::messages::pod::preempted_victim(&e.reason, &e.message))
     {
         return preempted(Confidence::High);
     }

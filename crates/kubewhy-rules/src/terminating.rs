@@ -28,6 +28,8 @@ const CAUSES: &[Cause] = &[
     Cause::RuntimeStateInconsistent,
     Cause::KubeletCleanupPending,
     Cause::KubeletStatusThrottled,
+    Cause::RolloutReplaced,
+    Cause::ScaledDown,
 ];
 
 /// Runtime answers that mean it does not know a container the kubelet still tracks: docker's
@@ -248,7 +250,10 @@ fn check_pod(
     }
     // The node: without a kubelet nothing confirms the containers stopped.
     if d.node_name.is_empty() {
-        out.extend(node_lost(&d));
+        match node_lost(&d) {
+            Some(f) => out.push(f),
+            None => out.extend(replaced(&d)),
+        }
         return;
     }
     if let Some(f) = node_gone_or_down(&d) {
@@ -256,6 +261,10 @@ fn check_pod(
         return;
     }
     if !pod.metadata.finalizers.is_empty() {
+        return;
+    }
+    if let Some(f) = replaced(&d) {
+        out.push(f);
         return;
     }
     if let Some(f) = node_silent(&d) {
@@ -518,6 +527,139 @@ fn node_lost(d: &Deleting) -> Option<Finding> {
         return Some(d.del_ev(f));
     }
     None
+}
+
+/// k8s.io/apimachinery's `rand.SafeEncodeString` alphabet: a ReplicaSet's generated pod names
+/// end in five of these, and a Deployment's ReplicaSet in its pod-template-hash made of them
+/// (before 1.8, its decimal digits). No vowels: words of a chosen name rarely fit.
+fn generated(s: &str, len: std::ops::RangeInclusive<usize>) -> bool {
+    len.contains(&s.len())
+        && s.bytes()
+            .all(|b| b.is_ascii_digit() || b"bcdfghjklmnpqrstvwxz".contains(&b))
+}
+
+/// A Deployment's pod as its name (or its ReplicaSet owner and pod-template-hash label) shows
+/// it: (the Deployment, the template hash). `None` for any other pod.
+fn revision_of(meta: &Meta) -> Option<(&str, &str)> {
+    let rs = match meta.controller() {
+        Some(o) if o.kind == "ReplicaSet" => o.name.as_str(),
+        Some(_) => return None,
+        None => {
+            let (rs, suffix) = meta.name.rsplit_once('-')?;
+            generated(suffix, 5..=5).then_some(rs)?
+        }
+    };
+    let (deployment, hash) = rs.rsplit_once('-')?;
+    let hash_ok = match meta.labels.get("pod-template-hash") {
+        Some(h) => h.as_str() == hash,
+        None => generated(hash, 5..=10),
+    };
+    (hash_ok && !deployment.is_empty()).then_some((deployment, hash))
+}
+
+/// A pod its own ReplicaSet removed, as the pods beside it show, when the paste shows no other
+/// reason: a rollout (pods of another template hash of the same Deployment, younger and not
+/// being deleted, replace it: rollout-replaced), or a lowered replica count (its siblings of
+/// the same hash stay and none is younger: nothing replaces it, scaled-down). Only for a pod
+/// known from a pasted `get` row, whose deletion time the row does not give (so nothing says it
+/// is stuck); low confidence: the Deployment's events and ReplicaSets settle it.
+fn replaced(d: &Deleting) -> Option<Finding> {
+    let (ctx, info, pod) = (d.ctx, d.info, d.info.pod);
+    let (ns, name) = (info.ns(), info.name());
+    let from_row = ctx.snap.pasted.iter().any(|q| {
+        q.object.kind == "Pod"
+            && q.object.namespace == ns
+            && q.object.name == name
+            && q.from.starts_with("a kubectl get ")
+    });
+    if !from_row {
+        return None;
+    }
+    let (deployment, hash) = revision_of(&pod.metadata)?;
+    let born = pod.metadata.creation_timestamp;
+    let younger = |m: &Meta| match (born, m.creation_timestamp) {
+        (Some(a), Some(b)) => b > a,
+        _ => true,
+    };
+    let mut newer: Vec<&str> = Vec::new();
+    let mut new_hash = "";
+    let mut siblings = 0;
+    let mut replacement = false;
+    for p in ctx.snap.pods.iter() {
+        let m = &p.metadata;
+        if m.ns() != ns || m.name == name {
+            continue;
+        }
+        let Some((dep, h)) = revision_of(m) else {
+            continue;
+        };
+        if dep != deployment {
+            continue;
+        }
+        if h == hash {
+            siblings += 1;
+            replacement |= younger(m);
+        } else if m.deletion_timestamp.is_none() && younger(m) {
+            newer.push(m.name.as_str());
+            new_hash = h;
+        }
+    }
+    let old_rs = format!("{deployment}-{hash}");
+    let (cause, summary, why) = if !newer.is_empty() {
+        (
+            Cause::RolloutReplaced,
+            format!(
+                "Deployment {deployment} is rolling out: ReplicaSet {deployment}-{new_hash}'s pods replace {old_rs}'s, and this pod is one of the old revision's"
+            ),
+            format!(
+                "A Deployment's rollout scales its new ReplicaSet up and its old one down as the new pods become ready: the old ReplicaSet deletes its pods, which stay Terminating for their grace period. The paste shows {} pod(s) of another template hash of Deployment {deployment} ({}), younger than this pod and not being deleted. Low confidence: read from the pods' names; the Deployment's events (ScalingReplicaSet) and its ReplicaSets settle it. A pod that stays Terminating long after its grace period has another cause: its finalizers, its node, its kubelet.",
+                newer.len(),
+                newer.iter().take(3).copied().collect::<Vec<_>>().join(", ")
+            ),
+        )
+    } else if siblings > 0 && !replacement {
+        (
+            Cause::ScaledDown,
+            format!(
+                "ReplicaSet {old_rs} removed the pod: its desired replicas were lowered (by a user or an autoscaler)"
+            ),
+            format!(
+                "The pod's ReplicaSet deletes the pods it no longer wants when its replicas are lowered, the youngest first; a pod deleted for any other reason is replaced by a younger one. The paste shows {siblings} other pod(s) of {old_rs} staying and none younger than this one: nothing replaced it. Low confidence: read from the pods' names and ages; the HorizontalPodAutoscaler's or the Deployment's events (ScalingReplicaSet, SuccessfulRescale) settle who lowered the count."
+            ),
+        )
+    } else {
+        return None;
+    };
+    let f = Finding::new(cause, Severity::Info, summary)
+        .object(info.key.clone())
+        .group(format!("{}|{deployment}", cause.slug()))
+        .confidence(Confidence::Low)
+        .evidence(
+            EvidenceKind::Analysis,
+            Some(&info.key),
+            "metadata.name",
+            format!("{name}: a pod of ReplicaSet {old_rs} (Deployment {deployment}), being deleted"),
+        )
+        .explain(why)
+        .step(
+            "See the Deployment's rollout and scaling events",
+            Some(format!("kubectl describe deployment {deployment} -n {ns}")),
+            RiskLevel::None,
+            "",
+        )
+        .step(
+            "See its ReplicaSets and their desired replicas",
+            Some(format!("kubectl get rs -n {ns} -o wide | grep {deployment}")),
+            RiskLevel::None,
+            "",
+        )
+        .step(
+            "If the pod stays Terminating past its grace period, see what holds it (finalizers, node)",
+            Some(format!("kubectl get pod {name} -n {ns} -o jsonpath='{{.metadata.finalizers}} {{.spec.nodeName}}'")),
+            RiskLevel::None,
+            "",
+        );
+    Some(f)
 }
 
 /// Its node is deleted or not Ready: no kubelet will confirm the pod stopped.

@@ -414,3 +414,130 @@ fn a_restarted_pod_that_cannot_be_configured_is_a_config_error() {
     assert_eq!(f["objects"][0]["name"], "cilium-operator-5c844c548c-5j4kd");
     assert_eq!(v["summary"]["unexplained"], 0, "{v}");
 }
+
+/// containerd cannot delete a task whose rootfs is still mounted (`failed rootfs umount`: runsc
+/// left the sandboxed process running; google/gvisor#9834, wild 2825): the runtime does not
+/// stop the container, not a volume of the pod.
+#[test]
+fn a_rootfs_the_runtime_cannot_unmount_is_a_stop_failure() {
+    let text = "Jan 05 18:27:20 time=\"2024-01-05T18:27:20.306682270Z\" level=warning msg=\"failed to cleanup rootfs mount\" error=\"failed to unmount target /run/containerd/io.containerd.runtime.v2.task/k8s.io/b8206ab1e1639d030523c7057b398796cc6b9e4c16ba514157fd8fa228160654/rootfs: device or resource busy\" runtime=io.containerd.runsc.v1\nJan 05 18:27:20 time=\"2024-01-05T18:27:20.307404351Z\" level=error msg=\"Failed to handle backOff event container_id:\\\"b8206ab1e1639d030523c7057b398796cc6b9e4c16ba514157fd8fa228160654\\\" exit_status:143\" error=\"failed to handle container TaskExit event: failed to stop container: failed to delete task: failed rootfs umount: failed to unmount target /run/containerd/io.containerd.runtime.v2.task/k8s.io/b8206ab1e1639d030523c7057b398796cc6b9e4c16ba514157fd8fa228160654/rootfs: device or resource busy: unknown\"\n";
+    assert_eq!(causes_of(text), ["container-stop-timeout"]);
+}
+
+/// A program's own request refused because a webhook cannot be called, as its log's error
+/// (`err="Internal error occurred: failed calling webhook …"`: kube-ovn-cni updating its Node
+/// through capsule's node webhook without endpoints, wild 2830; volcano's scheduler creating
+/// its default queue, wild 2529): what it needs does not answer. The controllers' FailedCreate
+/// of a pod stays the pod's creation refused.
+#[test]
+fn a_webhook_failure_in_a_programs_own_log_is_its_dependency() {
+    let text = "\"failed to initialize ovn chassis annotation\" err=\"Internal error occurred: failed calling webhook \\\"nodes.capsule.clastix.io\\\": failed to call webhook: Post \\\"https://capsule-webhook-service.caas.svc:443/nodes?timeout=30s\\\": no endpoints available for service \\\"capsule-webhook-service\\\"\"\n";
+    assert_eq!(causes_of(text), ["dependency-unreachable"]);
+    let text = "Warning  FailedCreate  2m  replicaset-controller  Error creating: Internal error occurred: failed calling webhook \"sidecar-injector.istio.io\": failed to call webhook: Post \"https://istiod.istio-system.svc:443/inject?timeout=10s\": no endpoints available for service \"istiod\"\n";
+    first_is(text, "pod-creation-rejected");
+}
+
+/// The scheduler's event on its victim as kube-scheduler wrote it before 1.16 (`Preempted` with
+/// `by NS/NAME on node X`), in a `get events` table about one pod (an Arena MPIJob worker
+/// preempted by a higher-priority job on a one-GPU cluster, wild 2849): the pod was preempted,
+/// by the pod the event names.
+#[test]
+fn an_old_schedulers_preempted_event_says_who_preempted_the_pod() {
+    let text = "$ kubectl get events --field-selector involvedObject.name=medium-worker-0\nLAST SEEN   TYPE     REASON      OBJECT                MESSAGE\n15m         Normal   Scheduled   pod/medium-worker-0   Successfully assigned default/medium-worker-0 to 192.168.0.23\n14m         Normal   Started     pod/medium-worker-0   Started container mpi\n2m32s       Normal   Preempted   pod/medium-worker-0   by default/critical-worker-0 on node 192.168.0.23\n2m32s       Normal   Killing     pod/medium-worker-0   Stopping container mpi\n";
+    let v = scan_json(text);
+    let f = &v["findings"][0];
+    assert_eq!(f["cause"], "preempted", "{v}");
+    assert_eq!(f["objects"][0]["name"], "medium-worker-0");
+    assert!(
+        f["summary"]
+            .as_str()
+            .unwrap()
+            .contains("preempted by default/critical-worker-0"),
+        "{f}"
+    );
+}
+
+/// A `get pods -w` during a rolling update (gdha's pi-stories, k3s, wild 2852): the old
+/// template hash's pods Terminating while younger pods of another hash of the same Deployment
+/// come up are its rollout; a `get pods` after an autoscaler lowered the replicas (wild 2699:
+/// the youngest pod Terminating, nothing younger replacing it) is a scale-down; a Terminating
+/// pod that a younger pod of its own hash replaced is neither.
+#[test]
+fn pods_their_replicaset_removes_are_read_from_the_rows_beside_them() {
+    let rollout = "$ kubectl get pods -n celsius -w\nNAME                       READY   STATUS              RESTARTS       AGE\ncelsius-6ffb4f4bcc-qzt8w   1/1     Running             3 (134m ago)   14d\ncelsius-6ffb4f4bcc-jl579   1/1     Terminating         3 (135m ago)   14d\ncelsius-779654f68d-9lmq8   0/1     ContainerCreating   0              10s\ncelsius-779654f68d-9lmq8   1/1     Running             0              50s\ncelsius-6ffb4f4bcc-qzt8w   1/1     Terminating         3 (135m ago)   14d\n";
+    let v = scan_json(rollout);
+    let f = &v["findings"][0];
+    assert_eq!(f["cause"], "rollout-replaced", "{v}");
+    assert_eq!(f["severity"], "info", "{f}");
+    assert!(
+        f["summary"]
+            .as_str()
+            .unwrap()
+            .contains("ReplicaSet celsius-779654f68d's pods replace celsius-6ffb4f4bcc's"),
+        "{f}"
+    );
+    assert_eq!(f["objects"].as_array().unwrap().len(), 2, "{f}");
+    let scaled = "$ kubectl get pods\nNAME                     READY   STATUS        RESTARTS   AGE\nmyapp-64bf6764c5-45qwj   0/1     Terminating   0          7m1s\nmyapp-64bf6764c5-72crv   1/1     Running       0          20m\nmyapp-64bf6764c5-gmz6c   1/1     Running       0          8m1s\n";
+    let v = scan_json(scaled);
+    assert_eq!(v["findings"][0]["cause"], "scaled-down", "{v}");
+    assert_eq!(
+        v["findings"][0]["objects"][0]["name"],
+        "myapp-64bf6764c5-45qwj"
+    );
+    let replaced = "$ kubectl get pods\nNAME                     READY   STATUS        RESTARTS   AGE\nmyapp-64bf6764c5-45qwj   0/1     Terminating   0          3d\nmyapp-64bf6764c5-72crv   1/1     Running       0          20m\n";
+    let got = causes_of(replaced);
+    assert!(
+        !got.iter()
+            .any(|c| c == "scaled-down" || c == "rollout-replaced"),
+        "{got:?}"
+    );
+}
+
+/// containerd finding no variant of the image for the node (`no match for platform in
+/// manifest`: a Linux-only upgrade image pulled on RKE2's Windows node, wild 2857) is the
+/// image's platform, though the gRPC code says NotFound.
+#[test]
+fn no_manifest_for_the_nodes_platform_is_a_platform_mismatch() {
+    let text = "$ kubctl describe node ***-dev-win\nKubelet Version: v1.22.17\n\nErrImagePull (rpc error: code = NotFound desc = failed to pull and unpack image \"docker.io/rancher/rke2-upgrade:v1.22.17-rke2r1\": no match for platform in manifest: not found)\n";
+    first_is(text, "image-platform-mismatch");
+}
+
+/// Istio's sidecar draining on termination (EXIT_ON_ZERO_ACTIVE_CONNECTIONS: `There are still
+/// 1 active connections`, Envoy `DRAINING`; wild 2858) is a pod still inside its grace period,
+/// said as information, not an error.
+#[test]
+fn a_sidecar_draining_its_connections_is_a_pod_still_stopping() {
+    let text = "2023-12-10T13:59:07.027187Z\twarn\tEnvoy proxy is NOT ready: server is not live, current state is: DRAINING\n2023-12-10T13:59:07.924816Z\tinfo\tThere are still 1 active connections\n";
+    let v = scan_json(text);
+    assert_eq!(causes(&v), ["grace-period-pending"], "{v}");
+    assert_eq!(v["findings"][0]["severity"], "info");
+}
+
+/// `file` showing the image's binary built for x86-64 where the server's `kubectl version` says
+/// linux/arm64 (the client's own platform does not count; redis-operator's arm64 tag, wild
+/// 2861) is a binary the node cannot run. The client's platform alone says nothing.
+#[test]
+fn a_binary_of_another_architecture_than_the_clusters_is_a_platform_mismatch() {
+    let version = |server: &str| {
+        format!(
+            "{{\n  \"clientVersion\": {{\n    \"gitVersion\": \"v1.25.4\",\n    \"platform\": \"linux/amd64\"\n  }},\n  \"serverVersion\": {{\n    \"gitVersion\": \"v1.26.4+k3s1\",\n    \"platform\": \"linux/{server}\"\n  }}\n}}\n\n$ file manager\nmanager: ELF 64-bit LSB executable, x86-64, version 1 (SYSV), statically linked, stripped\n"
+        )
+    };
+    let v = scan_json(&version("arm64"));
+    assert_eq!(causes(&v), ["image-platform-mismatch"], "{v}");
+    let all = v["findings"][0].to_string();
+    assert!(
+        all.contains("an executable for amd64, where the paste's cluster runs arm64"),
+        "{all}"
+    );
+    assert_eq!(causes_of(&version("amd64")), Vec::<String>::new());
+}
+
+/// kubectl's own `The connection to the server … was refused` in a container's output (an init
+/// container's kubectl under Istio's traffic redirection, wild 2826): the API server does not
+/// answer the pod.
+#[test]
+fn kubectl_refused_inside_a_container_is_a_dependency() {
+    let text = "The connection to the server 10.14.0.1:443 was refused - did you specify the right host or port?\n";
+    assert_eq!(causes_of(text), ["dependency-unreachable"]);
+}

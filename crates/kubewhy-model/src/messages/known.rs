@@ -648,6 +648,16 @@ pub const KNOWN: &[Known] = &[
         r"unauthorized to access repository|access to the requested resource is not authorized|denied: requested access to the resource is denied",
         ImagePullAuth,
     ),
+    // ---- a program's own request refused because a webhook cannot be called: its log says
+    // so as its error (`err="…"`, `with err: …`). Not a pod's creation: whatever the program
+    // needed the object for (a node's annotation, its default queue) is the dependency that
+    // does not answer. Before the API server's refusals below, which would take the line.
+    k(
+        APPS,
+        "a controller's or agent's log (klog's err=, logrus's error=) quoting the API server's webhook failure (staging/src/k8s.io/apiserver/pkg/admission/plugin/webhook/errors)",
+        r#"(?:\berr="|\berror="|with err: )(?:(?i:internal error occurred): )?failed calling (?:admission )?webhook"#,
+        DependencyUnreachable,
+    ),
     // ---- the API server refusing a pod (or the workload that makes it), in any text: a
     // controller's log, `kubectl apply`'s error, an operator's status.
     k(
@@ -2418,6 +2428,30 @@ pub const KNOWN: &[Known] = &[
         r#"failed to write checkpoint file "[^"]+": write [^\n:]+: no space left on device"#,
         NodePressure,
     ),
+    k(
+        CONTAINERD,
+        "containerd pkg/process/init.go (Init.delete): the task's rootfs is still mounted elsewhere when the runtime deletes it, so the container is never removed",
+        r"failed to cleanup rootfs mount|failed rootfs umount",
+        ContainerStopTimeout,
+    ),
+    k(
+        APPS,
+        "kubectl (staging/src/k8s.io/kubectl/pkg/cmd/util/helpers.go), run inside a container: the API server does not answer the pod",
+        r"The connection to the server \S+ was refused - did you specify the right host or port\?",
+        DependencyUnreachable,
+    ),
+    k(
+        CONTAINERD,
+        "containerd images (platforms matcher, image.Manifest), dockerd's distribution pull (no matching manifest), CRI-O's image index: the image has no variant for the node's OS and architecture, in any text",
+        r"no match for platform in manifest|no matching manifest for \S+(?: \S+)? in the manifest list entries|no image found in (?:manifest list|image index) for architecture",
+        ImagePlatformMismatch,
+    ),
+    k(
+        APPS,
+        "istio pilot-agent (pkg/envoy/agent.go, EXIT_ON_ZERO_ACTIVE_CONNECTIONS; pilot/cmd/pilot-agent/status readiness): the sidecar drains on termination and waits for its connections to close",
+        r"There are still \d+ active connections|Envoy proxy is NOT ready: server is not live, current state is: DRAINING",
+        GracePeriodPending,
+    ),
 ];
 
 /// One entry's pattern, compiled on bytes with ASCII classes (`(?-u)`): every wording is ASCII,
@@ -3498,6 +3532,47 @@ mod tests {
                 // imroc's guide, the kubelet's directory on a full disk (wild 2698).
                 r#"Update plugin resources failed due to failed to write checkpoint file "kubelet_internal_checkpoint": write /var/lib/kubelet/device-plugins/.728425055: no space left on device, which is unexpected."#,
                 NodePressure,
+            ),
+            (
+                // google/gvisor#9834 (wild 2825): runsc left the container's process running.
+                r#"level=error msg="Failed to handle backOff event container_id:\"b8206ab1\"" error="failed to handle container TaskExit event: failed to stop container: failed to delete task: failed rootfs umount: failed to unmount target /run/containerd/io.containerd.runtime.v2.task/k8s.io/b8206ab1/rootfs: device or resource busy: unknown""#,
+                ContainerStopTimeout,
+            ),
+            (
+                r#"level=warning msg="failed to cleanup rootfs mount" error="failed to unmount target /run/containerd/io.containerd.runtime.v2.task/k8s.io/b8206ab1/rootfs: device or resource busy" runtime=io.containerd.runsc.v1"#,
+                ContainerStopTimeout,
+            ),
+            (
+                // kubeovn/kube-ovn (wild 2830): a node webhook without endpoints.
+                r#""failed to initialize ovn chassis annotation" err="Internal error occurred: failed calling webhook \"nodes.capsule.clastix.io\": failed to call webhook: Post \"https://capsule-webhook-service.caas.svc:443/nodes?timeout=30s\": no endpoints available for service \"capsule-webhook-service\"""#,
+                DependencyUnreachable,
+            ),
+            (
+                r#"failed init default queue, with err: Internal error occurred: failed calling webhook "mutatequeue.volcano.sh": failed to call webhook: Post "https://volcano-admission-service.volcano-system.svc:443/queues/mutate?timeout=30s": EOF"#,
+                DependencyUnreachable,
+            ),
+            (
+                // istio/istio (wild 2826): an init container's kubectl under Istio's redirection.
+                "The connection to the server 10.14.0.1:443 was refused - did you specify the right host or port?",
+                DependencyUnreachable,
+            ),
+            (
+                // rancher/rke2 (wild 2857): a Linux-only upgrade image pulled on a Windows node.
+                r#"ErrImagePull (rpc error: code = NotFound desc = failed to pull and unpack image "docker.io/rancher/rke2-upgrade:v1.22.17-rke2r1": no match for platform in manifest: not found)"#,
+                ImagePlatformMismatch,
+            ),
+            (
+                "Error response from daemon: no matching manifest for windows/amd64 10.0.17763 in the manifest list entries",
+                ImagePlatformMismatch,
+            ),
+            (
+                // istio/istio (wild 2858): a scraper's connection kept the draining sidecar alive.
+                "2023-12-10T13:59:07.924816Z\tinfo\tThere are still 1 active connections",
+                GracePeriodPending,
+            ),
+            (
+                "2023-12-10T13:59:07.027187Z\twarn\tEnvoy proxy is NOT ready: server is not live, current state is: DRAINING",
+                GracePeriodPending,
             ),
             (
                 // NetApp/trident#909: one of two portals down after a hardware failure.

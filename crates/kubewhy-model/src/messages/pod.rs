@@ -146,12 +146,25 @@ pub fn job_failure_cause(reason: &str) -> Option<Cause> {
 /// the reason and the message without the `Pod was rejected` prefix).
 pub fn event_cause(reason: &str, message: &str) -> Option<Cause> {
     match reason {
+        _ if preempted_victim(reason, message) => Some(Cause::Preempted),
         "FailedPostStartHook" | "FailedPreStopHook" => Some(Cause::LifecycleHookFailed),
         "BackoffLimitExceeded" => Some(Cause::JobBackoffExceeded),
         "ResizeInfeasible" | "ResizeDeferred" => Some(Cause::ResizeInfeasible),
         // The Job controller's DeadlineExceeded event and the kubelet's share the reason.
         _ => reason_cause(reason, message),
     }
+}
+
+/// The scheduler's event on a pod it preempted (its victim, which it deletes): `Preempted by
+/// NS/NAME on node X` (≤1.26), `Preempted by a pod on node X`, `Preempted by pod UID on node X`
+/// (current), and before 1.16 (pkg/scheduler/scheduler.go, `preempt`) `by NS/NAME on node X`.
+pub fn preempted_victim(reason: &str, message: &str) -> bool {
+    reason == "Preempted"
+        && (message.starts_with("Preempted by ")
+            || message.strip_prefix("by ").is_some_and(|rest| {
+                rest.split_once(" on node ")
+                    .is_some_and(|(pod, _)| pod.contains('/') && !pod.contains(' '))
+            }))
 }
 
 /// (a phrase, the cause it names) for these states in any text: a status, an event, a log

@@ -234,6 +234,9 @@ struct PodState {
     /// A row's `Init:…` STATUS: what its init container is doing (`CrashLoopBackOff`, `Error`,
     /// `0/1` while it runs). The table does not name the init container.
     init: Option<String>,
+    /// The scheduler preempted the pod (its `Preempted` event on the victim): it deleted the
+    /// pod then (the event's time, when the paste shows it).
+    deleted: Option<Option<Timestamp>>,
 }
 
 fn pod_state(events: &[&EventRow]) -> PodState {
@@ -247,6 +250,7 @@ fn pod_state(events: &[&EventRow]) -> PodState {
         unready: false,
         rejected: None,
         init: None,
+        deleted: None,
     };
     let mut sorted: Vec<&&EventRow> = events.iter().collect();
     sorted.sort_by_key(|e| e.last);
@@ -294,6 +298,9 @@ fn pod_state(events: &[&EventRow]) -> PodState {
                 }
             }
             "FailedScheduling" => st.unschedulable = Some(m.to_string()),
+            r if kubewhy_model::messages::pod::preempted_victim(r, m) => {
+                st.deleted = Some(e.last.get().or(e.first.get()));
+            }
             r if matches!(
                 kubewhy_model::messages::pod::event_cause(r, m),
                 Some(Cause::NodeAdmissionRejected | Cause::DeviceAllocationFailed)
@@ -442,7 +449,6 @@ fn pod_json(ns: &str, name: &str, st: &PodState, anchor: Timestamp) -> Value {
     if let Some(n) = &st.node {
         spec["nodeName"] = json!(n);
     }
-    let _ = anchor;
     let mut pod = json!({
         "apiVersion": "v1", "kind": "Pod",
         "metadata": {"name": name, "namespace": ns},
@@ -456,6 +462,10 @@ fn pod_json(ns: &str, name: &str, st: &PodState, anchor: Timestamp) -> Value {
     if let Some((reason, message)) = &st.rejected {
         pod["status"]["reason"] = json!(reason);
         pod["status"]["message"] = json!(message);
+    }
+    if let Some(t) = st.deleted {
+        pod["metadata"]["deletionTimestamp"] = json!(t.unwrap_or(anchor).to_string());
+        pod["metadata"]["deletionGracePeriodSeconds"] = json!(0);
     }
     pod
 }

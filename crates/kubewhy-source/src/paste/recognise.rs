@@ -99,12 +99,92 @@ pub(super) fn lines(name: &str, lines: &Lines) -> Vec<PastedMessage> {
     let mut kept = Kept::default();
     scan(name, lines, &mut |m| kept.add(m.cause, || m));
     let mut found = kept.done();
+    if !found
+        .iter()
+        .any(|m| m.cause == Cause::ImagePlatformMismatch)
+        && let Some(m) = foreign_binary(name, lines)
+    {
+        found.push(m);
+    }
     if found.is_empty()
         && let Some(m) = error_line(name, lines)
     {
         found.push(m);
     }
     found
+}
+
+/// `file`'s description of an executable: its architecture, in `file`'s words.
+static ELF: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"ELF (?:32|64)-bit [LM]SB (?:pie )?(?:executable|shared object), (x86-64|ARM aarch64|ARM|Intel 80386|IBM S/390|64-bit PowerPC)",
+    )
+});
+
+/// Where a paste states a machine's platform: `kubectl version` (`"platform": "linux/arm64"`,
+/// `Platform:"linux/arm64"`), a node's `Architecture:` (describe's System Info) or its
+/// `kubernetes.io/arch` label.
+static PLATFORM: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"(?i:"platform":\s*"|\bPlatform:\s*")linux/([a-z0-9]+)"|^\s*Architecture:\s+([a-z0-9]+)\s*$|\bkubernetes\.io/arch[=:]\s*"?([a-z0-9]+)"#,
+    )
+});
+
+/// An executable the paste shows (`file`'s output) built for another architecture than the
+/// cluster's or node's the paste states (the server's `kubectl version`, not the client's; a
+/// node's architecture): the image carries a binary the node cannot run, whatever its tag
+/// says. Low confidence: which image the binary came from is the paste's context.
+fn foreign_binary(name: &str, lines: &Lines) -> Option<PastedMessage> {
+    let goarch = |file: &str| match file {
+        "x86-64" => "amd64",
+        "ARM aarch64" => "arm64",
+        "ARM" => "arm",
+        "Intel 80386" => "386",
+        "IBM S/390" => "s390x",
+        _ => "ppc64le",
+    };
+    let mut binary: Option<(u64, &str, &str)> = None;
+    let mut platforms: Vec<String> = Vec::new();
+    // `kubectl version -o json|yaml` names the client's platform first, in its own block.
+    let mut in_client = false;
+    let mut i = 0;
+    while let Some((no, line)) = lines.get(i) {
+        i += 1;
+        if line.contains("clientVersion") {
+            in_client = true;
+        } else if line.contains("serverVersion") {
+            in_client = false;
+        }
+        if binary.is_none()
+            && let Some(c) = ELF.captures(line)
+        {
+            binary = Some((no, line.trim(), goarch(c.get(1).map_or("", |m| m.as_str()))));
+        }
+        if in_client || line.contains("Client Version") {
+            continue;
+        }
+        if let Some(c) = PLATFORM.captures(line)
+            && let Some(p) = c.get(1).or(c.get(2)).or(c.get(3))
+        {
+            platforms.push(p.as_str().to_ascii_lowercase());
+        }
+    }
+    let (no, line, arch) = binary?;
+    if platforms.is_empty() || platforms.iter().any(|p| p == arch) {
+        return None;
+    }
+    Some(PastedMessage {
+        at: format!("{name}:{no}"),
+        quote: quote(line),
+        cause: Cause::ImagePlatformMismatch,
+        confidence: kubewhy_model::Confidence::Low,
+        speaker: format!(
+            "`file`'s output: an executable for {arch}, where the paste's cluster runs {}",
+            platforms[0]
+        ),
+        object: None,
+        same: 1,
+    })
 }
 
 /// An application's own error-level line (`level=error`, `"level":"fatal"`, a timestamped
