@@ -1,7 +1,10 @@
 //! Pods that were deleted but do not go away. `metadata.deletionTimestamp` is the moment the
 //! grace period ends; before it the pod is not stuck. After it, the cause is found in order:
 //! finalizers (nothing else can remove the object), the node (no kubelet to confirm), the
-//! kubelet's own reports (unmount and stop failures), else the kubelet's reclaim checks.
+//! kubelet's own reports (unmount and stop failures), else the kubelet's reclaim checks. A pod
+//! known only from a pasted `get` row (the row does not say when its deletion began) whose
+//! Deployment's other pods show why it goes (a rollout, a scale-down) is said so, at low
+//! confidence, before the kubelet is suspected (`replaced`).
 
 use crate::Findings;
 use crate::podinfo::{PodInfo, human_duration};
@@ -538,17 +541,21 @@ fn generated(s: &str, len: std::ops::RangeInclusive<usize>) -> bool {
             .all(|b| b.is_ascii_digit() || b"bcdfghjklmnpqrstvwxz".contains(&b))
 }
 
-/// A Deployment's pod as its name (or its ReplicaSet owner and pod-template-hash label) shows
-/// it: (the Deployment, the template hash). `None` for any other pod.
-fn revision_of(meta: &Meta) -> Option<(&str, &str)> {
-    let rs = match meta.controller() {
-        Some(o) if o.kind == "ReplicaSet" => o.name.as_str(),
-        Some(_) => return None,
+/// A ReplicaSet's pod as its owner (or, pasted, its name: RS-xxxxx) shows it: the ReplicaSet.
+fn replica_set_of(meta: &Meta) -> Option<&str> {
+    match meta.controller() {
+        Some(o) if o.kind == "ReplicaSet" => Some(o.name.as_str()),
+        Some(_) => None,
         None => {
             let (rs, suffix) = meta.name.rsplit_once('-')?;
-            generated(suffix, 5..=5).then_some(rs)?
+            (generated(suffix, 5..=5) && !rs.is_empty()).then_some(rs)
         }
-    };
+    }
+}
+
+/// A Deployment's ReplicaSet as its name (and its pods' pod-template-hash label) shows it:
+/// (the Deployment, the template hash). `None` for a ReplicaSet of its own.
+fn revision_of<'a>(meta: &Meta, rs: &'a str) -> Option<(&'a str, &'a str)> {
     let (deployment, hash) = rs.rsplit_once('-')?;
     let hash_ok = match meta.labels.get("pod-template-hash") {
         Some(h) => h.as_str() == hash,
@@ -559,8 +566,8 @@ fn revision_of(meta: &Meta) -> Option<(&str, &str)> {
 
 /// A pod its own ReplicaSet removed, as the pods beside it show, when the paste shows no other
 /// reason: a rollout (pods of another template hash of the same Deployment, younger and not
-/// being deleted, replace it: rollout-replaced), or a lowered replica count (its siblings of
-/// the same hash stay and none is younger: nothing replaces it, scaled-down). Only for a pod
+/// being deleted, replace it: rollout-replaced), or a lowered replica count (siblings of its
+/// ReplicaSet stay and none is younger: nothing replaces it, scaled-down). Only for a pod
 /// known from a pasted `get` row, whose deletion time the row does not give (so nothing says it
 /// is stuck); low confidence: the Deployment's events and ReplicaSets settle it.
 fn replaced(d: &Deleting) -> Option<Finding> {
@@ -575,38 +582,51 @@ fn replaced(d: &Deleting) -> Option<Finding> {
     if !from_row {
         return None;
     }
-    let (deployment, hash) = revision_of(&pod.metadata)?;
+    let old_rs = replica_set_of(&pod.metadata)?;
+    let revision = revision_of(&pod.metadata, old_rs);
     let born = pod.metadata.creation_timestamp;
     let younger = |m: &Meta| match (born, m.creation_timestamp) {
         (Some(a), Some(b)) => b > a,
         _ => true,
     };
+    let older = |m: &Meta| matches!((born, m.creation_timestamp), (Some(a), Some(b)) if b < a);
     let mut newer: Vec<&str> = Vec::new();
     let mut new_hash = "";
     let mut siblings = 0;
     let mut replacement = false;
+    let mut older_sibling = false;
     for p in ctx.snap.pods.iter() {
         let m = &p.metadata;
         if m.ns() != ns || m.name == name {
             continue;
         }
-        let Some((dep, h)) = revision_of(m) else {
+        let Some(rs) = replica_set_of(m) else {
             continue;
         };
-        if dep != deployment {
-            continue;
-        }
-        if h == hash {
-            siblings += 1;
-            replacement |= younger(m);
-        } else if m.deletion_timestamp.is_none() && younger(m) {
+        let staying = m.deletion_timestamp.is_none();
+        if rs == old_rs {
+            // Its siblings: one that stays and is younger replaced a pod deleted otherwise.
+            if staying {
+                siblings += 1;
+                replacement |= younger(m);
+                older_sibling |= older(m);
+            }
+        } else if let Some((deployment, _)) = revision
+            && let Some((dep, h)) = revision_of(m, rs)
+            && dep == deployment
+            && staying
+            && younger(m)
+        {
             newer.push(m.name.as_str());
             new_hash = h;
         }
     }
-    let old_rs = format!("{deployment}-{hash}");
-    let (cause, summary, why) = if !newer.is_empty() {
-        (
+    let owner = match revision {
+        Some((deployment, _)) => format!("ReplicaSet {old_rs} (Deployment {deployment})"),
+        None => format!("ReplicaSet {old_rs}"),
+    };
+    let (cause, summary, why, describe) = match revision {
+        Some((deployment, _)) if !newer.is_empty() => (
             Cause::RolloutReplaced,
             format!(
                 "Deployment {deployment} is rolling out: ReplicaSet {deployment}-{new_hash}'s pods replace {old_rs}'s, and this pod is one of the old revision's"
@@ -616,46 +636,51 @@ fn replaced(d: &Deleting) -> Option<Finding> {
                 newer.len(),
                 newer.iter().take(3).copied().collect::<Vec<_>>().join(", ")
             ),
-        )
-    } else if siblings > 0 && !replacement {
-        (
+            format!("kubectl describe deployment {deployment} -n {ns}"),
+        ),
+        // A Deployment's ReplicaSet only, by its template hash: a DaemonSet's or a Job's pods
+        // are named the same way, and one of them deleted is not replaced on the spot either.
+        // A sibling strictly older: pods of one age may all be on their way out.
+        Some((deployment, _)) if siblings > 0 && !replacement && older_sibling => (
             Cause::ScaledDown,
             format!(
                 "ReplicaSet {old_rs} removed the pod: its desired replicas were lowered (by a user or an autoscaler)"
             ),
             format!(
-                "The pod's ReplicaSet deletes the pods it no longer wants when its replicas are lowered, the youngest first; a pod deleted for any other reason is replaced by a younger one. The paste shows {siblings} other pod(s) of {old_rs} staying and none younger than this one: nothing replaced it. Low confidence: read from the pods' names and ages; the HorizontalPodAutoscaler's or the Deployment's events (ScalingReplicaSet, SuccessfulRescale) settle who lowered the count."
+                "A ReplicaSet deletes the pods it no longer wants when its replicas are lowered; a pod deleted for any other reason is replaced by a younger one. The paste shows {siblings} other pod(s) of {old_rs} staying and none younger than this one: nothing replaced it. Low confidence: read from the pods' names and ages; the HorizontalPodAutoscaler's or the Deployment's events (ScalingReplicaSet, SuccessfulRescale) settle who lowered the count."
             ),
-        )
-    } else {
-        return None;
+            format!("kubectl describe deployment {deployment} -n {ns}"),
+        ),
+        _ => return None,
     };
     let f = Finding::new(cause, Severity::Info, summary)
         .object(info.key.clone())
-        .group(format!("{}|{deployment}", cause.slug()))
+        .group(format!("{}|{old_rs}", cause.slug()))
         .confidence(Confidence::Low)
         .evidence(
             EvidenceKind::Analysis,
             Some(&info.key),
             "metadata.name",
-            format!("{name}: a pod of ReplicaSet {old_rs} (Deployment {deployment}), being deleted"),
+            format!("{name}: a pod of {owner}, being deleted"),
         )
         .explain(why)
         .step(
-            "See the Deployment's rollout and scaling events",
-            Some(format!("kubectl describe deployment {deployment} -n {ns}")),
+            "See the rollout and scaling events",
+            Some(describe),
             RiskLevel::None,
             "",
         )
         .step(
-            "See its ReplicaSets and their desired replicas",
-            Some(format!("kubectl get rs -n {ns} -o wide | grep {deployment}")),
+            "See the ReplicaSets and their desired replicas",
+            Some(format!("kubectl get rs -n {ns} -o wide")),
             RiskLevel::None,
             "",
         )
         .step(
             "If the pod stays Terminating past its grace period, see what holds it (finalizers, node)",
-            Some(format!("kubectl get pod {name} -n {ns} -o jsonpath='{{.metadata.finalizers}} {{.spec.nodeName}}'")),
+            Some(format!(
+                "kubectl get pod {name} -n {ns} -o jsonpath='{{.metadata.finalizers}} {{.spec.nodeName}}'"
+            )),
             RiskLevel::None,
             "",
         );

@@ -541,3 +541,91 @@ fn kubectl_refused_inside_a_container_is_a_dependency() {
     let text = "The connection to the server 10.14.0.1:443 was refused - did you specify the right host or port?\n";
     assert_eq!(causes_of(text), ["dependency-unreachable"]);
 }
+
+/// Batch 46's node-level wordings, each alone as people paste them: the kubelet refused its
+/// node's Lease (a certificate copied from another node, CentaurusInfra/arktos#619), the
+/// kubelet skipping every pod because its runtime is down (a hung docker, wild 2888),
+/// containerd's CRI plugin that did not load (inotify limits, berops/claudie#1694), and
+/// Kubernetes' documented memory.available computed below zero (kubernetes#114332).
+#[test]
+fn what_keeps_a_node_from_working_is_read_in_its_own_words() {
+    first_is(
+        "E0825 18:50:05.483424   24491 controller.go:116] failed to ensure node lease exists, will retry in 7s, error: leases.coordination.k8s.io \"arktos-worker-1\" is forbidden: User \"system:node:lab-arktos-vm-1\" cannot get resource \"leases\" in API group \"coordination.k8s.io\" in the namespace \"kube-node-lease\": can only access node lease with the same name as the requesting node\n",
+        "node-not-ready",
+    );
+    first_is(
+        "I0715 10:43:28.049240   16315 kubelet.go:1835] skipping pod synchronization - [container runtime is down]\n",
+        "node-not-ready",
+    );
+    first_is(
+        "ctr plugin ls -d id==cri\n....\nError:\n    Message: failed to create CRI service: failed to create cni conf monitor for default: failed to create fsnotify watcher: too many open files\n",
+        "node-not-ready",
+    );
+    first_is(
+        "memory.capacity_in_bytes   32879017984 (~32Gi)\nmemory.available_in_bytes -37414240256 (-35Gi)\n",
+        "node-pressure",
+    );
+}
+
+/// The kubelet's admission refusals in the words of its resource managers: the Static memory
+/// manager finding no NUMA placement (kubernetes#120733), and `get pods`' STATUS `Topology
+/// Affinity Error` (kubernetes#83775, a row without its header or AGE).
+#[test]
+fn the_resource_managers_refusals_are_admission_rejections() {
+    first_is(
+        "E0918 12:16:32.162481 2865761 memory_manager.go:249] \"Allocate error\" err=\"[memorymanager] failed to find NUMA nodes to extend the current topology hint\"\n",
+        "node-admission-rejected",
+    );
+    first_is(
+        "kube-system   kube-dns-b54d5f547-22dks   0/3     Topology Affinity Error   0    \n",
+        "node-admission-rejected",
+    );
+}
+
+/// Karpenter's disruption events (`Disrupting Node: Underutilized`, EKS Auto Mode's
+/// consolidation in aws-samples/eks-workshop-v2): the node's pods are evicted through the API;
+/// before, the paste had "No problems found".
+#[test]
+fn karpenters_consolidation_evicts_the_nodes_pods() {
+    let text = "3m20s       Normal    DisruptionTerminating            nodeclaim/general-purpose-m6gjm   Disrupting NodeClaim: Underutilized\n3m20s       Normal    DisruptionTerminating            node/i-076a7c45e5f8e5f11          Disrupting Node: Underutilized\n";
+    first_is(text, "evicted-api");
+}
+
+/// klog's structured error without its header (`app.go: "failed to run" err="…"`: a DRA
+/// driver whose registration timed out, kubernetes-sigs/dra-driver-cpu#231) is the program
+/// failing, not nothing.
+#[test]
+fn a_structured_error_line_without_its_header_is_the_program_failing() {
+    let text = "draplugin.go: \"Starting\" driver=\"dra.cpu\"\napp.go: \"failed to run\" err=\"driver failed to start: context deadline exceeded\"\n";
+    first_is(text, "app-exit-error");
+}
+
+/// Pods named NAME-xxxxx without a Deployment's template hash may be a DaemonSet's or a Job's
+/// as well as a bare ReplicaSet's: one Terminating beside its siblings (a DaemonSet's pod on
+/// one master, deckhouse, wild 2788; a ReplicaSet scaled by hand, wild 2894) is not read as a
+/// scale-down.
+#[test]
+fn pods_without_a_template_hash_are_not_read_as_scaled_down() {
+    let daemonset = "root@kube-master-1 ~ # kubectl -n d8-flant-integration get pods -o wide\nNAME            READY   STATUS        RESTARTS   AGE   IP              NODE            NOMINATED NODE   READINESS GATES\npricing-267dt   3/3     Running       0          11h   10.244.15.232   kube-master-2   <none>           <none>\npricing-l796w   3/3     Running       0          11h   10.244.14.175   kube-master-1   <none>           <none>\npricing-snrlj   1/3     Terminating   11         11h   10.244.13.135   kube-master-3   <none>           <none>\n";
+    let replicaset = "[root@k8s-master01 ~]# kubectl get pods -n dev\nNAME                       READY   STATUS        RESTARTS   AGE\npc-replicaset-6vmvt   0/1     Terminating   0          118m\npc-replicaset-cftnp   0/1     Terminating   0          4m17s\npc-replicaset-fmb8f   1/1     Running       0          118m\npc-replicaset-snrk2   1/1     Running       0          118m\n";
+    for text in [daemonset, replicaset] {
+        let got = causes_of(text);
+        assert!(!got.iter().any(|c| c == "scaled-down"), "{got:?}");
+    }
+}
+
+/// The kubelet's own fatal line in a journal (it exits: an XFS I/O error under its certificate,
+/// lijiaocn's notes, wild 2886) is a node without its kubelet; the API server's warning that a
+/// namespace's running pods violate its new PodSecurity level (aws-samples/eks-workshop-v2,
+/// wild 2910) is their replacements refused.
+#[test]
+fn a_kubelet_that_exits_and_a_stricter_pod_security_level_are_read() {
+    first_is(
+        "Apr 14 23:53:09 k8s-node-xxx systemd[1]: kubelet.service: main process exited, code=exited, status=255/n/a\nApr 14 23:53:09 k8s-node-xxx kubelet[27036]: F0414 23:53:09.157669   27036 server.go:141] read /var/lib/kubelet/pki/kubelet.crt: input/output error\n",
+        "node-not-ready",
+    );
+    first_is(
+        "$ kubectl apply -k ~/environment/eks-workshop/modules/security/pss-psa/restricted-namespace\nWarning: existing pods in namespace \"pss\" violate the new PodSecurity enforce level \"restricted:latest\"\nWarning: pss-d59d88b99-flkgp: allowPrivilegeEscalation != false, runAsNonRoot != true, seccompProfile\nnamespace/pss configured\n",
+        "pod-creation-rejected",
+    );
+}

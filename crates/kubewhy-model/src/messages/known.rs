@@ -1315,6 +1315,13 @@ pub const KNOWN: &[Known] = &[
         r"Unable to load the driver\. Exiting|Failure to find a BPF probe|Unable to find a prebuilt falco module|Unable to load the driver|Failed to load falco module",
         AppExitError,
     ),
+    // Before the inotify limits below: containerd's CRI plugin failing to load for one.
+    k(
+        CONTAINERD,
+        "containerd's CRI plugin (pkg/cri: the plugin failed to load): the kubelet has no runtime to talk to, so the node is NotReady",
+        r"failed to create CRI service: ",
+        NodeNotReady,
+    ),
     k(
         APPS,
         "any process at its open-files or inotify limit (promtail, fluent-bit, grafana agent watching every log file; .NET's FileSystemWatcher: `The configured user limit (128) on the number of inotify instances has been reached`)",
@@ -2452,6 +2459,54 @@ pub const KNOWN: &[Known] = &[
         r"There are still \d+ active connections|Envoy proxy is NOT ready: server is not live, current state is: DRAINING",
         GracePeriodPending,
     ),
+    k(
+        KUBELET,
+        "pkg/kubelet/nodelease (controller.go: ensureLease) and the node authorizer: the kubelet cannot create or renew its node's Lease (its credentials name another node, or the API server does not answer), so the node goes NotReady",
+        r"failed to ensure node lease exists, will retry in|can only access node lease with the same name as the requesting node",
+        NodeNotReady,
+    ),
+    k(
+        KUBELET,
+        "pkg/kubelet/cm/memorymanager (policy_static.go: Allocate): the Static memory manager cannot place the pod on NUMA nodes, so the kubelet refuses it at admission",
+        r"\[memorymanager\] failed to find NUMA nodes to extend the current topology hint",
+        NodeAdmissionRejected,
+    ),
+    k(
+        KUBELET,
+        "pkg/kubelet/cm/topologymanager (the pod's status reason TopologyAffinityError, as `get pods` shows it, with or without spaces)",
+        r"\bTopology ?Affinity ?Error\b",
+        NodeAdmissionRejected,
+    ),
+    k(
+        EVICTORS,
+        "kubernetes-sigs/karpenter pkg/controllers/disruption/events (DisruptionTerminating: `Disrupting Node: Underutilized`, `Disrupting NodeClaim: Drifted`): Karpenter drains the node, evicting its pods",
+        r"Disrupting (?:Node|NodeClaim): (?:Underutilized|Empty|Drifted|Expired|Consolidation)",
+        EvictedApi,
+    ),
+    k(
+        KUBELET,
+        "pkg/kubelet/kubelet.go (syncLoop: the runtime's status is not healthy): the kubelet syncs no pod and reports its node NotReady",
+        r"skipping pod synchronization - \[[^\]\n]*container runtime is down",
+        NodeNotReady,
+    ),
+    k(
+        KUBELET,
+        "the kubelet's eviction signal as Kubernetes' documentation computes it (memory-available.sh): memory.available below zero is memory pressure",
+        r"memory\.available_in_bytes\s+-\d+",
+        NodePressure,
+    ),
+    k(
+        AGENTS,
+        "the kubelet's own fatal klog line (klog.Fatal / F-level: the kubelet exits), and systemd's record of the kubelet exiting: no kubelet, so the node goes NotReady",
+        r"kubelet\[\d+\]: F\d{4} \d\d:\d\d:\d\d\.\d+\s+\d+ [\w.-]+\.go:\d+\] |kubelet\.service: [Mm]ain process exited, code=exited, status=[1-9]",
+        NodeNotReady,
+    ),
+    k(
+        ADMISSION,
+        "staging/src/k8s.io/pod-security-admission/admission (a namespace labelled with a stricter enforce level: the warning lists the running pods that violate it, whose replacements are refused)",
+        r#"existing pods in namespace \\?"[^"\\]+\\?" violate the new PodSecurity enforce level"#,
+        PodCreationRejected,
+    ),
 ];
 
 /// One entry's pattern, compiled on bytes with ASCII classes (`(?-u)`): every wording is ASCII,
@@ -3573,6 +3628,50 @@ mod tests {
             (
                 "2023-12-10T13:59:07.027187Z\twarn\tEnvoy proxy is NOT ready: server is not live, current state is: DRAINING",
                 GracePeriodPending,
+            ),
+            (
+                // CentaurusInfra/arktos#619 (wild 2879): a kubelet certificate copied from another node.
+                r#"E0825 18:50:05.483424   24491 controller.go:116] failed to ensure node lease exists, will retry in 7s, error: leases.coordination.k8s.io "arktos-worker-1" is forbidden: User "system:node:lab-arktos-vm-1" cannot get resource "leases" in API group "coordination.k8s.io" in the namespace "kube-node-lease": can only access node lease with the same name as the requesting node"#,
+                NodeNotReady,
+            ),
+            (
+                // kubernetes/kubernetes#120733 (wild 2882).
+                r#"E0918 12:16:32.162481 2865761 memory_manager.go:249] "Allocate error" err="[memorymanager] failed to find NUMA nodes to extend the current topology hint""#,
+                NodeAdmissionRejected,
+            ),
+            (
+                "kube-system   kube-dns-b54d5f547-22dks   0/3     Topology Affinity Error   0",
+                NodeAdmissionRejected,
+            ),
+            (
+                "3m20s       Normal    DisruptionTerminating            node/i-076a7c45e5f8e5f11          Disrupting Node: Underutilized",
+                EvictedApi,
+            ),
+            (
+                "I0715 10:43:28.049240   16315 kubelet.go:1835] skipping pod synchronization - [container runtime is down]",
+                NodeNotReady,
+            ),
+            (
+                "    Message: failed to create CRI service: failed to create cni conf monitor for default: failed to create fsnotify watcher: too many open files",
+                NodeNotReady,
+            ),
+            (
+                "memory.available_in_bytes -37414240256 (-35Gi)",
+                NodePressure,
+            ),
+            (
+                // lijiaocn's notes (wild 2886): an XFS I/O error under the kubelet's certificate.
+                "Apr 14 23:53:09 k8s-node-xxx kubelet[27036]: F0414 23:53:09.157669   27036 server.go:141] read /var/lib/kubelet/pki/kubelet.crt: input/output error",
+                NodeNotReady,
+            ),
+            (
+                "Apr 14 23:53:09 k8s-node-xxx systemd[1]: kubelet.service: main process exited, code=exited, status=255/n/a",
+                NodeNotReady,
+            ),
+            (
+                // aws-samples/eks-workshop-v2 (wild 2910).
+                r#"Warning: existing pods in namespace "pss" violate the new PodSecurity enforce level "restricted:latest""#,
+                PodCreationRejected,
             ),
             (
                 // NetApp/trident#909: one of two portals down after a hardware failure.

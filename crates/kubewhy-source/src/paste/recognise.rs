@@ -211,11 +211,12 @@ static NODE_COMPONENT: LazyLock<Regex> = LazyLock::new(|| {
 /// parsing config: …`, `unable to open database file`), or a sentence followed by `Exiting...`
 /// (`There are 2 threads, so 512.00MiB are required. Exiting...`), or a Go panic's trace
 /// (`goroutine 32660 [running]:`), or a Node.js system error (`EACCES: permission denied, mkdir
-/// 'logs'`). Not kubectl's own errors (`Error from
+/// 'logs'`), or klog's structured error without its header (`app.go: "failed to run"
+/// err="…"`). Not kubectl's own errors (`Error from
 /// server (…)`, `error: …`), which are about the command, not the workload.
 static FAILURE_LINE: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"^(?:(?i:error|fatal|panic)\b(?:\s+[a-z]|:\s*\S)|(?:[Ff]ailed|[Uu]nable|[Cc]ould not|[Cc]annot) (?:to )?(?:start|parse|parsing|load|loading|read|reading|open|opening|initiali[sz]e|initiali[sz]ing|connect|create|bind|listen|run|migrate)\b)|\S\.\s+(?i:exiting)(?:\.{3}|\.|…)?$|^goroutine \d+ \[running\]:$|^E(?:ACCES|PERM|ROFS|NOSPC|NOENT): ",
+        r#"^(?:(?i:error|fatal|panic)\b(?:\s+[a-z]|:\s*\S)|(?:[Ff]ailed|[Uu]nable|[Cc]ould not|[Cc]annot) (?:to )?(?:start|parse|parsing|load|loading|read|reading|open|opening|initiali[sz]e|initiali[sz]ing|connect|create|bind|listen|run|migrate)\b)|\S\.\s+(?i:exiting)(?:\.{3}|\.|…)?$|^goroutine \d+ \[running\]:$|^E(?:ACCES|PERM|ROFS|NOSPC|NOENT): |^(?:[\w.-]+\.go(?::\d+)?\]?:?\s+)?"(?:[Ff]ailed|[Uu]nable|[Cc]ould not|[Ee]rror)\b[^"]*"\s+err="#,
     )
 });
 
