@@ -629,3 +629,28 @@ fn a_kubelet_that_exits_and_a_stricter_pod_security_level_are_read() {
         "pod-creation-rejected",
     );
 }
+
+/// Batch 47's wordings, as people paste them: Volcano's eviction of a preemption victim (a
+/// routine Spark driver, pgillet's article), GKE's ha-controller failing a stateful pod over
+/// from an unreachable node (kubernetes-engine-samples), the kubelet that cannot start
+/// (`failed to construct kubelet dependencies`, KodeKloud's lab), and Docker Desktop's
+/// cri-dockerd refused by a newer dockerd (docker/for-win#14997).
+#[test]
+fn batch_47s_wordings_name_their_causes() {
+    first_is(
+        "42s         Warning   Evict              pod/pyspark-pi-driver-routine-bf20cae50b6a8253           Pod is evicted, because of preempt\n",
+        "preempted",
+    );
+    first_is(
+        "Events:\n  Type     Reason                           Age                  From           Message\n  ----     ------                           ----                 ----           -------\n  Normal   PodFailoverAfterNodeUnreachable  24s                  ha-controller  Triggering failover for pod postgresql-0\n",
+        "node-unreachable",
+    );
+    first_is(
+        "\"failed to construct kubelet dependencies: unable to load client CA file /etc/kubernetes/pki/WRONG-CA-FILE.crt: open /etc/kubernetes/pki/WRONG-CA-FILE.crt: no such file or directory\"\n",
+        "node-not-ready",
+    );
+    first_is(
+        "{\"component\":\"cri-dockerd\",\"level\":\"info\",\"msg\":\"time=\\\"2025-12-10T20:37:21Z\\\" level=fatal msg=\\\"failed to get docker version from dockerd: Error response from daemon: client version 1.43 is too old. Minimum supported API version is 1.44, please upgrade your client to a newer version\\\"\",\"time\":\"2025-12-10T20:37:21.494708912Z\"}\n",
+        "node-not-ready",
+    );
+}

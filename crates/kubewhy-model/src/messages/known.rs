@@ -2507,6 +2507,30 @@ pub const KNOWN: &[Known] = &[
         r#"existing pods in namespace \\?"[^"\\]+\\?" violate the new PodSecurity enforce level"#,
         PodCreationRejected,
     ),
+    k(
+        EVICTORS,
+        "volcano-sh/volcano pkg/scheduler/actions/preempt (the victim's eviction reason `preempt`): the Volcano scheduler evicted the pod for a higher-priority job",
+        r"Pod is evicted, because of preempt",
+        Preempted,
+    ),
+    k(
+        KUBELET,
+        "cmd/kubelet/app/server.go (NewKubeletCommand → UnsecuredDependencies): the kubelet cannot start (a client CA file, a certificate it is told to load is missing), so its node goes NotReady",
+        r"failed to construct kubelet dependencies: ",
+        NodeNotReady,
+    ),
+    k(
+        CONTROLLERS,
+        "GKE's ha-controller (HighAvailabilityApplication): it fails a stateful pod over once its node is unreachable, the pod having stayed Terminating there",
+        r"Triggering failover for pod \S+|\bPodFailoverAfterNodeUnreachable\b",
+        NodeUnreachable,
+    ),
+    k(
+        DOCKERSHIM,
+        "Mirantis/cri-dockerd (cmd: the runtime service asks dockerd its version at start; Docker Desktop's kubelet runs it): cri-dockerd exits, the kubelet has no runtime, the node never becomes Ready",
+        r"failed to get docker version from dockerd: ",
+        NodeNotReady,
+    ),
 ];
 
 /// One entry's pattern, compiled on bytes with ASCII classes (`(?-u)`): every wording is ASCII,
@@ -3672,6 +3696,26 @@ mod tests {
                 // aws-samples/eks-workshop-v2 (wild 2910).
                 r#"Warning: existing pods in namespace "pss" violate the new PodSecurity enforce level "restricted:latest""#,
                 PodCreationRejected,
+            ),
+            (
+                // pgillet/spark-article (wild 2930): a routine Spark driver preempted by a rush job.
+                "42s         Warning   Evict              pod/pyspark-pi-driver-routine-bf20cae50b6a8253           Pod is evicted, because of preempt",
+                Preempted,
+            ),
+            (
+                // kodekloudhub's CKA course (wild 2965): clientCAFile pointing at a missing file.
+                r#""failed to construct kubelet dependencies: unable to load client CA file /etc/kubernetes/pki/WRONG-CA-FILE.crt: open /etc/kubernetes/pki/WRONG-CA-FILE.crt: no such file or directory""#,
+                NodeNotReady,
+            ),
+            (
+                // GoogleCloudPlatform/kubernetes-engine-samples (wild 2947).
+                "  Normal   PodFailoverAfterNodeUnreachable  24s                  ha-controller  Triggering failover for pod postgresql-0",
+                NodeUnreachable,
+            ),
+            (
+                // docker/for-win#14997 (wild 2949): Docker Desktop 4.54's cached cri-dockerd.
+                r#"{"component":"cri-dockerd","level":"info","msg":"time=\"2025-12-10T20:37:21Z\" level=fatal msg=\"failed to get docker version from dockerd: Error response from daemon: client version 1.43 is too old. Minimum supported API version is 1.44, please upgrade your client to a newer version\"","time":"2025-12-10T20:37:21.494708912Z"}"#,
+                NodeNotReady,
             ),
             (
                 // NetApp/trident#909: one of two portals down after a hardware failure.
