@@ -143,33 +143,31 @@ fn foreign_binary(name: &str, lines: &Lines) -> Option<PastedMessage> {
         "IBM S/390" => "s390x",
         _ => "ppc64le",
     };
-    let mut binary: Option<(u64, &str, &str)> = None;
+    // Most pastes hold no `file` output: the platforms are read only when one does.
+    let (no, line, arch) = first(lines, |l| {
+        ELF.captures(l)
+            .map(|c| goarch(c.get(1).map_or("", |m| m.as_str())))
+    })?;
     let mut platforms: Vec<String> = Vec::new();
     // `kubectl version -o json|yaml` names the client's platform first, in its own block.
     let mut in_client = false;
     let mut i = 0;
-    while let Some((no, line)) = lines.get(i) {
+    while let Some((_, l)) = lines.get(i) {
         i += 1;
-        if line.contains("clientVersion") {
+        if l.contains("clientVersion") {
             in_client = true;
-        } else if line.contains("serverVersion") {
+        } else if l.contains("serverVersion") {
             in_client = false;
         }
-        if binary.is_none()
-            && let Some(c) = ELF.captures(line)
-        {
-            binary = Some((no, line.trim(), goarch(c.get(1).map_or("", |m| m.as_str()))));
-        }
-        if in_client || line.contains("Client Version") {
+        if in_client || l.contains("Client Version") {
             continue;
         }
-        if let Some(c) = PLATFORM.captures(line)
+        if let Some(c) = PLATFORM.captures(l)
             && let Some(p) = c.get(1).or(c.get(2)).or(c.get(3))
         {
             platforms.push(p.as_str().to_ascii_lowercase());
         }
     }
-    let (no, line, arch) = binary?;
     if platforms.is_empty() || platforms.iter().any(|p| p == arch) {
         return None;
     }
