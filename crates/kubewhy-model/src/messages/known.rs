@@ -1686,12 +1686,6 @@ pub const KNOWN: &[Known] = &[
     ),
     k(
         APPS,
-        "logrus (Go programs' `level=fatal` line, written just before the process exits)",
-        r#"level=fatal msg=""#,
-        AppExitError,
-    ),
-    k(
-        APPS,
         "cilium/tetragon (the agent exits: the kernel has no BTF or refuses its programs)",
         r"Failed to start tetragon|BTF search failed kernel is not included in supported list",
         AppExitError,
@@ -2530,6 +2524,12 @@ pub const KNOWN: &[Known] = &[
         "Mirantis/cri-dockerd (cmd: the runtime service asks dockerd its version at start; Docker Desktop's kubelet runs it): cri-dockerd exits, the kubelet has no runtime, the node never becomes Ready",
         r"failed to get docker version from dockerd: ",
         NodeNotReady,
+    ),
+    k(
+        APPS,
+        "logrus (Go programs' `level=fatal` line, written just before the process exits; last: any more precise wording quoted in it wins)",
+        r#"level=fatal msg=""#,
+        AppExitError,
     ),
 ];
 
@@ -3715,6 +3715,12 @@ mod tests {
             (
                 // docker/for-win#14997 (wild 2949): Docker Desktop 4.54's cached cri-dockerd.
                 r#"{"component":"cri-dockerd","level":"info","msg":"time=\"2025-12-10T20:37:21Z\" level=fatal msg=\"failed to get docker version from dockerd: Error response from daemon: client version 1.43 is too old. Minimum supported API version is 1.44, please upgrade your client to a newer version\"","time":"2025-12-10T20:37:21.494708912Z"}"#,
+                NodeNotReady,
+            ),
+            (
+                // The same cri-dockerd line as its own log writes it: the generic logrus fatal
+                // entry comes last, so the wording it quotes decides.
+                r#"time="2025-12-10T20:37:21Z" level=fatal msg="failed to get docker version from dockerd: Error response from daemon: client version 1.43 is too old. Minimum supported API version is 1.44, please upgrade your client to a newer version""#,
                 NodeNotReady,
             ),
             (
