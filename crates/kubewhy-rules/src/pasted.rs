@@ -465,6 +465,7 @@ pub(crate) fn from_messages(snap: &Snapshot, findings: &mut Vec<Finding>) {
         let object = msgs
             .iter()
             .find_map(|m| m.object.clone())
+            .map(|o| known_as(snap, o))
             .or_else(|| only_object(snap, cause))
             .or_else(|| journal_node(snap, cause, &msgs))
             .unwrap_or_else(|| placeholder(cause));
@@ -482,6 +483,12 @@ pub(crate) fn from_messages(snap: &Snapshot, findings: &mut Vec<Finding>) {
             Cause::GracePeriodPending => (
                 Severity::Info,
                 "The paste shows a pod still stopping inside its grace period (a preStop hook, a sidecar draining its connections): not stuck yet".to_string(),
+            ),
+            // Not a failure either: kubectl's own word that it deleted the pod.
+            Cause::DeletedByClient => (
+                Severity::Info,
+                "The paste shows a client deleted the pod (kubectl delete's confirmation)"
+                    .to_string(),
             ),
             _ => (
                 Severity::Error,
@@ -586,6 +593,15 @@ pub(crate) fn from_messages(snap: &Snapshot, findings: &mut Vec<Finding>) {
     {
         at = p + 1;
     }
+    // kubectl's confirmation that it deleted a pod says why the pod goes away; a pod merely
+    // inside its grace period (the checks' finding) is not stuck by anything else.
+    if added.iter().any(|f| f.cause == Cause::DeletedByClient)
+        && let Some(p) = findings
+            .iter()
+            .position(|f| f.cause == Cause::GracePeriodPending)
+    {
+        at = at.min(p);
+    }
     // The more confident first; among equals, a specific cause before one that only says "it
     // fails" (an OOM kill the paste quotes before the exit code a describe shows).
     added.sort_by_key(|f| (std::cmp::Reverse(f.confidence), generic(f.cause)));
@@ -624,6 +640,22 @@ fn journal_node(
             ..Default::default()
         })
     })
+}
+
+/// A pod a message names without its namespace (`pod "NAME" deleted`) is the snapshot's one
+/// pod of that name, when there is exactly one.
+fn known_as(snap: &Snapshot, o: ObjectKey) -> ObjectKey {
+    if o.kind != "Pod" || o.namespace != Pasted::UNKNOWN || o.name.starts_with('(') {
+        return o;
+    }
+    let mut same = snap.pods.iter().filter(|p| p.metadata.name == o.name);
+    match (same.next(), same.next()) {
+        (Some(p), None) => ObjectKey {
+            namespace: p.metadata.ns().into(),
+            ..o
+        },
+        _ => o,
+    }
 }
 
 /// The one object of the cause's kind the snapshot holds, if there is exactly one; for a pod's

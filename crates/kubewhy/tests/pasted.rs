@@ -654,3 +654,54 @@ fn batch_47s_wordings_name_their_causes() {
         "node-not-ready",
     );
 }
+
+/// Batch 48's lessons, as people paste them: kubectl's own confirmation that it deleted a pod
+/// (aws-samples/eks-workshop's StatefulSet page) says why the pod went away, before the pod's
+/// grace period; a web page's typographic apostrophe (libopenstorage/stork#114) does not hide
+/// the kubelet's admission wording; a kubelet configuration this release refuses
+/// (canonical/microk8s#4704); a DRA driver that cannot unprepare a claim
+/// (kubernetes-sigs/dra-driver-nvidia-gpu#380); runc's older E2BIG wording (the AKS article);
+/// cri-dockerd's fatal line in its own logrus form.
+#[test]
+fn batch_48s_lessons_name_their_causes() {
+    let deleted = "kubectl -n mysql delete pod mysql-1\npod \"mysql-1\" deleted\n\nkubectl -n mysql get pod mysql-1 -w\nNAME      READY   STATUS        RESTARTS   AGE\nmysql-1   2/2     Terminating   0          15m\nmysql-1   0/2     Terminating   0          16m\nmysql-1   0/2     Pending       0          0s\nmysql-1   0/2     Init:0/2      0          0s\nmysql-1   2/2     Running           0          18s\n";
+    let v = scan_json(deleted);
+    assert_eq!(causes(&v), ["deleted-by-client", "grace-period-pending"]);
+    let f = &v["findings"][0];
+    assert_eq!(f["severity"], "info");
+    assert_eq!(
+        f["objects"][0],
+        serde_json::json!({"kind": "Pod", "namespace": "mysql", "name": "mysql-1"})
+    );
+    assert_eq!(f["evidence"][0]["quote"], "pod \"mysql-1\" deleted");
+    // Newer kubectl names the namespace; --force says so.
+    first_is(
+        "pod \"web-0\" force deleted from shop namespace\n",
+        "deleted-by-client",
+    );
+    // Someone's word that a pod was deleted is not kubectl's confirmation.
+    assert!(
+        !causes_of("I think the pod \"web-0\" deleted itself\n")
+            .contains(&"deleted-by-client".to_string())
+    );
+    first_is(
+        "Pod Node didn\u{2019}t have enough resource: memory, requested: 1879048192, used: 66735570944, capacity: 67428761600\nReason: OutOfMemory\n",
+        "node-admission-rejected",
+    );
+    first_is(
+        "(error: invalid configuration: memorySwap.swapBehavior \"UnlimitedSwap\" must be one of: \"\", \"LimitedSwap\" or \"NoSwap\", path: &TypeMeta{Kind:,APIVersion:,})\n",
+        "node-not-ready",
+    );
+    first_is(
+        "E0529 23:56:00.437210       1 workqueue.go:99] Failed to reconcile work item: error unpreparing devices for claim 'nvidia-dra-driver-gpu/nvbandwidth-test-compute-domain-pvl9g-compute-domain-daesfvg5:9882dcaa-06d4-4dfb-9bec-13bd99f75475': unprepare devices failed: error creating compute domain daemon settings: compute domain not found: 0846944b-9e2b-4cf4-a700-bc7b12cd136a\n",
+        "kubelet-cleanup-pending",
+    );
+    first_is(
+        "standard_init_linux.go:228: exec user process caused: argument list too long\n",
+        "container-start-failed",
+    );
+    first_is(
+        "time=\"2025-12-10T20:37:21Z\" level=fatal msg=\"failed to get docker version from dockerd: Error response from daemon: client version 1.43 is too old. Minimum supported API version is 1.44, please upgrade your client to a newer version\"\n",
+        "node-not-ready",
+    );
+}

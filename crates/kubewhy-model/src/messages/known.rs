@@ -2293,8 +2293,8 @@ pub const KNOWN: &[Known] = &[
     ),
     k(
         RUNC,
-        "runc's exec of the container's process (E2BIG: its arguments and environment, e.g. thousands of Services' variables, exceed what exec takes)",
-        r"exec [^:\s]+: argument list too long",
+        "runc's exec of the container's process (E2BIG: its arguments and environment, e.g. thousands of Services' variables, exceed what exec takes; runc before 1.1 said `standard_init_linux.go: exec user process caused: argument list too long`)",
+        r#"exec [^:\s]+: argument list too long|exec user process caused:? "?argument list too long"#,
         ContainerStartFailed,
     ),
     k(
@@ -2524,6 +2524,24 @@ pub const KNOWN: &[Known] = &[
         "Mirantis/cri-dockerd (cmd: the runtime service asks dockerd its version at start; Docker Desktop's kubelet runs it): cri-dockerd exits, the kubelet has no runtime, the node never becomes Ready",
         r"failed to get docker version from dockerd: ",
         NodeNotReady,
+    ),
+    k(
+        KUBELET,
+        "the kubelet's configuration validation (pkg/kubelet/apis/config/validation: a KubeletConfiguration field with a value this release refuses, e.g. memorySwap.swapBehavior UnlimitedSwap after 1.30): the kubelet does not start, the node goes NotReady",
+        r#"failed to validate kubelet configuration|invalid configuration: [a-z][A-Za-z]*(?:\.[a-z][A-Za-z]*)+ (?:"[^"]*" )?(?:must|should|is invalid|is not)"#,
+        NodeNotReady,
+    ),
+    k(
+        CSI,
+        "a DRA driver's NodeUnprepareResources (NVIDIA's dra-driver-gpu workqueue: the claim's devices cannot be unprepared, e.g. its ComputeDomain already deleted): the kubelet cannot finish the pod's cleanup, so it stays Terminating",
+        r"error unpreparing devices for claim|unprepare devices failed: |NodeUnprepareResources failed",
+        KubeletCleanupPending,
+    ),
+    k(
+        APPS,
+        "kubectl delete (k8s.io/kubectl pkg/cmd/delete: its confirmation of each object, `pod \"NAME\" deleted`, `force deleted` with --force --grace-period=0, `deleted from NS namespace` in newer releases): a client deleted the pod",
+        r#"(?m)^\s*["'`]?pods? "[a-z0-9][-a-z0-9.]*" (?:force )?deleted(?: from [a-z0-9][-a-z0-9]* namespace)?["'`]?\s*$"#,
+        DeletedByClient,
     ),
     k(
         APPS,
@@ -3722,6 +3740,25 @@ mod tests {
                 // entry comes last, so the wording it quotes decides.
                 r#"time="2025-12-10T20:37:21Z" level=fatal msg="failed to get docker version from dockerd: Error response from daemon: client version 1.43 is too old. Minimum supported API version is 1.44, please upgrade your client to a newer version""#,
                 NodeNotReady,
+            ),
+            (r#"pod "mysql-1" deleted"#, DeletedByClient),
+            (
+                r#"pod "nginx-7c5ddbdf54-2xk8v" force deleted from default namespace"#,
+                DeletedByClient,
+            ),
+            (
+                // canonical/microk8s#4704: UnlimitedSwap was removed in 1.30.
+                r#"(error: invalid configuration: memorySwap.swapBehavior "UnlimitedSwap" must be one of: "", "LimitedSwap" or "NoSwap", path: &TypeMeta{Kind:,APIVersion:,})"#,
+                NodeNotReady,
+            ),
+            (
+                // kubernetes-sigs/dra-driver-nvidia-gpu#380.
+                "E0529 23:56:00.437210       1 workqueue.go:99] Failed to reconcile work item: error unpreparing devices for claim 'nvidia-dra-driver-gpu/x:9882dcaa-06d4-4dfb-9bec-13bd99f75475': unprepare devices failed: error creating compute domain daemon settings: compute domain not found: 0846944b",
+                KubeletCleanupPending,
+            ),
+            (
+                "standard_init_linux.go:228: exec user process caused: argument list too long",
+                ContainerStartFailed,
             ),
             (
                 // NetApp/trident#909: one of two portals down after a hardware failure.

@@ -39,6 +39,13 @@ pub(super) fn line(raw: &str) -> Option<String> {
             .replace(['\u{a0}', '\u{202f}', '\u{2007}'], " ")
             .replace(['\u{200b}', '\u{feff}'], "");
     }
+    // Typographic quotes a web page or a word processor put in place of kubectl's ASCII ones
+    // (`Node didn’t have enough resource`): no component writes them in a message it matches.
+    if l.contains(['\u{2018}', '\u{2019}', '\u{201c}', '\u{201d}']) {
+        l = l
+            .replace(['\u{2018}', '\u{2019}'], "'")
+            .replace(['\u{201c}', '\u{201d}'], "\"");
+    }
     // Markdown quote markers (`> `, `>> `), and escaped prompts (`\#`).
     let t = l.trim_start();
     if t.starts_with('>') {
@@ -153,6 +160,10 @@ mod tests {
     #[test]
     fn decorations_go() {
         assert_eq!(line("```yaml"), None);
+        assert_eq!(
+            line("Node didn\u{2019}t have enough resource: \u{201c}memory\u{201d}").as_deref(),
+            Some("Node didn't have enough resource: \"memory\"")
+        );
         assert_eq!(line("```"), None);
         assert_eq!(line("``` yaml"), None);
         assert_eq!(line("```Events:").as_deref(), Some("Events:"));
