@@ -705,3 +705,22 @@ fn batch_48s_lessons_name_their_causes() {
         "node-not-ready",
     );
 }
+
+/// Batch 49's wordings: mount-utils' file system check that cannot repair a block volume
+/// (IBM/ibm-block-csi-driver), and koord-descheduler's eviction of the pod a PodMigrationJob
+/// moves, its pod named as `Pod "ns/name"` (koordinator-sh/koordinator.sh).
+#[test]
+fn batch_49s_wordings_name_their_causes() {
+    first_is(
+        "-8e73-005056a49b44\" : rpc error: code = Internal desc = 'fsck' found errors on device /dev/dm-26 but could not correct them: fsck from util-linux 2.23.2\n/dev/mapper/mpathym: UNEXPECTED INCONSISTENCY; RUN fsck MANUALLY.\n",
+        "volume-mount-failed",
+    );
+    let v = scan_json(
+        "Events:\n  Type    Reason                Age    From               Message\n  ----    ------                ----   ----               -------\n  Normal  Evicting              8m33s  koord-descheduler  Try to evict Pod \"default/pod-demo-5f9b977566-c7lvk\"\n  Normal  EvictComplete         8m     koord-descheduler  Pod \"default/pod-demo-5f9b977566-c7lvk\" has been evicted\n",
+    );
+    assert_eq!(causes(&v)[0], "evicted-api");
+    assert_eq!(
+        v["findings"][0]["objects"][0],
+        serde_json::json!({"kind": "Pod", "namespace": "default", "name": "pod-demo-5f9b977566-c7lvk"})
+    );
+}

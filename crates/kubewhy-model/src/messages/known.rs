@@ -2538,6 +2538,18 @@ pub const KNOWN: &[Known] = &[
         KubeletCleanupPending,
     ),
     k(
+        CSI,
+        "k8s.io/mount-utils (SafeFormatAndMount: the file system check before mounting a block volume found errors it cannot repair, fsck's `UNEXPECTED INCONSISTENCY; RUN fsck MANUALLY`): the mount fails and the pod stays ContainerCreating",
+        r"'fsck' found errors on device \S+ but could not correct them|UNEXPECTED INCONSISTENCY; RUN fsck MANUALLY",
+        VolumeMountFailed,
+    ),
+    k(
+        EVICTORS,
+        "koordinator's koord-descheduler (PodMigrationJob: `Evicting` then `EvictComplete` once the pod it migrates is evicted, its replacement bound to a Reservation)",
+        r#"\bEvictComplete\b.*\bhas been evicted|Pod "[a-z0-9][-a-z0-9]*/[a-z0-9][-a-z0-9.]*" has been evicted"#,
+        EvictedApi,
+    ),
+    k(
         APPS,
         "kubectl delete (k8s.io/kubectl pkg/cmd/delete: its confirmation of each object, `pod \"NAME\" deleted`, `force deleted` with --force --grace-period=0, `deleted from NS namespace` in newer releases): a client deleted the pod",
         r#"(?m)^\s*["'`]?pods? "[a-z0-9][-a-z0-9.]*" (?:force )?deleted(?: from [a-z0-9][-a-z0-9]* namespace)?["'`]?\s*$"#,
@@ -3759,6 +3771,16 @@ mod tests {
             (
                 "standard_init_linux.go:228: exec user process caused: argument list too long",
                 ContainerStartFailed,
+            ),
+            (
+                // IBM/ibm-block-csi-driver's troubleshooting page.
+                r#"MountVolume.SetUp failed for volume "pvc-1" : rpc error: code = Internal desc = 'fsck' found errors on device /dev/dm-26 but could not correct them: fsck from util-linux 2.23.2"#,
+                VolumeMountFailed,
+            ),
+            (
+                // koordinator-sh/koordinator.sh's pod-migration-job manual.
+                r#"  Normal  EvictComplete         8m     koord-descheduler  Pod "default/pod-demo-5f9b977566-c7lvk" has been evicted"#,
+                EvictedApi,
             ),
             (
                 // NetApp/trident#909: one of two portals down after a hardware failure.

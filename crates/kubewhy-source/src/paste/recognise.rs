@@ -16,10 +16,11 @@ fn re(s: &str) -> Regex {
 
 /// How a line names a pod: `pod="ns/name"` (structured klog), `name_ns(uid)` (klog's pod
 /// format), `Kind:"Pod", Namespace:"ns", Name:"name"` (an ObjectReference), `pod/name`,
-/// `pod "name"`.
+/// `pod "name"`, `Pod "ns/name"` (a name ending in `-` is a redacted or generated prefix, no
+/// pod).
 static POD_REF: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"pod="([a-z0-9][-a-z0-9]*)/([a-z0-9][-a-z0-9.]*)"|"?([a-z0-9][-a-z0-9.]*)_([a-z0-9][-a-z0-9]*)\([0-9a-f]{8}-[0-9a-f-]{27}\)|Kind:"Pod", Namespace:"([a-z0-9][-a-z0-9]*)", Name:"([a-z0-9][-a-z0-9.]*)"|\bpods?/([a-z0-9][-a-z0-9.]*[a-z0-9])\b|\b[Pp]od "([a-z0-9][-a-z0-9.]*)""#,
+        r#"pod="([a-z0-9][-a-z0-9]*)/([a-z0-9][-a-z0-9.]*)"|"?([a-z0-9][-a-z0-9.]*)_([a-z0-9][-a-z0-9]*)\([0-9a-f]{8}-[0-9a-f-]{27}\)|Kind:"Pod", Namespace:"([a-z0-9][-a-z0-9]*)", Name:"([a-z0-9][-a-z0-9.]*)"|\bpods?/([a-z0-9][-a-z0-9.]*[a-z0-9])\b|\b[Pp]od "([a-z0-9](?:[-a-z0-9.]*[a-z0-9])?)"|\b[Pp]od "([a-z0-9][-a-z0-9]*)/([a-z0-9](?:[-a-z0-9.]*[a-z0-9])?)""#,
     )
 });
 
@@ -34,6 +35,9 @@ fn pod_named(line: &str) -> Option<(String, String)> {
         return Some((ns, n));
     }
     if let (Some(ns), Some(n)) = (g(5), g(6)) {
+        return Some((ns, n));
+    }
+    if let (Some(ns), Some(n)) = (g(9), g(10)) {
         return Some((ns, n));
     }
     g(7).or(g(8)).map(|n| (UNKNOWN.to_string(), n))
