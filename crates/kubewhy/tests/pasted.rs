@@ -724,3 +724,40 @@ fn batch_49s_wordings_name_their_causes() {
         serde_json::json!({"kind": "Pod", "namespace": "default", "name": "pod-demo-5f9b977566-c7lvk"})
     );
 }
+
+/// Batch 50's lessons: containerd's older `failed to resolve image: X: not found` in a gRPC
+/// error a terminal broke over three lines (a homelab incident); Kueue's preemption of a
+/// Workload, katalyst's and Volcano's pressure evictions, HAMi's vGPU memory filter; lib/pq's
+/// refusal of a program's SQL; and a pod the scheduler could place only on a worker that went
+/// unreachable, beside a control-plane node kept for itself (a killercoda lab).
+#[test]
+fn batch_50s_lessons_name_their_causes() {
+    first_is(
+        "rpc error: code = NotFound desc = failed to pull and unpack image\n\"docker.io/bitnami/kubectl:1.31\": failed to resolve image:\ndocker.io/bitnami/kubectl:1.31: not found\n",
+        "image-not-found",
+    );
+    first_is(
+        "  - lastTransitionTime: \"2025-03-07T21:19:54Z\"\n    message: 'Preempted to accommodate a workload (UID: 5c023c28-8533-4927-b266-56bca5e310c1,\n      JobUID: 4548c8bd-c399-4027-bb02-6114f3a8cdeb) due to prioritization in the ClusterQueue'\n    reason: Preempted\n",
+        "preempted",
+    );
+    first_is(
+        "default     2m5s        Normal   EvictSucceeded   pod/reclaimed-large-pod-2   Evicted pod has been deleted physically; reason: met threshold in scope: memory from plugin: memory-pressure-eviction-plugin\n",
+        "evicted-node-pressure",
+    );
+    first_is(
+        "69s         Warning   Evicted                   pod/offline-demo-785cff7f58-gwqwc    Evict offline pod due to cpu resource pressure\n",
+        "evicted-node-pressure",
+    );
+    first_is(
+        "  Warning  FilteringFailed   16s (x2 over 16s)  hami-scheduler  1 nodes CardInsufficientMemory(hami-lab-rtx6000)\n",
+        "insufficient-resources",
+    );
+    first_is(
+        "pq: invalid input syntax for type bigint: \"false\"\n",
+        "app-exit-error",
+    );
+    first_is(
+        "Events:\n  Type     Reason            Age   From               Message\n  ----     ------            ----  ----               -------\n  Warning  FailedScheduling  35s   default-scheduler  0/2 nodes are available: 1 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }, 1 node(s) had untolerated taint {node.kubernetes.io/unreachable: }. preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.\n",
+        "node-not-ready",
+    );
+}

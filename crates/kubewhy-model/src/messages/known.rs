@@ -584,8 +584,8 @@ pub const KNOWN: &[Known] = &[
     ),
     k(
         CONTAINERD,
-        "containerd remotes/docker/resolver.go",
-        r#"failed to resolve reference "[^"]+": (?:\S+: )?not found|manifest unknown|manifest for \S+ not found"#,
+        "containerd remotes/docker/resolver.go (`failed to resolve image: X: not found` in containerd's CRI plugin of 1.3-1.5, `failed to resolve reference \"X\"` since)",
+        r#"failed to resolve reference "[^"]+": (?:\S+: )?not found|failed to resolve image:? "?\S+?"?: (?:\S+: )?not found|manifest unknown|manifest for \S+ not found"#,
         ImageNotFound,
     ),
     k(
@@ -2550,6 +2550,36 @@ pub const KNOWN: &[Known] = &[
         EvictedApi,
     ),
     k(
+        EVICTORS,
+        "Kueue (pkg/scheduler/preemption: the Workload's Evicted condition, reason Preempted, when a ClusterQueue's higher-priority or reclaiming workload needs its quota; its pods are deleted)",
+        r"Preempted to accommodate a workload \(UID: ",
+        Preempted,
+    ),
+    k(
+        EVICTORS,
+        "katalyst-core's eviction manager (its memory, CPU and disk pressure plugins: `Successfully create eviction; reason: met threshold in scope: memory from plugin: memory-pressure-eviction-plugin`)",
+        r"met threshold in scope: \S+ from plugin: \S+",
+        EvictedNodePressure,
+    ),
+    k(
+        EVICTORS,
+        "HAMi's scheduler (its filter's per-node reasons: the GPUs' free memory or cores cannot hold the vGPU the pod asks for)",
+        r"\d+ nodes? (?:CardInsufficientMemory|CardInsufficientCore)\(",
+        InsufficientResources,
+    ),
+    k(
+        EVICTORS,
+        "Volcano's agent (colocation: it evicts offline pods when the node's CPU or memory is under pressure)",
+        r"Evict offline pod due to (?:cpu|memory) resource pressure",
+        EvictedNodePressure,
+    ),
+    k(
+        APPS,
+        "lib/pq, Go's PostgreSQL driver (the server refused the program's SQL: a schema or type its queries do not fit)",
+        r#"\bpq: (?:invalid input syntax for|operator does not exist: |relation "[^"]+" does not exist|column "[^"]+" (?:of relation "[^"]+" )?does not exist)"#,
+        AppExitError,
+    ),
+    k(
         APPS,
         "kubectl delete (k8s.io/kubectl pkg/cmd/delete: its confirmation of each object, `pod \"NAME\" deleted`, `force deleted` with --force --grace-period=0, `deleted from NS namespace` in newer releases): a client deleted the pod",
         r#"(?m)^\s*["'`]?pods? "[a-z0-9][-a-z0-9.]*" (?:force )?deleted(?: from [a-z0-9][-a-z0-9]* namespace)?["'`]?\s*$"#,
@@ -3781,6 +3811,32 @@ mod tests {
                 // koordinator-sh/koordinator.sh's pod-migration-job manual.
                 r#"  Normal  EvictComplete         8m     koord-descheduler  Pod "default/pod-demo-5f9b977566-c7lvk" has been evicted"#,
                 EvictedApi,
+            ),
+            (
+                "rpc error: code = NotFound desc = failed to pull and unpack image \"docker.io/bitnami/kubectl:1.31\": failed to resolve image: docker.io/bitnami/kubectl:1.31: not found",
+                ImageNotFound,
+            ),
+            (
+                // kubernetes-sigs/kueue's preemption concept page.
+                "    message: 'Preempted to accommodate a workload (UID: 5c023c28-8533-4927-b266-56bca5e310c1,",
+                Preempted,
+            ),
+            (
+                // kubewharf/katalyst-core's colocation tutorial.
+                "default     2m40s       Normal   EvictCreated     pod/reclaimed-large-pod-2   Successfully create eviction; reason: met threshold in scope: memory from plugin: memory-pressure-eviction-plugin",
+                EvictedNodePressure,
+            ),
+            (
+                "  Warning  FilteringFailed   16s (x2 over 16s)  hami-scheduler  1 nodes CardInsufficientMemory(hami-lab-rtx6000)",
+                InsufficientResources,
+            ),
+            (
+                "69s         Warning   Evicted                   pod/offline-demo-785cff7f58-gwqwc    Evict offline pod due to cpu resource pressure",
+                EvictedNodePressure,
+            ),
+            (
+                "pq: operator does not exist: bigint = boolean",
+                AppExitError,
             ),
             (
                 // NetApp/trident#909: one of two portals down after a hardware failure.

@@ -345,7 +345,8 @@ pub fn set_aside(cause: Cause, text: &str) -> Option<SetAside> {
 /// - nodes the pod's own rules exclude, and nodes out of service by design, explain nothing
 ///   while other nodes fail for another reason: the answer is why those nodes fail;
 /// - when every reason is of that kind, nodes out of service come before the pod's intent (a
-///   node that passed the pod's node selector and was then rejected is the one it wants);
+///   node that passed the pod's node selector and was then rejected is the one it wants), and
+///   nodes out of service by accident (not ready, cordoned) before the control plane's;
 /// - when the pod's node selector or affinity set nodes aside, the reasons of filters that run
 ///   after it (resources, ports, volumes, pod affinity) come first: their nodes passed it, while
 ///   a tainted or cordoned node may be one the pod never wanted;
@@ -398,8 +399,17 @@ pub fn pick_primary(
     if intent_aside && candidates.iter().any(|&i| wanted(i)) {
         candidates.retain(|&i| wanted(i));
     }
+    // Among nodes all out of service, the control plane's are so by design: the others (not
+    // ready, cordoned) are the ones to bring back, however many control-plane nodes there are.
+    let by_design =
+        |i: usize| set_aside(reasons[i].1, reasons[i].2) == Some(SetAside::ControlPlane);
     let chosen = candidates.into_iter().max_by(|&a, &b| {
         let (x, y) = (&reasons[a], &reasons[b]);
+        let design = if best_tier == 1 {
+            by_design(b).cmp(&by_design(a))
+        } else {
+            std::cmp::Ordering::Equal
+        };
         // On a tie of real reasons without overlap, the later filter: its nodes passed every
         // earlier one.
         let later = if overlap || best_tier > 0 {
@@ -407,7 +417,8 @@ pub fn pick_primary(
         } else {
             filter_stage(x.1).cmp(&filter_stage(y.1))
         };
-        x.0.cmp(&y.0)
+        design
+            .then(x.0.cmp(&y.0))
             .then(later)
             .then(rank(y.1).cmp(&rank(x.1)))
             .then(y.1.cmp(&x.1))
@@ -514,6 +525,16 @@ mod tests {
             "0/5 nodes are available: 3 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }, 2 node(s) didn't match pod topology spread constraints. preemption: 0/5 nodes are available: 5 Preemption is not helpful for scheduling.",
         );
         assert_eq!(cause, Cause::PodAffinityUnsatisfiable);
+        // Every node out of service: the worker that went unreachable, not the control plane
+        // kept for itself (a killercoda lab, wild 3098), even when the masters outnumber it.
+        let (cause, _, _) = primary(
+            "0/2 nodes are available: 1 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }, 1 node(s) had untolerated taint {node.kubernetes.io/unreachable: }. preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.",
+        );
+        assert_eq!(cause, Cause::NodeNotReady);
+        let (cause, _, _) = primary(
+            "0/4 nodes are available: 3 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }, 1 node(s) were unschedulable.",
+        );
+        assert_eq!(cause, Cause::NodeUnschedulable);
     }
 
     /// DRA's reasons of 1.26–1.34 (dynamicresources.go): a claim the allocator cannot satisfy

@@ -339,12 +339,15 @@ fn undouble(line: &str) -> std::borrow::Cow<'_, str> {
 /// One reason of the scheduler's message on a line of its own: a count and the reason.
 static REASON_LINE: LazyLock<Regex> = LazyLock::new(|| re(r"^\d+ [A-Za-z(]"));
 
-/// A line that ends where a Go error chain was broken, after a colon, and says it failed.
+/// A line that ends where a Go error chain was broken, after a colon, and says it failed; or a
+/// gRPC error a terminal broke mid-sentence (`… desc = failed to pull and unpack image`, the
+/// image's name on the next line).
 fn broken_chain(line: &str) -> bool {
-    line.ends_with(':') && {
+    (line.ends_with(':') && {
         let l = line.to_ascii_lowercase();
         l.contains("fail") || l.contains("error")
-    }
+    }) || (line.contains("rpc error: code = ")
+        && line.ends_with(|c: char| c.is_ascii_alphanumeric()))
 }
 
 /// Every known failure message in the lines, in order, to `out`.
