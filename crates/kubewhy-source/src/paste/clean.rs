@@ -1,8 +1,8 @@
 //! What people wrap around kubectl's output when they paste it: terminal colours, CRLF,
-//! non-breaking spaces, Markdown fences, quote markers, inline code ticks and bold, k9s box
-//! borders, and the prefixes other tools put before a log line (a node name from `talosctl`,
-//! `* ` from `minikube logs`, a date from a web console). Each line is cleaned on its own, so
-//! line numbers stay those of the paste.
+//! non-breaking spaces, a web page's typographic quotes, Markdown fences, quote markers, inline
+//! code ticks and bold, k9s box borders, and the prefixes other tools put before a log line (a
+//! node name from `talosctl`, `* ` from `minikube logs`, a date from a web console). Each line
+//! is cleaned on its own, so line numbers stay those of the paste.
 
 use regex::Regex;
 use std::sync::LazyLock;
