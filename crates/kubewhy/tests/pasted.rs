@@ -761,3 +761,13 @@ fn batch_50s_lessons_name_their_causes() {
         "node-not-ready",
     );
 }
+
+/// Batch 51's wording: the node lifecycle controller recording a node NotReady (xuxinkun's
+/// notes: a busy kubelet's late heartbeats took its pods out of their Service's endpoints).
+#[test]
+fn batch_51s_wording_names_its_cause() {
+    first_is(
+        "I0919 16:05:35.387629   20248 controller_utils.go:320] Recording status change NodeNotReady event message for node 11.2.3.10\n",
+        "node-not-ready",
+    );
+}

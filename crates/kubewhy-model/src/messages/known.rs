@@ -2580,6 +2580,12 @@ pub const KNOWN: &[Known] = &[
         AppExitError,
     ),
     k(
+        CONTROLLERS,
+        "kube-controller-manager's node lifecycle controller (pkg/controller/util/node: `Recording status change NodeNotReady event message for node X`, structured since 1.2x as `\"Recording status change event message for node\" status=\"NodeNotReady\"`): the node's kubelet stopped reporting",
+        r#"Recording status change NodeNotReady event message for node |"Recording status change event message for node" status="NodeNotReady""#,
+        NodeNotReady,
+    ),
+    k(
         APPS,
         "kubectl delete (k8s.io/kubectl pkg/cmd/delete: its confirmation of each object, `pod \"NAME\" deleted`, `force deleted` with --force --grace-period=0, `deleted from NS namespace` in newer releases): a client deleted the pod",
         r#"(?m)^\s*["'`]?pods? "[a-z0-9][-a-z0-9.]*" (?:force )?deleted(?: from [a-z0-9][-a-z0-9]* namespace)?["'`]?\s*$"#,
@@ -3837,6 +3843,11 @@ mod tests {
             (
                 "pq: operator does not exist: bigint = boolean",
                 AppExitError,
+            ),
+            (
+                // xuxinkun's notes: endpoints gone NotReady with their node.
+                "I0919 16:05:35.387629   20248 controller_utils.go:320] Recording status change NodeNotReady event message for node 11.2.3.10",
+                NodeNotReady,
             ),
             (
                 // NetApp/trident#909: one of two portals down after a hardware failure.
