@@ -2528,7 +2528,7 @@ pub const KNOWN: &[Known] = &[
     k(
         KUBELET,
         "the kubelet's configuration validation (pkg/kubelet/apis/config/validation: a KubeletConfiguration field with a value this release refuses, e.g. memorySwap.swapBehavior UnlimitedSwap after 1.30): the kubelet does not start, the node goes NotReady",
-        r#"failed to validate kubelet configuration|invalid configuration: [a-z][A-Za-z]*(?:\.[a-z][A-Za-z]*)+ (?:"[^"]*" )?(?:must|should|is invalid|is not)"#,
+        r#"failed to validate kubelet configuration|invalid configuration: [a-z][A-Za-z]*(?:\.[a-z][A-Za-z]*)+ (?:\\?"[^"\\]*\\?" )?(?:must|should|is invalid|is not)"#,
         NodeNotReady,
     ),
     k(
@@ -2588,7 +2588,7 @@ pub const KNOWN: &[Known] = &[
     k(
         APPS,
         "kubectl delete (k8s.io/kubectl pkg/cmd/delete: its confirmation of each object, `pod \"NAME\" deleted`, `force deleted` with --force --grace-period=0, `deleted from NS namespace` in newer releases): a client deleted the pod",
-        r#"(?m)^\s*["'`]?pods? "[a-z0-9][-a-z0-9.]*" (?:force )?deleted(?: from [a-z0-9][-a-z0-9]* namespace)?["'`]?\s*$"#,
+        r#"(?m)^\s*["'`]?pods? \\?"[a-z0-9][-a-z0-9.]*\\?" (?:force )?deleted(?: from [a-z0-9][-a-z0-9]* namespace)?["'`]?\s*$"#,
         DeletedByClient,
     ),
     k(
@@ -3847,6 +3847,12 @@ mod tests {
             (
                 // xuxinkun's notes: endpoints gone NotReady with their node.
                 "I0919 16:05:35.387629   20248 controller_utils.go:320] Recording status change NodeNotReady event message for node 11.2.3.10",
+                NodeNotReady,
+            ),
+            // Both quoted as a JSON string quotes them.
+            (r#""pod \"mysql-1\" deleted""#, DeletedByClient),
+            (
+                r#""(error: invalid configuration: memorySwap.swapBehavior \"UnlimitedSwap\" must be one of""#,
                 NodeNotReady,
             ),
             (
